@@ -1,0 +1,25 @@
+# Warning, optimisation and sanitizer flags shared by every pmcount target, as an interface target.
+include_guard(GLOBAL)
+include(CheckCXXCompilerFlag)
+
+add_library(pmcount_flags INTERFACE)
+target_compile_options(pmcount_flags INTERFACE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion>)
+if(PMCOUNT_WARNINGS_AS_ERRORS)
+    target_compile_options(pmcount_flags INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
+endif()
+
+# The Gray-code loops vectorise the x update and the lane products; -march=native lets them use
+# the widest vectors of the machine that builds (and, for a source build, runs) pmcount.
+if(PMCOUNT_NATIVE)
+    check_cxx_compiler_flag(-march=native PMCOUNT_HAS_MARCH_NATIVE)
+    if(PMCOUNT_HAS_MARCH_NATIVE)
+        target_compile_options(pmcount_flags INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
+    endif()
+endif()
+
+if(PMCOUNT_SANITIZE)
+    target_compile_options(pmcount_flags INTERFACE
+        $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-omit-frame-pointer>)
+    target_link_options(pmcount_flags INTERFACE -fsanitize=address,undefined)
+endif()

@@ -1,0 +1,34 @@
+// What this build of pmcount contains and which devices it sees.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace pmcount {
+
+struct DeviceInfo {
+    int index = 0;
+    std::string name;
+    int compute_major = 0;
+    int compute_minor = 0;
+    int multiprocessors = 0;
+    std::size_t memory_bytes = 0;
+};
+
+struct BuildInfo {
+    std::string version;
+    std::string compiler;
+    std::string build_type;
+    bool openmp = false;
+    int max_threads = 1;
+    bool cuda_compiled = false;
+    std::string cuda_version;          ///< toolkit the CUDA backend was built with
+    std::vector<DeviceInfo> devices;   ///< GPUs visible now
+    std::string device_status;         ///< why no GPU is visible, when none is
+};
+
+/// Queries the build and the visible GPUs (cheap; safe without a GPU or driver).
+BuildInfo build_info();
+
+}  // namespace pmcount

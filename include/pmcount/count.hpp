@@ -1,0 +1,114 @@
+// Counting perfect matchings, cycle covers and permanents: options, result, entry points.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmcount/big_int.hpp"
+#include "pmcount/graph.hpp"
+#include "pmcount/matrix.hpp"
+#include "pmcount/types.hpp"
+
+namespace pmcount {
+
+struct Input;
+
+/// Which engine computes the permanent.
+enum class Method {
+    automatic,    ///< let pmcount choose
+    brute_force,  ///< sum over permutations (n <= 12); the oracle
+    ryser,        ///< dense Ryser / Nijenhuis–Wilf in Gray-code order, O(2^(n-1) n)
+};
+
+/// Arithmetic of the computation.
+enum class Precision {
+    automatic,         ///< exact for binary/integer inputs, double for real/complex
+    exact,             ///< multi-modular + CRT (binary/integer inputs only)
+    double_precision,  ///< double, compensated accumulation
+    double_double,     ///< double-double (about 106 bits)
+};
+
+const char* to_string(Method method) noexcept;
+const char* to_string(Precision precision) noexcept;
+/// Parse the CLI spellings ("auto", "brute-force", "ryser", "exact", "double", "dd");
+/// InvalidArgument lists the accepted names on failure.
+Method method_from_string(std::string_view name);
+Precision precision_from_string(std::string_view name);
+
+/// Progress of a long computation, reported to CountOptions::progress.
+struct Progress {
+    double fraction;   ///< in [0, 1]
+    double elapsed_s;  ///< since the engine started
+};
+
+struct CountOptions {
+    Method method = Method::automatic;
+    Precision precision = Precision::automatic;
+    /// CPU threads; 0 uses every available core.
+    int threads = 0;
+    /// Called from one thread at most every progress_interval_s while an engine runs.
+    std::function<void(const Progress&)> progress;
+    double progress_interval_s = 0.25;
+};
+
+struct Timings {
+    double preprocess_s = 0;  ///< validation and setup before the engine
+    double count_s = 0;       ///< the engine itself
+    double total_s = 0;
+};
+
+struct CountStats {
+    vertex_t n = 0;          ///< matrix order (after squaring checks)
+    edge_t nnz = 0;          ///< stored entries / edges
+    int threads = 0;         ///< CPU threads used
+    int primes = 0;          ///< moduli used by the exact path (including the spare)
+    std::uint64_t gray_steps = 0;  ///< Gray-code iterations executed
+};
+
+struct CountResult {
+    ValueKind kind = ValueKind::binary;
+    /// True when `exact` holds the exact integer result.
+    bool is_exact = false;
+    BigInt exact;
+    /// Nearest double of the result (real part for complex); ±inf when it overflows double: use
+    /// log10_abs and sign then.
+    double value = 0;
+    std::complex<double> complex_value;
+    /// log10 |result|; -inf when the result is 0.
+    double log10_abs = 0;
+    /// Sign of the (real) result: -1, 0 or +1.
+    int sign = 0;
+    /// Floating results: estimated bound on |computed − true| / |true| (0 for exact results;
+    /// infinite when the true value may be 0). abs_error bounds |computed − true|.
+    double rel_error = 0;
+    double abs_error = 0;
+    std::string method;      ///< engine that ran, e.g. "ryser"
+    std::string backend;     ///< where it ran: "cpu"
+    std::string arithmetic;  ///< e.g. "modular (3 primes of 62 bits) + CRT"
+    /// Why the result is what it is when no engine had to run (e.g. unequal sides), and warnings.
+    std::string note;
+    Timings timings;
+    CountStats stats;
+
+    /// The exact integer in decimal, or the floating value with 17 significant digits
+    /// (complex: "re+imi"); huge floating values are printed from log10_abs.
+    std::string value_string() const;
+};
+
+/// Number of perfect matchings of a bipartite graph (exact). Unequal sides give 0 with a note.
+CountResult count_perfect_matchings(const BipartiteGraph& graph, const CountOptions& options = {});
+/// Number of cycle covers of a digraph (exact).
+CountResult count_cycle_covers(const Digraph& graph, const CountOptions& options = {});
+/// Permanent of a matrix; non-square matrices give 0 with a note; 0×0 gives 1.
+template <class T>
+CountResult permanent(const SparseMatrix<T>& matrix, const CountOptions& options = {});
+template <class T>
+CountResult permanent(const DenseMatrix<T>& matrix, const CountOptions& options = {});
+/// Whatever read_input() returned: the graph's count or the matrix's permanent.
+CountResult count(const Input& input, const CountOptions& options = {});
+
+}  // namespace pmcount

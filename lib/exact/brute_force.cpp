@@ -1,0 +1,121 @@
+#include "exact/brute_force.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "numeric/cpp_int_bridge.hpp"
+#include "numeric/double_double.hpp"
+#include "numeric/int128.hpp"
+#include "numeric/permanent_bound.hpp"
+#include "pmcount/error.hpp"
+
+namespace pmcount::exact {
+
+namespace {
+
+using numeric::DoubleDouble;
+
+struct ComplexDD {
+    DoubleDouble re;
+    DoubleDouble im;
+    ComplexDD() = default;
+    ComplexDD(std::complex<double> v) : re(v.real()), im(v.imag()) {}  // NOLINT
+    ComplexDD(DoubleDouble r, DoubleDouble i) : re(r), im(i) {}
+};
+ComplexDD operator*(const ComplexDD& a, const ComplexDD& b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+ComplexDD& operator+=(ComplexDD& a, const ComplexDD& b) {
+    a.re += b.re;
+    a.im += b.im;
+    return a;
+}
+
+void check_order(vertex_t rows, vertex_t cols) {
+    if (rows != cols) {
+        throw DimensionMismatch("brute force needs a square matrix");
+    }
+    if (rows > kMaxBruteForceOrder) {
+        throw ProblemTooLarge("brute force is limited to order " +
+                              std::to_string(kMaxBruteForceOrder) + " (n! terms); got order " +
+                              std::to_string(rows) + ": use --method ryser");
+    }
+}
+
+/// Σ over permutations σ of Π_i a(i, σ(i)), accumulating in Ring.
+template <class Ring, class T>
+Ring permutation_sum(const DenseMatrix<T>& a) {
+    const vertex_t n = a.rows();
+    Ring total = Ring(0);
+    std::vector<Ring> partial(static_cast<std::size_t>(n) + 1, Ring(1));
+    std::vector<vertex_t> choice(static_cast<std::size_t>(n), -1);
+    std::uint32_t used = 0;
+    vertex_t row = 0;
+    if (n == 0) {
+        return Ring(1);
+    }
+    // Iterative DFS: choice[row] is the column tried at `row`; advance to the next free nonzero.
+    while (row >= 0) {
+        vertex_t& c = choice[static_cast<std::size_t>(row)];
+        if (c >= 0) {
+            used &= ~(1U << c);
+        }
+        ++c;
+        while (c < n && (((used >> c) & 1U) != 0 || a(row, c) == T{})) {
+            ++c;
+        }
+        if (c == n) {
+            c = -1;
+            --row;
+            continue;
+        }
+        partial[static_cast<std::size_t>(row) + 1] = partial[static_cast<std::size_t>(row)] * Ring(a(row, c));
+        if (row + 1 == n) {
+            total += partial[static_cast<std::size_t>(n)];
+            continue;
+        }
+        used |= 1U << c;
+        ++row;
+    }
+    return total;
+}
+
+}  // namespace
+
+BigInt brute_force_exact(const DenseMatrix<std::int64_t>& a) {
+    check_order(a.rows(), a.cols());
+    // Every partial product and partial sum is bounded by the permanent of |A| ≤ 2^bound.
+    DenseMatrix<std::int64_t> absolute = a;
+    for (vertex_t i = 0; i < a.rows(); ++i) {
+        for (vertex_t j = 0; j < a.cols(); ++j) {
+            absolute(i, j) = a(i, j) < 0 ? -a(i, j) : a(i, j);
+        }
+    }
+    const bool has_min = std::any_of(a.data().begin(), a.data().end(), [](std::int64_t v) {
+        return v == std::numeric_limits<std::int64_t>::min();
+    });
+    if (!has_min && numeric::permanent_bound_log2(absolute, false) < 125) {
+        const numeric::int128_t v = permutation_sum<numeric::int128_t>(a);
+        const bool negative = v < 0;
+        const numeric::uint128_t m =
+            negative ? ~static_cast<numeric::uint128_t>(v) + 1 : static_cast<numeric::uint128_t>(v);
+        return BigInt::from_limbs(negative, {static_cast<std::uint64_t>(m),
+                                             static_cast<std::uint64_t>(m >> 64)});
+    }
+    return numeric::from_cpp_int(permutation_sum<numeric::cpp_int>(a));
+}
+
+double brute_force(const DenseMatrix<double>& a) {
+    check_order(a.rows(), a.cols());
+    return permutation_sum<DoubleDouble>(a).to_double();
+}
+
+std::complex<double> brute_force(const DenseMatrix<std::complex<double>>& a) {
+    check_order(a.rows(), a.cols());
+    const ComplexDD v = permutation_sum<ComplexDD>(a);
+    return {v.re.to_double(), v.im.to_double()};
+}
+
+}  // namespace pmcount::exact

@@ -1,0 +1,40 @@
+#include "exact/chunked_run.hpp"
+
+#include <omp.h>
+
+namespace pmcount::exact {
+
+int resolve_threads(int requested) noexcept {
+    return requested > 0 ? requested : std::max(1, omp_get_max_threads());
+}
+
+void run_chunks(int bits, const EngineRun& run,
+                const std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)>& body) {
+    const int chunk_log2 = chunk_log2_for(bits);
+    const std::uint64_t chunk = std::uint64_t{1} << chunk_log2;
+    const std::int64_t chunks = std::int64_t{1} << (bits - chunk_log2);
+    const int threads = static_cast<int>(std::min<std::int64_t>(resolve_threads(run.threads), chunks));
+
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    auto last_report = start;
+    std::atomic<std::int64_t> done{0};
+
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+        const std::uint64_t begin = static_cast<std::uint64_t>(c) * chunk;
+        body(static_cast<std::uint64_t>(c), begin, begin + chunk);
+        const std::int64_t finished = done.fetch_add(1, std::memory_order_relaxed) + 1;
+        if (run.progress && omp_get_thread_num() == 0) {
+            const auto now = Clock::now();
+            if (std::chrono::duration<double>(now - last_report).count() >=
+                run.progress_interval_s) {
+                last_report = now;
+                run.progress(Progress{static_cast<double>(finished) / static_cast<double>(chunks),
+                                      std::chrono::duration<double>(now - start).count()});
+            }
+        }
+    }
+}
+
+}  // namespace pmcount::exact

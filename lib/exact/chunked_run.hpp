@@ -1,0 +1,38 @@
+// Runs a Gray-code range [0, 2^bits) on OpenMP threads in equal power-of-two chunks.
+//
+// The chunk layout depends only on `bits`, never on the thread count, and per-chunk
+// accumulators are merged in chunk order, so results are bit-for-bit reproducible whatever the
+// number of threads. Dynamic scheduling balances uneven chunks (skipping engines, busy cores).
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "pmcount/count.hpp"
+
+namespace pmcount::exact {
+
+/// How an engine runs: threads and progress reporting.
+struct EngineRun {
+    int threads = 0;  // 0: all available
+    std::function<void(const Progress&)> progress;
+    double progress_interval_s = 0.25;
+};
+
+/// Threads an EngineRun asks for, resolved (≥ 1).
+int resolve_threads(int requested) noexcept;
+
+/// log2 of the chunk length for a range of 2^bits steps: at most 2^10 chunks, at least 2^10 steps
+/// per chunk (fewer chunks for small problems, where threading costs more than it gains).
+inline int chunk_log2_for(int bits) noexcept { return bits <= 20 ? std::min(bits, 10) : bits - 10; }
+
+/// Calls body(chunk_index, begin, end) for every chunk of [0, 2^bits), in parallel; reports
+/// progress from the master thread. Body must not throw.
+void run_chunks(int bits, const EngineRun& run,
+                const std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)>& body);
+
+}  // namespace pmcount::exact

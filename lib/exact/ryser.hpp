@@ -1,0 +1,47 @@
+// Dense Ryser engines (library-internal API; count.hpp is the public entry).
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <string>
+
+#include "exact/chunked_run.hpp"
+#include "pmcount/big_int.hpp"
+#include "pmcount/count.hpp"
+#include "pmcount/matrix.hpp"
+
+namespace pmcount::exact {
+
+struct ExactOutcome {
+    BigInt value;
+    int primes = 0;  // including the spare
+    std::uint64_t gray_steps = 0;
+    std::string arithmetic;
+};
+
+/// Exact perm(A) for a square integer matrix, n ≤ 64: enough 62-bit primes for a proven bound
+/// on |perm(A)| plus one spare, CRT into a big integer, and a check of the result against the
+/// spare residue (InternalError on mismatch). `binary` enables Brégman's bound.
+ExactOutcome ryser_exact(const DenseMatrix<std::int64_t>& a, bool binary, const EngineRun& run);
+
+/// perm(A) mod p, for an odd prime p < 2^62, with the general modular arithmetic.
+std::uint64_t ryser_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
+                            const EngineRun& run);
+
+/// A floating-point permanent: mantissa · 2^exponent2 (the exponent keeps values beyond double
+/// range representable), with an estimated error bound.
+struct FloatOutcome {
+    std::complex<double> mantissa;
+    std::int64_t exponent2 = 0;
+    /// Estimated bound on |computed − true|, in the same scale as mantissa (× 2^exponent2).
+    double abs_error_mantissa = 0;
+    std::uint64_t gray_steps = 0;
+    std::string arithmetic;
+};
+
+/// perm(A) of a real matrix in double (compensated) or double-double precision.
+FloatOutcome ryser_real(const DenseMatrix<double>& a, Precision precision, const EngineRun& run);
+/// perm(A) of a complex matrix in double precision.
+FloatOutcome ryser_complex(const DenseMatrix<std::complex<double>>& a, const EngineRun& run);
+
+}  // namespace pmcount::exact

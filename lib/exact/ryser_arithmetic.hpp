@@ -1,0 +1,311 @@
+// The arithmetics that ryser_range() runs in. Each is a small policy (see ryser_kernel.hpp for
+// the interface); the products use 8 (double) or 4 (wider types) independent lanes so that the
+// n-fold product is a short tree instead of one long dependency chain.
+//
+// Instruction counts per Gray step for an order-n matrix (W = n rounded up to 8):
+//   ExactLanes<L>  W double adds + W double muls (lane products, exact) + L conversions, then per
+//                  prime L−1 Montgomery reductions (≈ 2.5 multiply instructions each)
+//   Modular        W modular adds + W−1 Montgomery products, one prime per pass
+//   Double         W adds + W muls + 10 flops of compensated accumulation
+//   DoubleDouble   ≈ 20 W flops (TwoSum adds, FMA-based products)
+//   Complex        2 W adds + ≈ 4 W flops of products
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "numeric/compensated.hpp"
+#include "numeric/double_double.hpp"
+#include "numeric/int128.hpp"
+#include "numeric/montgomery.hpp"
+
+namespace pmcount::exact {
+
+using numeric::uint128_t;
+
+// ---- Exact: integer y held exactly in doubles, products reduced modulo several primes ----------
+
+/// Exact arithmetic for integer matrices whose row 1-norms R_i are small enough that each of the
+/// L lane products (rows i ≡ l mod L of the padded table) satisfies Π R_i ≤ 2^53: since
+/// |y_i| ≤ R_i always, every y_i and every lane product is an exactly represented integer. The L
+/// lane magnitudes (< 2^53) are multiplied modulo each prime with Montgomery reductions, which
+/// need no pre-reduction of factors below 2^64; the result carries a factor R^-(L−1) that
+/// finish() removes. Terms are summed, per prime and per sign, in 128-bit integers: at most 2^63
+/// terms below 2^62 cannot overflow.
+template <int L>
+class ExactLanes {
+public:
+    using Elem = double;
+    struct Acc {
+        std::vector<uint128_t> sums;  // [2k] positive, [2k + 1] negative terms for prime k
+    };
+    static constexpr int reset_log2 = 0;
+    static constexpr int lanes = L;
+
+    explicit ExactLanes(const std::vector<std::uint64_t>& primes) {
+        for (const std::uint64_t p : primes) {
+            moduli_.emplace_back(p);
+        }
+    }
+    Acc make_acc() const { return Acc{std::vector<uint128_t>(2 * moduli_.size(), 0)}; }
+
+    static double add(double a, double b) noexcept { return a + b; }
+    static double sub(double a, double b) noexcept { return a - b; }
+
+    template <int W, bool Odd>
+    void accumulate(Acc& acc, const double* y) const noexcept {
+        static_assert(W % L == 0, "lanes must divide the width");
+        double lane[L];
+        for (int l = 0; l < L; ++l) {
+            lane[l] = y[l];
+        }
+        for (int m = 1; m < W / L; ++m) {
+            for (int l = 0; l < L; ++l) {
+                lane[l] *= y[m * L + l];
+            }
+        }
+        bool negative = Odd;
+        std::uint64_t magnitude[L];
+        bool zero = false;
+        for (int l = 0; l < L; ++l) {
+            negative ^= std::signbit(lane[l]);
+            magnitude[l] = static_cast<std::uint64_t>(std::fabs(lane[l]));
+            zero |= magnitude[l] == 0;
+        }
+        if (zero) {
+            return;  // common for sparse 0-1 matrices; skips all modular work
+        }
+        const uint128_t first = uint128_t{magnitude[0]} * magnitude[1];
+        const std::size_t slot = negative ? 1 : 0;
+        for (std::size_t k = 0; k < moduli_.size(); ++k) {
+            const numeric::Montgomery64& mont = moduli_[k];
+            std::uint64_t r = mont.redc(first);
+            for (int l = 2; l < L; ++l) {
+                r = mont.mul(r, magnitude[l]);
+            }
+            acc.sums[2 * k + slot] += r;
+        }
+    }
+
+    /// Π y_i (mod p_k) with the Montgomery factor removed, summed with signs, for every prime.
+    std::vector<std::uint64_t> residues(const Acc& acc) const {
+        std::vector<std::uint64_t> out;
+        for (std::size_t k = 0; k < moduli_.size(); ++k) {
+            const std::uint64_t p = moduli_[k].modulus();
+            const std::uint64_t pos = static_cast<std::uint64_t>(acc.sums[2 * k] % p);
+            const std::uint64_t neg = static_cast<std::uint64_t>(acc.sums[2 * k + 1] % p);
+            out.push_back(numeric::mul_mod(numeric::sub_mod(pos, neg, p),
+                                           moduli_[k].r_power(L - 1), p));
+        }
+        return out;
+    }
+    static void merge(Acc& into, const Acc& from) noexcept {
+        for (std::size_t i = 0; i < into.sums.size(); ++i) {
+            into.sums[i] += from.sums[i];
+        }
+    }
+
+private:
+    std::vector<numeric::Montgomery64> moduli_;
+};
+
+// ---- Modular: residues mod one prime; works for any int64 entries -----------------------------
+
+/// y_i mod p for one prime p < 2^62; products by Montgomery reduction in 4 chains. Slower than
+/// ExactLanes but with no size condition on the entries.
+class Modular {
+public:
+    using Elem = std::uint64_t;
+    struct Acc {
+        uint128_t positive = 0;  // (even subsets) ≤ 2^63 terms < 2^62: no overflow
+        uint128_t negative = 0;
+    };
+    static constexpr int reset_log2 = 0;
+
+    explicit Modular(std::uint64_t p) : mont_(p), p_(p) {}
+    Acc make_acc() const { return {}; }
+
+    std::uint64_t add(std::uint64_t a, std::uint64_t b) const noexcept {
+        const std::uint64_t s = a + b;
+        return s >= p_ ? s - p_ : s;
+    }
+    std::uint64_t sub(std::uint64_t a, std::uint64_t b) const noexcept {
+        return a >= b ? a - b : a + p_ - b;
+    }
+
+    template <int W, bool Odd>
+    void accumulate(Acc& acc, const std::uint64_t* y) const noexcept {
+        // Four chains of W/4 factors: W/4 − 1 reductions each, then 3 to combine: W − 1 in all.
+        std::uint64_t chain[4];
+        for (int c = 0; c < 4; ++c) {
+            chain[c] = y[c];
+        }
+        for (int m = 1; m < W / 4; ++m) {
+            for (int c = 0; c < 4; ++c) {
+                chain[c] = mont_.mul(chain[c], y[m * 4 + c]);
+            }
+        }
+        const std::uint64_t r =
+            mont_.mul(mont_.mul(chain[0], chain[1]), mont_.mul(chain[2], chain[3]));
+        (Odd ? acc.negative : acc.positive) += r;
+    }
+
+    /// The signed sum mod p with the Montgomery factor R^-(W−1) removed.
+    std::uint64_t residue(const Acc& acc, int width) const {
+        const std::uint64_t pos = static_cast<std::uint64_t>(acc.positive % p_);
+        const std::uint64_t neg = static_cast<std::uint64_t>(acc.negative % p_);
+        return numeric::mul_mod(numeric::sub_mod(pos, neg, p_),
+                                mont_.r_power(static_cast<unsigned>(width - 1)), p_);
+    }
+    static void merge(Acc& into, const Acc& from) noexcept {
+        into.positive += from.positive;
+        into.negative += from.negative;
+    }
+
+private:
+    numeric::Montgomery64 mont_;
+    std::uint64_t p_;
+};
+
+// ---- Floating point ----------------------------------------------------------------------------
+
+/// Float accumulators shared by the double, double-double and complex arithmetics: the signed
+/// sum of the terms and the sum of their magnitudes (for the error estimate).
+template <class Sum>
+struct FloatAcc {
+    Sum even;
+    Sum odd;
+    double magnitude_even = 0;  // two chains: halves the latency of this extra sum
+    double magnitude_odd = 0;
+};
+
+/// double y, products in 8 lanes, Neumaier-compensated sums of the terms. y is recomputed from
+/// the tables every 2^10 steps, so rounding drift of the incremental updates stays bounded.
+class Double {
+public:
+    using Elem = double;
+    using Acc = FloatAcc<numeric::CompensatedSum>;
+    static constexpr int reset_log2 = 10;
+
+    Acc make_acc() const { return {}; }
+    static double add(double a, double b) noexcept { return a + b; }
+    static double sub(double a, double b) noexcept { return a - b; }
+
+    template <int W, bool Odd>
+    void accumulate(Acc& acc, const double* y) const noexcept {
+        double lane[8];
+        for (int l = 0; l < 8; ++l) {
+            lane[l] = y[l];
+        }
+        for (int m = 1; m < W / 8; ++m) {
+            for (int l = 0; l < 8; ++l) {
+                lane[l] *= y[m * 8 + l];
+            }
+        }
+        const double p = ((lane[0] * lane[1]) * (lane[2] * lane[3])) *
+                         ((lane[4] * lane[5]) * (lane[6] * lane[7]));
+        if (Odd) {
+            acc.odd.add(p);
+            acc.magnitude_odd += std::fabs(p);
+        } else {
+            acc.even.add(p);
+            acc.magnitude_even += std::fabs(p);
+        }
+    }
+    static void merge(Acc& into, const Acc& from) noexcept {
+        into.even.add(from.even);
+        into.odd.add(from.odd);
+        into.magnitude_even += from.magnitude_even;
+        into.magnitude_odd += from.magnitude_odd;
+    }
+};
+
+/// Double-double y, products and sums (about 106 bits throughout).
+class DoubleDoubleArith {
+public:
+    using DD = numeric::DoubleDouble;
+    using Elem = DD;
+    using Acc = FloatAcc<DD>;
+    static constexpr int reset_log2 = 0;
+
+    Acc make_acc() const { return {}; }
+    static DD add(DD a, DD b) noexcept { return a + b; }
+    static DD sub(DD a, DD b) noexcept { return a - b; }
+
+    template <int W, bool Odd>
+    void accumulate(Acc& acc, const DD* y) const noexcept {
+        DD lane[4] = {y[0], y[1], y[2], y[3]};
+        for (int m = 1; m < W / 4; ++m) {
+            for (int l = 0; l < 4; ++l) {
+                lane[l] *= y[m * 4 + l];
+            }
+        }
+        const DD p = (lane[0] * lane[1]) * (lane[2] * lane[3]);
+        if (Odd) {
+            acc.odd += p;
+            acc.magnitude_odd += std::fabs(p.hi);
+        } else {
+            acc.even += p;
+            acc.magnitude_even += std::fabs(p.hi);
+        }
+    }
+    static void merge(Acc& into, const Acc& from) noexcept {
+        into.even += from.even;
+        into.odd += from.odd;
+        into.magnitude_even += from.magnitude_even;
+        into.magnitude_odd += from.magnitude_odd;
+    }
+};
+
+/// A complex number as two doubles, with the textbook product (no NaN/Inf rescue: inputs are
+/// validated finite and rows are scaled, so no intermediate overflows).
+struct Complex {
+    double re = 0;
+    double im = 0;
+};
+
+/// Compensated sums of real and imaginary parts.
+struct ComplexSum {
+    numeric::CompensatedSum re;
+    numeric::CompensatedSum im;
+};
+
+class ComplexArith {
+public:
+    using Elem = Complex;
+    using Acc = FloatAcc<ComplexSum>;
+    static constexpr int reset_log2 = 10;
+
+    Acc make_acc() const { return {}; }
+    static Complex add(Complex a, Complex b) noexcept { return {a.re + b.re, a.im + b.im}; }
+    static Complex sub(Complex a, Complex b) noexcept { return {a.re - b.re, a.im - b.im}; }
+    static Complex mul(Complex a, Complex b) noexcept {
+        return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+    }
+
+    template <int W, bool Odd>
+    void accumulate(Acc& acc, const Complex* y) const noexcept {
+        Complex lane[4] = {y[0], y[1], y[2], y[3]};
+        for (int m = 1; m < W / 4; ++m) {
+            for (int l = 0; l < 4; ++l) {
+                lane[l] = mul(lane[l], y[m * 4 + l]);
+            }
+        }
+        const Complex p = mul(mul(lane[0], lane[1]), mul(lane[2], lane[3]));
+        ComplexSum& sum = Odd ? acc.odd : acc.even;
+        sum.re.add(p.re);
+        sum.im.add(p.im);
+        (Odd ? acc.magnitude_odd : acc.magnitude_even) += std::fabs(p.re) + std::fabs(p.im);
+    }
+    static void merge(Acc& into, const Acc& from) noexcept {
+        into.even.re.add(from.even.re);
+        into.even.im.add(from.even.im);
+        into.odd.re.add(from.odd.re);
+        into.odd.im.add(from.odd.im);
+        into.magnitude_even += from.magnitude_even;
+        into.magnitude_odd += from.magnitude_odd;
+    }
+};
+
+}  // namespace pmcount::exact

@@ -1,0 +1,342 @@
+// Edge-list reader. Phases: (1) scan lines: header, comments, `u v [weight]` records;
+// (2) decide the reading (bipartite header, digraph, or undirected graph to be 2-coloured);
+// (3) map ids to rows and columns; (4) hand the entries to EntryCollector.
+#include <algorithm>
+#include <cctype>
+#include <deque>
+
+#include "io/entries.hpp"
+#include "io/readers.hpp"
+#include "io/text.hpp"
+#include "pmcount/error.hpp"
+
+namespace pmcount::io {
+
+namespace {
+
+enum class Header { none, bipartite, directed, undirected };
+
+struct Record {
+    std::int64_t u;
+    std::int64_t v;
+    std::int64_t line;
+    bool integer_weight = false;
+    std::int64_t integer = 0;
+    double real = 0;
+};
+
+struct Scan {
+    Header header = Header::none;
+    std::int64_t header_line = 0;
+    std::int64_t sizes[2] = {0, 0};
+    std::vector<Record> records;
+    bool weighted = false;
+    std::int64_t first_record_line = 0;
+};
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+/// A `# bipartite L R`, `# directed N` or `# undirected N` header; other comments are ignored.
+/// A known keyword followed by a number commits the line to being a header, so a malformed one
+/// is an error rather than a silently different graph.
+void scan_comment(std::string_view comment, const Location& where, Scan& scan) {
+    const auto tokens = split_tokens(comment);
+    if (tokens.size() < 2 || !is_integer_token(tokens[1])) {
+        return;
+    }
+    const std::string word = lower(tokens[0]);
+    Header kind;
+    std::size_t numbers;
+    const char* form;
+    if (word == "bipartite") {
+        kind = Header::bipartite, numbers = 2, form = "# bipartite L R";
+    } else if (word == "directed") {
+        kind = Header::directed, numbers = 1, form = "# directed N";
+    } else if (word == "undirected") {
+        kind = Header::undirected, numbers = 1, form = "# undirected N";
+    } else {
+        return;
+    }
+    if (tokens.size() != numbers + 1) {
+        fail(where, "malformed header: expected '" + std::string(form) + "'");
+    }
+    if (scan.header != Header::none) {
+        fail(where, "second header; the first is on line " + std::to_string(scan.header_line));
+    }
+    if (!scan.records.empty()) {
+        fail(where, "header after the first edge (line " +
+                        std::to_string(scan.first_record_line) + "); put it first");
+    }
+    scan.header = kind;
+    scan.header_line = where.line;
+    for (std::size_t k = 0; k < numbers; ++k) {
+        const std::int64_t size = parse_count(tokens[k + 1], where, "header size");
+        if (size > kMaxDeclaredVertices) {
+            fail(where, "header size " + std::to_string(size) + " exceeds the supported " +
+                            std::to_string(kMaxDeclaredVertices) + " vertices");
+        }
+        scan.sizes[k] = size;
+    }
+}
+
+void scan_record(std::string_view data, const Location& where, Scan& scan) {
+    const auto tokens = split_tokens(data);
+    if (tokens.empty()) {
+        return;
+    }
+    if (tokens.size() < 2) {
+        fail(where, "too few fields (1): expected 'u v' or 'u v weight'");
+    }
+    if (tokens.size() > 3) {
+        fail(where, "too many fields (" + std::to_string(tokens.size()) +
+                        "): expected 'u v' or 'u v weight'");
+    }
+    const bool weighted = tokens.size() == 3;
+    if (scan.records.empty()) {
+        scan.weighted = weighted;
+        scan.first_record_line = where.line;
+    } else if (weighted != scan.weighted) {
+        fail(where, std::string(weighted ? "has a weight" : "has no weight") + " but line " +
+                        std::to_string(scan.first_record_line) +
+                        (scan.weighted ? " has one" : " has none") +
+                        ": give every edge a weight or none");
+    }
+    Record r{parse_count(tokens[0], where, "vertex id"), parse_count(tokens[1], where, "vertex id"),
+             where.line};
+    if (weighted) {
+        if (is_integer_token(tokens[2])) {
+            r.integer_weight = true;
+            r.integer = parse_int64(tokens[2], where, "weight");
+            r.real = static_cast<double>(r.integer);
+        } else {
+            r.real = parse_double(tokens[2], where, "weight");
+        }
+    }
+    scan.records.push_back(r);
+}
+
+Scan scan_lines(std::string_view text, const std::string& file) {
+    Scan scan;
+    LineScanner lines(text);
+    std::string_view line;
+    while (lines.next(line)) {
+        const Location where{file, lines.line_number()};
+        const std::size_t start = line.find_first_not_of(" \t\r\v\f");
+        if (start == std::string_view::npos) {
+            continue;
+        }
+        if (line[start] == '%') {  // KONECT-style comment line
+            continue;
+        }
+        const std::size_t hash = line.find('#');
+        if (hash == start) {
+            scan_comment(line.substr(hash + 1), where, scan);
+            continue;
+        }
+        scan_record(line.substr(0, hash), where, scan);
+    }
+    if (scan.header == Header::none && scan.records.empty()) {
+        fail({file, 0}, "empty file: no edges and no header");
+    }
+    return scan;
+}
+
+/// Sorted distinct ids of the records, and their positions.
+std::vector<std::int64_t> distinct_ids(const std::vector<Record>& records) {
+    std::vector<std::int64_t> ids;
+    ids.reserve(2 * records.size());
+    for (const Record& r : records) {
+        ids.push_back(r.u);
+        ids.push_back(r.v);
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+}
+
+vertex_t index_of(const std::vector<std::int64_t>& ids, std::int64_t id) {
+    return static_cast<vertex_t>(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
+}
+
+void check_below(std::int64_t id, std::int64_t limit, const char* what, const Location& where,
+                 const Scan& scan) {
+    if (id >= limit) {
+        fail(where, std::string(what) + " " + std::to_string(id) + " is outside [0, " +
+                        std::to_string(limit) + ") declared by the header on line " +
+                        std::to_string(scan.header_line));
+    }
+}
+
+/// Breadth-first 2-colouring; on an edge inside a colour class, the odd cycle it closes (ids).
+std::vector<int> two_colour(const std::vector<std::int64_t>& ids,
+                            const std::vector<std::pair<vertex_t, vertex_t>>& edges,
+                            const std::string& file) {
+    const std::size_t n = ids.size();
+    std::vector<std::vector<vertex_t>> adjacency(n);
+    for (const auto& [a, b] : edges) {
+        if (a == b) {
+            throw NotBipartite(file, {ids[static_cast<std::size_t>(a)]});
+        }
+        adjacency[static_cast<std::size_t>(a)].push_back(b);
+        adjacency[static_cast<std::size_t>(b)].push_back(a);
+    }
+    std::vector<int> colour(n, -1);
+    std::vector<vertex_t> parent(n, -1);
+    std::vector<int> depth(n, 0);
+    for (std::size_t root = 0; root < n; ++root) {
+        if (colour[root] >= 0) {
+            continue;
+        }
+        colour[root] = 0;
+        std::deque<vertex_t> queue{static_cast<vertex_t>(root)};
+        while (!queue.empty()) {
+            const vertex_t x = queue.front();
+            queue.pop_front();
+            for (const vertex_t y : adjacency[static_cast<std::size_t>(x)]) {
+                const auto xs = static_cast<std::size_t>(x), ys = static_cast<std::size_t>(y);
+                if (colour[ys] < 0) {
+                    colour[ys] = 1 - colour[xs];
+                    parent[ys] = x;
+                    depth[ys] = depth[xs] + 1;
+                    queue.push_back(y);
+                } else if (colour[ys] == colour[xs]) {
+                    // Climb from both ends to the common ancestor: x … lca … y, then back to x.
+                    std::vector<std::int64_t> from_x, from_y;
+                    vertex_t a = x, b = y;
+                    while (depth[static_cast<std::size_t>(a)] > depth[static_cast<std::size_t>(b)]) {
+                        from_x.push_back(ids[static_cast<std::size_t>(a)]);
+                        a = parent[static_cast<std::size_t>(a)];
+                    }
+                    while (depth[static_cast<std::size_t>(b)] > depth[static_cast<std::size_t>(a)]) {
+                        from_y.push_back(ids[static_cast<std::size_t>(b)]);
+                        b = parent[static_cast<std::size_t>(b)];
+                    }
+                    while (a != b) {
+                        from_x.push_back(ids[static_cast<std::size_t>(a)]);
+                        from_y.push_back(ids[static_cast<std::size_t>(b)]);
+                        a = parent[static_cast<std::size_t>(a)];
+                        b = parent[static_cast<std::size_t>(b)];
+                    }
+                    from_x.push_back(ids[static_cast<std::size_t>(a)]);
+                    from_x.insert(from_x.end(), from_y.rbegin(), from_y.rend());
+                    throw NotBipartite(file, std::move(from_x));
+                }
+            }
+        }
+    }
+    return colour;
+}
+
+Entry make_entry(const Record& r, vertex_t row, vertex_t col) {
+    Entry e{row, col, r.line, r.u, r.v};
+    e.integer = r.integer;
+    e.re = r.real;
+    return e;
+}
+
+}  // namespace
+
+Input read_edge_list(std::string_view text, const std::string& file, const ReadOptions& options) {
+    Scan scan = scan_lines(text, file);
+    const bool directed =
+        scan.header == Header::directed ||
+        (scan.header == Header::none && options.interpretation == GraphInterpretation::directed);
+    ValueField field = ValueField::none;
+    if (scan.weighted) {
+        field = std::all_of(scan.records.begin(), scan.records.end(),
+                            [](const Record& r) { return r.integer_weight; })
+                    ? ValueField::integer
+                    : ValueField::real;
+    }
+    EntryCollector collector(file, field, options);
+    std::vector<std::string> warnings;
+
+    if (scan.header == Header::bipartite) {
+        for (const Record& r : scan.records) {
+            const Location where{file, r.line};
+            check_below(r.u, scan.sizes[0], "left vertex id", where, scan);
+            check_below(r.v, scan.sizes[1], "right vertex id", where, scan);
+            collector.add(make_entry(r, static_cast<vertex_t>(r.u), static_cast<vertex_t>(r.v)));
+        }
+        return collector.finish(static_cast<vertex_t>(scan.sizes[0]),
+                                static_cast<vertex_t>(scan.sizes[1]), false,
+                                InputFormat::edge_list, std::move(warnings));
+    }
+
+    if (directed) {
+        std::vector<std::int64_t> ids;
+        if (scan.header == Header::directed) {
+            for (const Record& r : scan.records) {
+                const Location where{file, r.line};
+                check_below(r.u, scan.sizes[0], "vertex id", where, scan);
+                check_below(r.v, scan.sizes[0], "vertex id", where, scan);
+                collector.add(make_entry(r, static_cast<vertex_t>(r.u), static_cast<vertex_t>(r.v)));
+            }
+            const auto n = static_cast<vertex_t>(scan.sizes[0]);
+            return collector.finish(n, n, true, InputFormat::edge_list, std::move(warnings));
+        }
+        ids = distinct_ids(scan.records);
+        for (const Record& r : scan.records) {
+            collector.add(make_entry(r, index_of(ids, r.u), index_of(ids, r.v)));
+        }
+        const auto n = static_cast<vertex_t>(ids.size());
+        Input input = collector.finish(n, n, true, InputFormat::edge_list, std::move(warnings));
+        input.left_ids = ids;
+        input.right_ids = std::move(ids);
+        return input;
+    }
+
+    // Undirected: vertices [0, N) from the header, or the ids that occur; 2-colour them.
+    std::vector<std::int64_t> ids;
+    if (scan.header == Header::undirected) {
+        ids.resize(static_cast<std::size_t>(scan.sizes[0]));
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            ids[i] = static_cast<std::int64_t>(i);
+        }
+        for (const Record& r : scan.records) {
+            const Location where{file, r.line};
+            check_below(r.u, scan.sizes[0], "vertex id", where, scan);
+            check_below(r.v, scan.sizes[0], "vertex id", where, scan);
+        }
+    } else {
+        ids = distinct_ids(scan.records);
+    }
+    std::vector<std::pair<vertex_t, vertex_t>> edges;
+    edges.reserve(scan.records.size());
+    for (const Record& r : scan.records) {
+        edges.emplace_back(index_of(ids, r.u), index_of(ids, r.v));
+    }
+    const std::vector<int> colour = two_colour(ids, edges, file);
+    std::vector<vertex_t> side_index(ids.size());
+    std::vector<std::int64_t> left_ids, right_ids;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        auto& side = colour[i] == 0 ? left_ids : right_ids;
+        side_index[i] = static_cast<vertex_t>(side.size());
+        side.push_back(ids[i]);
+    }
+    for (std::size_t k = 0; k < scan.records.size(); ++k) {
+        auto [a, b] = edges[k];
+        if (colour[static_cast<std::size_t>(a)] != 0) {
+            std::swap(a, b);
+        }
+        Entry e = make_entry(scan.records[k], side_index[static_cast<std::size_t>(a)],
+                             side_index[static_cast<std::size_t>(b)]);
+        // Report an undirected edge the same way whichever order the file used.
+        e.shown_row = ids[static_cast<std::size_t>(a)];
+        e.shown_col = ids[static_cast<std::size_t>(b)];
+        collector.add(e);
+    }
+    Input input = collector.finish(static_cast<vertex_t>(left_ids.size()),
+                                   static_cast<vertex_t>(right_ids.size()), false,
+                                   InputFormat::edge_list, std::move(warnings));
+    input.left_ids = std::move(left_ids);
+    input.right_ids = std::move(right_ids);
+    return input;
+}
+
+}  // namespace pmcount::io

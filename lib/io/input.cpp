@@ -1,0 +1,131 @@
+// read_input / parse_input: format detection and the Input accessors.
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "io/readers.hpp"
+#include "io/text.hpp"
+#include "pmcount/error.hpp"
+#include "pmcount/io.hpp"
+
+namespace pmcount {
+
+namespace {
+
+bool starts_like_matrix_market(std::string_view text) {
+    const std::size_t start = text.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos) {
+        return false;
+    }
+    constexpr std::string_view kBanner = "%%matrixmarket";
+    const std::string_view head = text.substr(start, kBanner.size());
+    if (head.size() != kBanner.size()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < head.size(); ++i) {
+        if (std::tolower(static_cast<unsigned char>(head[i])) != kBanner[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+Input parse_input(std::string_view text, const std::string& source_name,
+                  const ReadOptions& options) {
+    if (text.find('\0') != std::string_view::npos) {
+        // Binary data: name the line of the first NUL byte.
+        const std::size_t nul = text.find('\0');
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+        throw InvalidInput(source_name, line, "binary data (NUL byte): not a text file");
+    }
+    InputFormat format = options.format;
+    if (format == InputFormat::automatic) {
+        format = starts_like_matrix_market(text) ? InputFormat::matrix_market
+                                                 : InputFormat::edge_list;
+    }
+    return format == InputFormat::matrix_market
+               ? io::read_matrix_market(text, source_name, options)
+               : io::read_edge_list(text, source_name, options);
+}
+
+Input read_input(const std::string& path, const ReadOptions& options) {
+    std::string text;
+    std::string name = path;
+    if (path == "-") {
+        name = "<stdin>";
+        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    } else {
+        std::ifstream file(path, std::ios::binary);
+        if (!file) {
+            throw InvalidInput(path, 0, "cannot open file");
+        }
+        std::ostringstream buffer;
+        buffer << file.rdbuf();
+        if (file.bad()) {
+            throw InvalidInput(path, 0, "read error");
+        }
+        text = buffer.str();
+    }
+    return parse_input(text, name, options);
+}
+
+ValueKind Input::kind() const noexcept {
+    switch (data.index()) {
+        case 2: return ValueKind::integer;
+        case 3: return ValueKind::real;
+        case 4: return ValueKind::complex;
+        default: return ValueKind::binary;
+    }
+}
+
+vertex_t Input::rows() const noexcept {
+    return std::visit(
+        [](const auto& d) -> vertex_t {
+            using D = std::decay_t<decltype(d)>;
+            if constexpr (std::is_same_v<D, BipartiteGraph>) {
+                return d.n_left();
+            } else if constexpr (std::is_same_v<D, Digraph>) {
+                return d.num_vertices();
+            } else {
+                return d.rows();
+            }
+        },
+        data);
+}
+
+vertex_t Input::cols() const noexcept {
+    return std::visit(
+        [](const auto& d) -> vertex_t {
+            using D = std::decay_t<decltype(d)>;
+            if constexpr (std::is_same_v<D, BipartiteGraph>) {
+                return d.n_right();
+            } else if constexpr (std::is_same_v<D, Digraph>) {
+                return d.num_vertices();
+            } else {
+                return d.cols();
+            }
+        },
+        data);
+}
+
+edge_t Input::nnz() const noexcept {
+    return std::visit(
+        [](const auto& d) -> edge_t {
+            using D = std::decay_t<decltype(d)>;
+            if constexpr (std::is_same_v<D, BipartiteGraph>) {
+                return d.num_edges();
+            } else if constexpr (std::is_same_v<D, Digraph>) {
+                return d.num_arcs();
+            } else {
+                return d.nnz();
+            }
+        },
+        data);
+}
+
+}  // namespace pmcount

@@ -1,0 +1,18 @@
+// The two readers behind read_input() / parse_input(), and how they share value handling.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "pmcount/io.hpp"
+
+namespace pmcount::io {
+
+/// Largest side size a file may declare: keeps a hostile header from allocating gigabytes.
+inline constexpr std::int64_t kMaxDeclaredVertices = 100'000'000;
+
+Input read_edge_list(std::string_view text, const std::string& file, const ReadOptions& options);
+Input read_matrix_market(std::string_view text, const std::string& file,
+                         const ReadOptions& options);
+
+}  // namespace pmcount::io

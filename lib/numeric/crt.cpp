@@ -1,0 +1,41 @@
+#include "numeric/crt.hpp"
+
+#include "numeric/cpp_int_bridge.hpp"
+#include "numeric/montgomery.hpp"
+#include "pmcount/error.hpp"
+
+namespace pmcount::numeric {
+
+BigInt crt_symmetric(const std::vector<std::uint64_t>& residues,
+                     const std::vector<std::uint64_t>& primes) {
+    if (residues.size() != primes.size() || primes.empty()) {
+        throw InvalidArgument("crt_symmetric: need one residue per prime, at least one");
+    }
+    // Garner: V = c0 + c1·p0 + c2·p0·p1 + …, each c_k in [0, p_k).
+    cpp_int value = residues[0] % primes[0];
+    cpp_int modulus = primes[0];
+    for (std::size_t k = 1; k < primes.size(); ++k) {
+        const std::uint64_t p = primes[k];
+        const std::uint64_t value_mod_p = static_cast<std::uint64_t>(value % p);
+        const std::uint64_t modulus_mod_p = static_cast<std::uint64_t>(modulus % p);
+        const std::uint64_t c = mul_mod(sub_mod(residues[k] % p, value_mod_p, p),
+                                        inverse_mod(modulus_mod_p, p), p);
+        value += modulus * c;
+        modulus *= p;
+    }
+    if (2 * value > modulus) {
+        value -= modulus;
+    }
+    return from_cpp_int(value);
+}
+
+std::uint64_t mod(const BigInt& value, std::uint64_t p) {
+    const cpp_int v = to_cpp_int(value);
+    cpp_int r = v % p;  // sign follows v
+    if (r < 0) {
+        r += p;
+    }
+    return static_cast<std::uint64_t>(r);
+}
+
+}  // namespace pmcount::numeric

@@ -1,0 +1,19 @@
+// Chinese remaindering into an exact big integer.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "pmcount/big_int.hpp"
+
+namespace pmcount::numeric {
+
+/// The unique V with V ≡ residues[k] (mod primes[k]) for every k and −M/2 < V ≤ M/2, where M is
+/// the product of the (distinct, odd) primes. Garner's mixed-radix algorithm, O(k²) word ops.
+BigInt crt_symmetric(const std::vector<std::uint64_t>& residues,
+                     const std::vector<std::uint64_t>& primes);
+
+/// V mod p for a BigInt V, in [0, p).
+std::uint64_t mod(const BigInt& value, std::uint64_t p);
+
+}  // namespace pmcount::numeric

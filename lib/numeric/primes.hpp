@@ -1,0 +1,19 @@
+// Primes for the multi-modular exact engine.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace pmcount::numeric {
+
+/// Deterministic Miller–Rabin for every 64-bit n (bases 2..37 suffice below 3.3·10^24).
+bool is_prime(std::uint64_t n) noexcept;
+
+/// The `count` largest primes below 2^62, descending. Thread-safe; computed once and cached.
+std::vector<std::uint64_t> large_primes(std::size_t count);
+
+/// Number of bits of log2(prime) that large_primes() guarantees for each prime (> 61.99).
+inline constexpr double kLargePrimeLog2 = 61.99;
+
+}  // namespace pmcount::numeric
