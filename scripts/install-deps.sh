@@ -14,7 +14,6 @@ declare -A probe=(
     [libgtest-dev]="file:/usr/include/gtest/gtest.h"
     [libcli11-dev]="file:/usr/include/CLI/CLI.hpp"
     [nlohmann-json3-dev]="file:/usr/include/nlohmann/json.hpp"
-    [python3]="cmd:python3"
 )
 
 missing=()

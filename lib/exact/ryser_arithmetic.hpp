@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "exact/lanes.hpp"
 #include "numeric/compensated.hpp"
 #include "numeric/double_double.hpp"
 #include "numeric/int128.hpp"
@@ -55,16 +56,8 @@ public:
 
     template <int W, bool Odd>
     void accumulate(Acc& acc, const double* y) const noexcept {
-        static_assert(W % L == 0, "lanes must divide the width");
         double lane[L];
-        for (int l = 0; l < L; ++l) {
-            lane[l] = y[l];
-        }
-        for (int m = 1; m < W / L; ++m) {
-            for (int l = 0; l < L; ++l) {
-                lane[l] *= y[m * L + l];
-            }
-        }
+        lane_products<L, W>(y, lane);
         bool negative = Odd;
         std::uint64_t magnitude[L];
         bool zero = false;
@@ -77,14 +70,15 @@ public:
             return;  // common for sparse 0-1 matrices; skips all modular work
         }
         const uint128_t first = uint128_t{magnitude[0]} * magnitude[1];
-        const std::size_t slot = negative ? 1 : 0;
-        for (std::size_t k = 0; k < moduli_.size(); ++k) {
-            const numeric::Montgomery64& mont = moduli_[k];
-            std::uint64_t r = mont.redc(first);
+        uint128_t* sums = acc.sums.data() + (negative ? 1 : 0);
+        const numeric::Montgomery64* mont = moduli_.data();
+        const std::size_t primes = moduli_.size();
+        for (std::size_t k = 0; k < primes; ++k) {
+            std::uint64_t r = mont[k].redc(first);
             for (int l = 2; l < L; ++l) {
-                r = mont.mul(r, magnitude[l]);
+                r = mont[k].mul(r, magnitude[l]);
             }
-            acc.sums[2 * k + slot] += r;
+            sums[2 * k] += r;
         }
     }
 
@@ -195,14 +189,7 @@ public:
     template <int W, bool Odd>
     void accumulate(Acc& acc, const double* y) const noexcept {
         double lane[8];
-        for (int l = 0; l < 8; ++l) {
-            lane[l] = y[l];
-        }
-        for (int m = 1; m < W / 8; ++m) {
-            for (int l = 0; l < 8; ++l) {
-                lane[l] *= y[m * 8 + l];
-            }
-        }
+        lane_products<8, W>(y, lane);
         const double p = ((lane[0] * lane[1]) * (lane[2] * lane[3])) *
                          ((lane[4] * lane[5]) * (lane[6] * lane[7]));
         if (Odd) {

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "exact/gray_code.hpp"
@@ -49,6 +50,9 @@ void ryser_range(const Arith& arith, const RyserTables<typename Arith::Elem>& ta
     const Elem* base = tables.base.data();
     const Elem* delta = tables.delta.data();
     alignas(64) Elem y[W];
+    // A local accumulator stays in registers; the caller's may alias the tables as far as the
+    // compiler knows, which would force a store per step.
+    typename Arith::Acc sum = acc;
 
     auto step = [&](std::uint64_t k) {
         const int j = lowest_set_bit(k);
@@ -76,19 +80,20 @@ void ryser_range(const Arith& arith, const RyserTables<typename Arith::Elem>& ta
                 y[i] = arith.add(y[i], d[i]);
             }
         }
-        arith.template accumulate<W, false>(acc, y);  // block_begin is even
+        arith.template accumulate<W, false>(sum, y);  // block_begin is even
         std::uint64_t k = block_begin + 1;
         for (; k + 1 < block_end; k += 2) {
             step(k);
-            arith.template accumulate<W, true>(acc, y);
+            arith.template accumulate<W, true>(sum, y);
             step(k + 1);
-            arith.template accumulate<W, false>(acc, y);
+            arith.template accumulate<W, false>(sum, y);
         }
         if (k < block_end) {
             step(k);
-            arith.template accumulate<W, true>(acc, y);
+            arith.template accumulate<W, true>(sum, y);
         }
     }
+    acc = std::move(sum);
 }
 
 /// Calls f(std::integral_constant<int, W>) for the smallest supported W ≥ rows (8, 16, …, 64).

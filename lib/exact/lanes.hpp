@@ -1,0 +1,33 @@
+// Lane-parallel products for the Ryser arithmetics, written with GCC/Clang vector extensions so
+// that the n-fold product of y is a few vector multiplies instead of n scalar ones (the
+// auto-vectoriser leaves this reduction scalar). Lane l multiplies rows l, l + L, l + 2L, …
+//
+// Vectors are 4 doubles (32 bytes), the width the y updates are stored with: a wider load
+// spanning two of those stores defeats store-to-load forwarding (measured 2.5× slower with
+// 64-byte loads on a Xeon with AVX-512).
+#pragma once
+
+#include <cstring>
+
+namespace pmcount::exact {
+
+typedef double Double4 __attribute__((vector_size(32)));
+
+/// Per-lane products out[l] = Π_m y[m·L + l] of a width-W array (W a multiple of L, L of 4).
+template <int L, int W>
+void lane_products(const double* y, double (&out)[L]) noexcept {
+    static_assert(L % 4 == 0 && W % L == 0, "lanes must be a multiple of 4 and divide the width");
+    Double4 product[L / 4], factor;
+    for (int c = 0; c < L / 4; ++c) {
+        std::memcpy(&product[c], y + 4 * c, sizeof factor);
+    }
+    for (int m = 1; m < W / L; ++m) {
+        for (int c = 0; c < L / 4; ++c) {
+            std::memcpy(&factor, y + m * L + 4 * c, sizeof factor);
+            product[c] *= factor;
+        }
+    }
+    std::memcpy(out, product, sizeof out);
+}
+
+}  // namespace pmcount::exact

@@ -1,0 +1,67 @@
+// Runs count_matchings on every bundled dataset and compares with the answer in
+// datasets/MANIFEST.tsv (computed independently by scripts/make-datasets.py).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Row {
+    std::string file;
+    std::string expected;
+};
+
+std::vector<Row> manifest() {
+    std::ifstream in(std::string(PMCOUNT_SOURCE_DIR) + "/datasets/MANIFEST.tsv");
+    std::vector<Row> rows;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') {
+            continue;
+        }
+        std::vector<std::string> fields;
+        std::stringstream ss(line);
+        std::string field;
+        while (std::getline(ss, field, '\t')) {
+            fields.push_back(field);
+        }
+        if (fields.size() == 5) {
+            rows.push_back({fields[0], fields[4]});
+        }
+    }
+    return rows;
+}
+
+std::string run_quiet(const std::string& file) {
+    const std::string command = std::string(PMCOUNT_COUNT_MATCHINGS) + " --quiet '" +
+                                PMCOUNT_SOURCE_DIR + "/datasets/" + file + "' 2>&1";
+    std::string output;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) {
+        return "popen failed";
+    }
+    std::array<char, 256> buffer{};
+    while (std::fgets(buffer.data(), static_cast<int>(buffer.size()), pipe) != nullptr) {
+        output += buffer.data();
+    }
+    const int status = pclose(pipe);
+    while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) {
+        output.pop_back();
+    }
+    return status == 0 ? output : "exit status " + std::to_string(status) + ": " + output;
+}
+
+TEST(Datasets, EveryManifestAnswerIsReproduced) {
+    const auto rows = manifest();
+    ASSERT_GE(rows.size(), 8u) << "datasets/MANIFEST.tsv is missing or short";
+    for (const Row& row : rows) {
+        EXPECT_EQ(run_quiet(row.file), row.expected) << row.file;
+    }
+}
+
+}  // namespace

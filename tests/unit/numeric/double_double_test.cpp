@@ -1,0 +1,57 @@
+#include <gtest/gtest.h>
+
+#include <boost/multiprecision/cpp_bin_float.hpp>
+#include <random>
+
+#include "numeric/compensated.hpp"
+#include "numeric/double_double.hpp"
+
+namespace pmcount::numeric {
+namespace {
+
+using Quad = boost::multiprecision::cpp_bin_float_quad;  // 113-bit significand reference
+
+Quad exact(DoubleDouble a) { return Quad(a.hi) + Quad(a.lo); }
+
+TEST(DoubleDouble, AdditionAndProductAreAccurateTo106Bits) {
+    std::mt19937_64 rng(9);
+    std::uniform_real_distribution<double> u(-1, 1);
+    const double tolerance = std::ldexp(1.0, -104);
+    for (int trial = 0; trial < 5000; ++trial) {
+        const DoubleDouble a = quick_two_sum(u(rng), u(rng) * 1e-17);
+        const DoubleDouble b = quick_two_sum(u(rng) * std::ldexp(1.0, static_cast<int>(rng() % 20) - 10),
+                                             u(rng) * 1e-20);
+        const Quad sum = exact(a) + exact(b), product = exact(a) * exact(b);
+        if (sum != 0) {
+            EXPECT_LE(static_cast<double>(abs((exact(a + b) - sum) / sum)), 2 * tolerance);
+        }
+        EXPECT_LE(static_cast<double>(abs((exact(a * b) - product) / product)), 4 * tolerance);
+        EXPECT_EQ(exact(a - b), exact(a + (-b)));
+    }
+}
+
+TEST(CompensatedSum, CancellationThatDefeatsPlainSummation) {
+    // 1 + 1e-16·k − 1: plain summation loses every small term; compensated keeps them.
+    CompensatedSum s;
+    double plain = 0;
+    s.add(1.0);
+    plain += 1.0;
+    for (int k = 0; k < 1000; ++k) {
+        s.add(1e-16);
+        plain += 1e-16;
+    }
+    s.add(-1.0);
+    plain += -1.0;
+    EXPECT_NEAR(s.value(), 1e-13, 1e-24);
+    EXPECT_GT(std::fabs(plain - 1e-13), 1e-14);
+
+    CompensatedSum a, b;
+    a.add(3.0);
+    b.add(1e-30);
+    b.add(2.0);
+    a.add_negated(b);
+    EXPECT_EQ(a.value(), 1.0);
+}
+
+}  // namespace
+}  // namespace pmcount::numeric
