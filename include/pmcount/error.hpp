@@ -32,8 +32,10 @@ private:
 /// An undirected input graph that has an odd cycle, so no bipartition exists.
 class NotBipartite : public InvalidInput {
 public:
-    /// odd_cycle lists vertex ids (as in the input) along the cycle; its length is odd.
-    NotBipartite(std::string file, std::vector<std::int64_t> odd_cycle);
+    /// odd_cycle lists vertex ids (as in the input) along the cycle; its length is odd. `line`
+    /// is the line of an edge that closes the cycle. The message names at most 40 vertices;
+    /// odd_cycle() has them all.
+    NotBipartite(std::string file, std::int64_t line, std::vector<std::int64_t> odd_cycle);
     const std::vector<std::int64_t>& odd_cycle() const noexcept { return odd_cycle_; }
 
 private:

@@ -13,10 +13,14 @@ std::string located(const std::string& file, std::int64_t line, const std::strin
 }
 
 std::string describe_cycle(const std::vector<std::int64_t>& cycle) {
+    constexpr std::size_t kShown = 40;
     std::string text = "graph is not bipartite: odd cycle of length " +
                        std::to_string(cycle.size()) + " through vertices";
-    for (const std::int64_t v : cycle) {
-        text += ' ' + std::to_string(v);
+    for (std::size_t i = 0; i < cycle.size() && i < kShown; ++i) {
+        text += ' ' + std::to_string(cycle[i]);
+    }
+    if (cycle.size() > kShown) {
+        text += " ... (" + std::to_string(cycle.size() - kShown) + " more)";
     }
     return text;
 }
@@ -29,8 +33,9 @@ InvalidInput::InvalidInput(std::string file, std::int64_t line, std::string prob
       line_(line),
       problem_(std::move(problem)) {}
 
-NotBipartite::NotBipartite(std::string file, std::vector<std::int64_t> odd_cycle)
-    : InvalidInput(std::move(file), 0, describe_cycle(odd_cycle)),
+NotBipartite::NotBipartite(std::string file, std::int64_t line,
+                           std::vector<std::int64_t> odd_cycle)
+    : InvalidInput(std::move(file), line, describe_cycle(odd_cycle)),
       odd_cycle_(std::move(odd_cycle)) {}
 
 const char* to_string(ValueKind kind) noexcept {

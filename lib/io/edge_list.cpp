@@ -3,7 +3,6 @@
 // (3) map ids to rows and columns; (4) hand the entries to EntryCollector.
 #include <algorithm>
 #include <cctype>
-#include <deque>
 
 #include "io/entries.hpp"
 #include "io/readers.hpp"
@@ -112,7 +111,8 @@ void scan_record(std::string_view data, const Location& where, Scan& scan) {
         if (is_integer_token(tokens[2])) {
             r.integer_weight = true;
             r.integer = parse_int64(tokens[2], where, "weight");
-            r.real = static_cast<double>(r.integer);
+            // Parsed again as a double, not converted, so that "-0" keeps its sign in a real file.
+            r.real = parse_double(tokens[2], where, "weight");
         } else {
             r.real = parse_double(tokens[2], where, "weight");
         }
@@ -133,15 +133,18 @@ Scan scan_lines(std::string_view text, const std::string& file) {
         if (line[start] == '%') {  // KONECT-style comment line
             continue;
         }
-        const std::size_t hash = line.find('#');
-        if (hash == start) {
-            scan_comment(line.substr(hash + 1), where, scan);
+        const std::size_t comment = line.find_first_of("#%");
+        if (comment == start) {
+            scan_comment(line.substr(comment + 1), where, scan);
             continue;
         }
-        scan_record(line.substr(0, hash), where, scan);
+        scan_record(line.substr(0, comment), where, scan);
     }
     if (scan.header == Header::none && scan.records.empty()) {
-        fail({file, 0}, "empty file: no edges and no header");
+        // Name the last line (line 1 of a file with no bytes) so that every error has a position.
+        fail({file, std::max<std::int64_t>(1, lines.line_number())},
+             lines.line_number() == 0 ? "empty file: no edges and no header"
+                                      : "no edges and no header: only blank lines and comments");
     }
     return scan;
 }
@@ -172,33 +175,53 @@ void check_below(std::int64_t id, std::int64_t limit, const char* what, const Lo
     }
 }
 
-/// Breadth-first 2-colouring; on an edge inside a colour class, the odd cycle it closes (ids).
+/// Breadth-first 2-colouring over a CSR of the records; an edge inside a colour class closes an
+/// odd cycle, reported by its vertex ids and the line of that edge.
 std::vector<int> two_colour(const std::vector<std::int64_t>& ids,
                             const std::vector<std::pair<vertex_t, vertex_t>>& edges,
-                            const std::string& file) {
+                            const std::vector<Record>& records, const std::string& file) {
     const std::size_t n = ids.size();
-    std::vector<std::vector<vertex_t>> adjacency(n);
-    for (const auto& [a, b] : edges) {
+    // CSR: each edge k appears as (b, k) in the list of a and (a, k) in the list of b.
+    std::vector<std::size_t> offsets(n + 1, 0);
+    for (std::size_t k = 0; k < edges.size(); ++k) {
+        const auto [a, b] = edges[k];
         if (a == b) {
-            throw NotBipartite(file, {ids[static_cast<std::size_t>(a)]});
+            throw NotBipartite(file, records[k].line, {ids[static_cast<std::size_t>(a)]});
         }
-        adjacency[static_cast<std::size_t>(a)].push_back(b);
-        adjacency[static_cast<std::size_t>(b)].push_back(a);
+        ++offsets[static_cast<std::size_t>(a) + 1];
+        ++offsets[static_cast<std::size_t>(b) + 1];
     }
+    for (std::size_t v = 0; v < n; ++v) {
+        offsets[v + 1] += offsets[v];
+    }
+    std::vector<std::pair<vertex_t, std::size_t>> incident(offsets[n]);
+    std::vector<std::size_t> next(offsets.begin(), offsets.end() - 1);
+    for (std::size_t k = 0; k < edges.size(); ++k) {
+        const auto [a, b] = edges[k];
+        incident[next[static_cast<std::size_t>(a)]++] = {b, k};
+        incident[next[static_cast<std::size_t>(b)]++] = {a, k};
+    }
+
     std::vector<int> colour(n, -1);
     std::vector<vertex_t> parent(n, -1);
     std::vector<int> depth(n, 0);
+    std::vector<vertex_t> queue;
+    queue.reserve(n);
+    auto id = [&](vertex_t v) { return ids[static_cast<std::size_t>(v)]; };
+    auto up = [&](vertex_t v) { return parent[static_cast<std::size_t>(v)]; };
+    auto level = [&](vertex_t v) { return depth[static_cast<std::size_t>(v)]; };
     for (std::size_t root = 0; root < n; ++root) {
         if (colour[root] >= 0) {
             continue;
         }
         colour[root] = 0;
-        std::deque<vertex_t> queue{static_cast<vertex_t>(root)};
-        while (!queue.empty()) {
-            const vertex_t x = queue.front();
-            queue.pop_front();
-            for (const vertex_t y : adjacency[static_cast<std::size_t>(x)]) {
-                const auto xs = static_cast<std::size_t>(x), ys = static_cast<std::size_t>(y);
+        queue.assign(1, static_cast<vertex_t>(root));
+        for (std::size_t head = 0; head < queue.size(); ++head) {
+            const vertex_t x = queue[head];
+            const auto xs = static_cast<std::size_t>(x);
+            for (std::size_t slot = offsets[xs]; slot < offsets[xs + 1]; ++slot) {
+                const auto [y, edge] = incident[slot];
+                const auto ys = static_cast<std::size_t>(y);
                 if (colour[ys] < 0) {
                     colour[ys] = 1 - colour[xs];
                     parent[ys] = x;
@@ -208,23 +231,19 @@ std::vector<int> two_colour(const std::vector<std::int64_t>& ids,
                     // Climb from both ends to the common ancestor: x … lca … y, then back to x.
                     std::vector<std::int64_t> from_x, from_y;
                     vertex_t a = x, b = y;
-                    while (depth[static_cast<std::size_t>(a)] > depth[static_cast<std::size_t>(b)]) {
-                        from_x.push_back(ids[static_cast<std::size_t>(a)]);
-                        a = parent[static_cast<std::size_t>(a)];
+                    for (; level(a) > level(b); a = up(a)) {
+                        from_x.push_back(id(a));
                     }
-                    while (depth[static_cast<std::size_t>(b)] > depth[static_cast<std::size_t>(a)]) {
-                        from_y.push_back(ids[static_cast<std::size_t>(b)]);
-                        b = parent[static_cast<std::size_t>(b)];
+                    for (; level(b) > level(a); b = up(b)) {
+                        from_y.push_back(id(b));
                     }
-                    while (a != b) {
-                        from_x.push_back(ids[static_cast<std::size_t>(a)]);
-                        from_y.push_back(ids[static_cast<std::size_t>(b)]);
-                        a = parent[static_cast<std::size_t>(a)];
-                        b = parent[static_cast<std::size_t>(b)];
+                    for (; a != b; a = up(a), b = up(b)) {
+                        from_x.push_back(id(a));
+                        from_y.push_back(id(b));
                     }
-                    from_x.push_back(ids[static_cast<std::size_t>(a)]);
+                    from_x.push_back(id(a));
                     from_x.insert(from_x.end(), from_y.rbegin(), from_y.rend());
-                    throw NotBipartite(file, std::move(from_x));
+                    throw NotBipartite(file, records[edge].line, std::move(from_x));
                 }
             }
         }
@@ -275,7 +294,8 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
                 const Location where{file, r.line};
                 check_below(r.u, scan.sizes[0], "vertex id", where, scan);
                 check_below(r.v, scan.sizes[0], "vertex id", where, scan);
-                collector.add(make_entry(r, static_cast<vertex_t>(r.u), static_cast<vertex_t>(r.v)));
+                collector.add(
+                    make_entry(r, static_cast<vertex_t>(r.u), static_cast<vertex_t>(r.v)));
             }
             const auto n = static_cast<vertex_t>(scan.sizes[0]);
             return collector.finish(n, n, true, InputFormat::edge_list, std::move(warnings));
@@ -311,7 +331,7 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
     for (const Record& r : scan.records) {
         edges.emplace_back(index_of(ids, r.u), index_of(ids, r.v));
     }
-    const std::vector<int> colour = two_colour(ids, edges, file);
+    const std::vector<int> colour = two_colour(ids, edges, scan.records, file);
     std::vector<vertex_t> side_index(ids.size());
     std::vector<std::int64_t> left_ids, right_ids;
     for (std::size_t i = 0; i < ids.size(); ++i) {

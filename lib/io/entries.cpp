@@ -81,7 +81,8 @@ Input EntryCollector::finish(vertex_t rows, vertex_t cols, bool directed, InputF
     ValueField field = field_;
     if (field == ValueField::real &&
         std::all_of(entries_.begin(), entries_.end(), [](const Entry& e) {
-            return std::nearbyint(e.re) == e.re && std::fabs(e.re) <= kExactDoubleLimit;
+            // Strictly below 2^53: a rounded integer token (2^53 + 1 → 2^53) must not pass.
+            return std::nearbyint(e.re) == e.re && std::fabs(e.re) < kExactDoubleLimit;
         })) {
         field = ValueField::integer;
         for (Entry& e : entries_) {

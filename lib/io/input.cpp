@@ -1,6 +1,7 @@
 // read_input / parse_input: format detection and the Input accessors.
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -37,10 +38,16 @@ bool starts_like_matrix_market(std::string_view text) {
 
 Input parse_input(std::string_view text, const std::string& source_name,
                   const ReadOptions& options) {
+    // A UTF-8 byte order mark (editors on Windows write one) is not part of the first line.
+    constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+    if (text.substr(0, kByteOrderMark.size()) == kByteOrderMark) {
+        text.remove_prefix(kByteOrderMark.size());
+    }
     if (text.find('\0') != std::string_view::npos) {
         // Binary data: name the line of the first NUL byte.
         const std::size_t nul = text.find('\0');
-        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+        const auto line =
+            1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
         throw InvalidInput(source_name, line, "binary data (NUL byte): not a text file");
     }
     InputFormat format = options.format;
@@ -60,6 +67,11 @@ Input read_input(const std::string& path, const ReadOptions& options) {
         name = "<stdin>";
         text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     } else {
+        std::error_code ignored;
+        if (std::filesystem::is_directory(path, ignored)) {
+            // An ifstream opens a directory and reads nothing: say what it is, not "empty file".
+            throw InvalidInput(path, 0, "is a directory, not a file");
+        }
         std::ifstream file(path, std::ios::binary);
         if (!file) {
             throw InvalidInput(path, 0, "cannot open file");

@@ -3,6 +3,8 @@
 // from symmetric / skew-symmetric / hermitian storage; (4) EntryCollector.
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <limits>
 
 #include "io/entries.hpp"
 #include "io/readers.hpp"
@@ -138,6 +140,12 @@ void add_with_mirror(const Entry& e, const Banner& b, const Location& where,
     std::swap(m.row, m.col);
     std::swap(m.shown_row, m.shown_col);
     if (b.symmetry == Symmetry::skew_symmetric) {
+        if (b.field == ValueField::integer &&
+            m.integer == std::numeric_limits<std::int64_t>::min()) {
+            fail(where, "skew-symmetric entry " + std::to_string(m.integer) + " at (" +
+                            std::to_string(e.shown_row) + ", " + std::to_string(e.shown_col) +
+                            ") has no 64-bit negation for its mirror image");
+        }
         m.integer = -m.integer;
         m.re = -m.re;
         m.im = -m.im;
@@ -153,8 +161,14 @@ Input read_matrix_market(std::string_view text, const std::string& file,
                          const ReadOptions& options) {
     LineScanner lines(text);
     std::string_view line;
-    if (!lines.next(line) || split_tokens(line).empty()) {
-        fail({file, lines.line_number()}, "empty file: expected a Matrix Market banner");
+    // Format detection skips leading blank lines, so the reader does too.
+    bool have_banner_line = false;
+    while (!have_banner_line && lines.next(line)) {
+        have_banner_line = !split_tokens(line).empty();
+    }
+    if (!have_banner_line) {
+        fail({file, std::max<std::int64_t>(1, lines.line_number())},
+             "empty file: expected a Matrix Market banner");
     }
     const Banner banner = parse_banner(line, {file, lines.line_number()});
 
@@ -194,7 +208,10 @@ Input read_matrix_market(std::string_view text, const std::string& file,
 
     if (banner.layout == Layout::coordinate) {
         const std::int64_t declared = parse_count(size_tokens[2], size_where, "entry count");
-        if (rows * cols < declared && rows * cols >= 0 && banner.symmetry == Symmetry::general) {
+        // Only a file whose repeated entries are errors cannot hold more entries than positions.
+        const bool repeats_allowed =
+            collector.field() == ValueField::none || options.sum_duplicates;
+        if (!repeats_allowed && rows * cols < declared && banner.symmetry == Symmetry::general) {
             fail(size_where, "declares " + std::to_string(declared) + " entries, more than the " +
                                  std::to_string(rows * cols) + " positions of the matrix");
         }

@@ -9,7 +9,7 @@
 namespace pmcount::io {
 
 /// Largest side size a file may declare: keeps a hostile header from allocating gigabytes.
-inline constexpr std::int64_t kMaxDeclaredVertices = 100'000'000;
+inline constexpr std::int64_t kMaxDeclaredVertices = std::int64_t{1} << 26;
 
 Input read_edge_list(std::string_view text, const std::string& file, const ReadOptions& options);
 Input read_matrix_market(std::string_view text, const std::string& file,

@@ -87,13 +87,21 @@ bool is_integer_token(std::string_view token) noexcept {
 
 namespace {
 
-bool looks_numeric(std::string_view token) noexcept {
-    double ignored;
-    if (!token.empty() && token.front() == '+') {
+/// from_chars takes a leading '-' but not '+': drop a '+' sign, unless another sign follows it
+/// ("+-1" is not a number).
+std::string_view without_plus(std::string_view token) noexcept {
+    if (token.size() >= 2 && token.front() == '+' && token[1] != '-' && token[1] != '+') {
         token.remove_prefix(1);
     }
+    return token;
+}
+
+bool looks_numeric(std::string_view token) noexcept {
+    double ignored;
+    token = without_plus(token);
     const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), ignored);
-    return end == token.data() + token.size() && (ec == std::errc{} || ec == std::errc::result_out_of_range);
+    return end == token.data() + token.size() &&
+           (ec == std::errc{} || ec == std::errc::result_out_of_range);
 }
 
 }  // namespace
@@ -127,10 +135,7 @@ std::int64_t parse_count(std::string_view token, const Location& where, const ch
 }
 
 double parse_double(std::string_view token, const Location& where, const char* what) {
-    std::string_view body = token;
-    if (!body.empty() && body.front() == '+') {
-        body.remove_prefix(1);
-    }
+    const std::string_view body = without_plus(token);
     double value = 0;
     const auto [end, ec] = std::from_chars(body.data(), body.data() + body.size(), value);
     if (end != body.data() + body.size() || body.empty() ||

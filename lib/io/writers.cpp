@@ -1,6 +1,7 @@
 // Edge-list and Matrix Market writers; each output reads back to the same graph or matrix.
 #include <complex>
 #include <cstdio>
+#include <cstdlib>
 #include <ostream>
 #include <string>
 #include <type_traits>

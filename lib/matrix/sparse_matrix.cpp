@@ -2,11 +2,38 @@
 #include <complex>
 #include <numeric>
 #include <string>
+#include <type_traits>
 
 #include "pmcount/error.hpp"
 #include "pmcount/matrix.hpp"
 
 namespace pmcount {
+
+namespace {
+
+/// sum += addend for Duplicates::sum; a 64-bit integer sum that wraps is an Overflow.
+template <class T>
+void add_checked(T& sum, const T& addend, vertex_t row, vertex_t col) {
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+        if (__builtin_add_overflow(sum, addend, &sum)) {
+            throw Overflow("SparseMatrix: the repeated entries at (" + std::to_string(row) + ", " +
+                           std::to_string(col) + ") sum beyond 64-bit integers");
+        }
+    } else {
+        sum += addend;
+    }
+}
+
+/// The element count of a rows × cols matrix, validated before anything is allocated.
+std::size_t dense_size(vertex_t rows, vertex_t cols) {
+    if (rows < 0 || cols < 0) {
+        throw InvalidArgument("DenseMatrix: negative dimension " + std::to_string(rows) + "×" +
+                              std::to_string(cols));
+    }
+    return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+}
+
+}  // namespace
 
 template <class T>
 SparseMatrix<T>::SparseMatrix(vertex_t rows, vertex_t cols, std::vector<Triplet<T>> entries,
@@ -34,7 +61,7 @@ SparseMatrix<T>::SparseMatrix(vertex_t rows, vertex_t cols, std::vector<Triplet<
                 throw InvalidArgument("SparseMatrix: duplicate entry (" + std::to_string(t.row) +
                                       ", " + std::to_string(t.col) + ")");
             }
-            unique.back().value += t.value;
+            add_checked(unique.back().value, t.value, t.row, t.col);
             continue;
         }
         unique.push_back(t);
@@ -76,10 +103,16 @@ SparseMatrix<T>::SparseMatrix(const DenseMatrix<T>& dense)
 
 template <class T>
 T SparseMatrix<T>::at(vertex_t r, vertex_t c) const {
+    if (r < 0 || r >= rows_ || c < 0 || c >= cols_) {
+        throw InvalidArgument("SparseMatrix::at: (" + std::to_string(r) + ", " +
+                              std::to_string(c) + ") outside a " + std::to_string(rows_) + "×" +
+                              std::to_string(cols_) + " matrix");
+    }
     const auto begin = col_indices_.begin() + row_offsets_[static_cast<std::size_t>(r)];
     const auto end = col_indices_.begin() + row_offsets_[static_cast<std::size_t>(r) + 1];
     const auto it = std::lower_bound(begin, end, c);
-    return (it != end && *it == c) ? values_[static_cast<std::size_t>(it - col_indices_.begin())] : T{};
+    return (it != end && *it == c) ? values_[static_cast<std::size_t>(it - col_indices_.begin())]
+                                   : T{};
 }
 
 template <class T>
@@ -88,7 +121,8 @@ DenseMatrix<T> SparseMatrix<T>::to_dense() const {
     for (vertex_t i = 0; i < rows_; ++i) {
         for (edge_t k = row_offsets_[static_cast<std::size_t>(i)];
              k < row_offsets_[static_cast<std::size_t>(i) + 1]; ++k) {
-            dense(i, col_indices_[static_cast<std::size_t>(k)]) = values_[static_cast<std::size_t>(k)];
+            dense(i, col_indices_[static_cast<std::size_t>(k)]) =
+                values_[static_cast<std::size_t>(k)];
         }
     }
     return dense;
@@ -120,19 +154,12 @@ std::vector<Triplet<T>> SparseMatrix<T>::triplets() const {
 
 template <class T>
 DenseMatrix<T>::DenseMatrix(vertex_t rows, vertex_t cols, T fill)
-    : rows_(rows),
-      cols_(cols),
-      data_(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), fill) {
-    if (rows < 0 || cols < 0) {
-        throw InvalidArgument("DenseMatrix: negative dimension");
-    }
-}
+    : rows_(rows), cols_(cols), data_(dense_size(rows, cols), fill) {}
 
 template <class T>
 DenseMatrix<T>::DenseMatrix(vertex_t rows, vertex_t cols, std::vector<T> row_major)
     : rows_(rows), cols_(cols), data_(std::move(row_major)) {
-    if (rows < 0 || cols < 0 ||
-        data_.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols)) {
+    if (data_.size() != dense_size(rows, cols)) {
         throw InvalidArgument("DenseMatrix: data size does not match " + std::to_string(rows) +
                               "×" + std::to_string(cols));
     }

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <iostream>
 #include <new>
 #include <nlohmann/json.hpp>
@@ -50,7 +51,8 @@ nlohmann::json to_json(const pmcount::Input& input, const pmcount::CountResult& 
                        const std::string& counted, double read_s, double total_s) {
     nlohmann::json j;
     j["input"] = input.source;
-    j["format"] = input.format == pmcount::InputFormat::matrix_market ? "matrix_market" : "edge_list";
+    j["format"] =
+        input.format == pmcount::InputFormat::matrix_market ? "matrix_market" : "edge_list";
     j["counted"] = counted;
     j["kind"] = pmcount::to_string(r.kind);
     j["value"] = r.value_string();
@@ -62,7 +64,8 @@ nlohmann::json to_json(const pmcount::Input& input, const pmcount::CountResult& 
         j["value_im"] = r.complex_value.imag();
     }
     if (!r.is_exact) {
-        j["rel_error"] = std::isfinite(r.rel_error) ? nlohmann::json(r.rel_error) : nlohmann::json(nullptr);
+        j["rel_error"] =
+            std::isfinite(r.rel_error) ? nlohmann::json(r.rel_error) : nlohmann::json(nullptr);
         j["abs_error"] = r.abs_error;
     }
     j["method"] = r.method;
@@ -91,7 +94,8 @@ void print_version() {
     std::cout << "count_matchings (pmcount) " << info.version << "\n"
               << "compiler: " << info.compiler << ", build " << info.build_type << "\n"
               << "OpenMP: " << info.max_threads << " threads\n"
-              << "CUDA: " << (info.cuda_compiled ? "built with CUDA " + info.cuda_version : "not built")
+              << "CUDA: "
+              << (info.cuda_compiled ? "built with CUDA " + info.cuda_version : "not built")
               << "\n";
     if (info.devices.empty()) {
         std::cout << "GPUs: none (" << info.device_status << ")\n";
@@ -127,8 +131,9 @@ int main(int argc, char** argv) {
     app.add_option("--threads", threads, "CPU threads (0: all cores)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
-    app.add_option("--precision", precision,
-                   "arithmetic: auto (exact for integer inputs, double otherwise), exact, double, dd")
+    app.add_option(
+           "--precision", precision,
+           "arithmetic: auto (exact for integer inputs, double otherwise), exact, double, dd")
         ->capture_default_str();
     app.add_option("--format", format, "input format: auto, edgelist, mtx")
         ->check(CLI::IsMember({"auto", "edgelist", "mtx"}))
@@ -233,6 +238,11 @@ int main(int argc, char** argv) {
     } catch (const std::bad_alloc&) {
         bar.clear();
         std::cerr << "error: out of memory\n";
+        return kRuntimeError;
+    } catch (const std::exception& e) {
+        // Anything else (a thread that could not start, ...) still ends with one line and code 3.
+        bar.clear();
+        std::cerr << "error: " << e.what() << "\n";
         return kRuntimeError;
     }
 }

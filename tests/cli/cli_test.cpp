@@ -1,0 +1,381 @@
+// count_matchings end to end: the real binary (PMCOUNT_COUNT_MATCHINGS) run on files written to a
+// temporary directory; stdout, stderr and the exit status are checked exactly.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kOk = 0;
+constexpr int kUsage = 1;
+constexpr int kInputError = 2;
+constexpr int kRuntimeError = 3;
+
+/// Upper bound on any single run: a hang fails the test instead of stalling the suite.
+constexpr int kTimeout_s = 60;
+
+struct Outcome {
+    int status = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string quoted(const std::string& s) {
+    std::string q = "'";
+    for (const char c : s) {
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return q + "'";
+}
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::size_t count_lines(const std::string& text) {
+    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+class CountMatchingsCli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::temp_directory_path() /
+               ("pmcount_cli_" + std::to_string(::getpid()) + "_" + info->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        std::error_code ignored;
+        fs::remove_all(dir_, ignored);
+    }
+
+    /// Writes `content` to dir/name; returns name (runs use dir as the working directory).
+    std::string write(const std::string& name, const std::string& content) {
+        std::ofstream out(dir_ / name, std::ios::binary);
+        out << content;
+        return name;
+    }
+
+    /// Runs count_matchings with `args` (already shell-quoted where needed) in dir.
+    Outcome run(const std::string& args, const std::string& stdin_name = "") {
+        const std::string in = stdin_name.empty() ? "/dev/null" : quoted(stdin_name);
+        std::string command = "cd " + quoted(dir_.string()) + " && ";
+        if (fs::exists("/usr/bin/timeout")) {
+            command += "/usr/bin/timeout " + std::to_string(kTimeout_s) + " ";
+        }
+        command += quoted(PMCOUNT_COUNT_MATCHINGS) + " " + args + " < " + in +
+                   " > stdout.txt 2> stderr.txt";
+        const int raw = std::system(command.c_str());
+        Outcome r;
+        r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+        r.out = read_file(dir_ / "stdout.txt");
+        r.err = read_file(dir_ / "stderr.txt");
+        return r;
+    }
+
+    fs::path dir_;
+};
+
+std::string complete_bipartite_edge_list(int n) {
+    std::string text = "# bipartite " + std::to_string(n) + " " + std::to_string(n) + "\n";
+    for (int u = 0; u < n; ++u) {
+        for (int v = 0; v < n; ++v) {
+            text += std::to_string(u) + " " + std::to_string(v) + "\n";
+        }
+    }
+    return text;
+}
+
+std::string all_ones_matrix_market(int n) {
+    std::string text = "%%MatrixMarket matrix coordinate pattern general\n" + std::to_string(n) +
+                       " " + std::to_string(n) + " " + std::to_string(n * n) + "\n";
+    for (int j = 1; j <= n; ++j) {
+        for (int i = 1; i <= n; ++i) {
+            text += std::to_string(i) + " " + std::to_string(j) + "\n";
+        }
+    }
+    return text;
+}
+
+const char* const kFourCycle = "0 1\n1 2\n2 3\n3 0\n";
+
+TEST_F(CountMatchingsCli, SmallGraphPrintsExactValue) {
+    const Outcome r = run(write("g.txt", kFourCycle));
+    EXPECT_EQ(r.status, kOk) << r.err;
+    EXPECT_EQ(r.out, "2\n");
+    EXPECT_NE(r.err.find("perfect matchings of g.txt (2×2, 4 entries, binary): exact"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST_F(CountMatchingsCli, CompleteBipartiteK12) {
+    const Outcome r = run(write("k12.txt", complete_bipartite_edge_list(12)));
+    EXPECT_EQ(r.status, kOk) << r.err;
+    EXPECT_EQ(r.out, "479001600\n");
+}
+
+TEST_F(CountMatchingsCli, AllOnesMatrixMarketOfOrder20) {
+    const Outcome r = run(write("j20.mtx", all_ones_matrix_market(20)));
+    EXPECT_EQ(r.status, kOk) << r.err;
+    EXPECT_EQ(r.out, "2432902008176640000\n");
+}
+
+TEST_F(CountMatchingsCli, IntegerAndRealPermanents) {
+    // perm [[1, 2], [3, 4]] = 1·4 + 2·3 = 10.
+    const std::string integer = "%%MatrixMarket matrix array integer general\n2 2\n1\n3\n2\n4\n";
+    const Outcome r = run(write("a.mtx", integer));
+    EXPECT_EQ(r.status, kOk) << r.err;
+    EXPECT_EQ(r.out, "10\n");
+    // perm [[0.5, 0.25], [2, 4]] = 2 + 0.5 = 2.5.
+    const Outcome real = run(write("b.txt", "# bipartite 2 2\n0 0 0.5\n0 1 0.25\n1 0 2\n1 1 4\n"));
+    EXPECT_EQ(real.status, kOk) << real.err;
+    EXPECT_EQ(real.out, "2.5\n");
+}
+
+TEST_F(CountMatchingsCli, JsonOutputParses) {
+    const Outcome r = run("--json " + write("g.txt", kFourCycle));
+    ASSERT_EQ(r.status, kOk) << r.err;
+    EXPECT_EQ(count_lines(r.out), 1u) << r.out;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j["value"].is_string()) << r.out;
+    EXPECT_EQ(j["value"], "2");
+    ASSERT_TRUE(j["log10"].is_number()) << r.out;
+    EXPECT_NEAR(j["log10"].get<double>(), std::log10(2.0), 1e-12);
+    ASSERT_TRUE(j["method"].is_string());
+    EXPECT_FALSE(j["method"].get<std::string>().empty());
+    EXPECT_EQ(j["backend"], "cpu");
+    EXPECT_EQ(j["n"], 2);
+    EXPECT_EQ(j["nnz"], 4);
+    EXPECT_EQ(j["exact"], true);
+    EXPECT_EQ(j["input"], "g.txt");
+    ASSERT_TRUE(j["timings"].is_object());
+    for (const char* key : {"read_s", "preprocess_s", "count_s", "total_s"}) {
+        ASSERT_TRUE(j["timings"][key].is_number()) << key;
+        EXPECT_GE(j["timings"][key].get<double>(), 0.0) << key;
+    }
+    EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST_F(CountMatchingsCli, JsonOfAZeroCountCarriesTheNote) {
+    const Outcome r = run("--json " + write("path.txt", "0 1\n1 2\n"));
+    ASSERT_EQ(r.status, kOk) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["value"], "0");
+    EXPECT_TRUE(j["log10"].is_null());
+    EXPECT_TRUE(j["note"].is_string());
+}
+
+TEST_F(CountMatchingsCli, ReadsStandardInput) {
+    const Outcome r = run("-", write("g.txt", kFourCycle));
+    EXPECT_EQ(r.status, kOk) << r.err;
+    EXPECT_EQ(r.out, "2\n");
+    EXPECT_NE(r.err.find("<stdin>"), std::string::npos) << r.err;
+    const Outcome mm = run("-", write("j.mtx", all_ones_matrix_market(5)));
+    EXPECT_EQ(mm.status, kOk) << mm.err;
+    EXPECT_EQ(mm.out, "120\n");
+}
+
+TEST_F(CountMatchingsCli, CycleCoversOfAHeaderlessEdgeList) {
+    // Arcs of a directed triangle plus a loop at every vertex: the identity and the 3-cycle.
+    const std::string name = write("c.txt", "0 1\n1 2\n2 0\n0 0\n1 1\n2 2\n");
+    const Outcome r = run("--cycle-covers " + name);
+    EXPECT_EQ(r.status, kOk) << r.err;
+    EXPECT_EQ(r.out, "2\n");
+    EXPECT_NE(r.err.find("cycle covers of c.txt"), std::string::npos) << r.err;
+    // Read as an undirected graph, the loops make it non-bipartite.
+    const Outcome undirected = run(name);
+    EXPECT_EQ(undirected.status, kInputError);
+    EXPECT_EQ(undirected.out, "");
+    EXPECT_NE(undirected.err.find("not bipartite"), std::string::npos) << undirected.err;
+    EXPECT_EQ(count_lines(undirected.err), 1u) << undirected.err;
+    // Ids need not start at 0 or be contiguous.
+    const Outcome sparse_ids = run("--cycle-covers " + write("d.txt", "10 20\n20 10\n"));
+    EXPECT_EQ(sparse_ids.status, kOk) << sparse_ids.err;
+    EXPECT_EQ(sparse_ids.out, "1\n");
+}
+
+TEST_F(CountMatchingsCli, UnequalSidesPrintZeroAndANote) {
+    const Outcome r = run(write("path.txt", "0 1\n1 2\n"));
+    EXPECT_EQ(r.status, kOk) << r.err;
+    EXPECT_EQ(r.out, "0\n");
+    EXPECT_NE(r.err.find("note: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("2 vertices"), std::string::npos) << r.err;
+}
+
+struct Malformed {
+    const char* name;
+    std::string content;
+    int line;
+    const char* fragment;
+};
+
+TEST_F(CountMatchingsCli, EveryMalformedInputExitsTwoWithOneLocatedLine) {
+    using namespace std::string_literals;
+    const std::string mm = "%%MatrixMarket matrix coordinate real general\n";
+    const std::vector<Malformed> cases{
+        {"non_numeric.txt", "0 1\n1 x\n", 2, "is not a number"},
+        {"too_many.txt", "0 1\n1 2 3 4\n", 2, "too many fields"},
+        {"too_few.txt", "0 1\n\n5\n", 3, "too few fields"},
+        {"negative.txt", "0 1\n-1 2\n", 2, "is negative"},
+        {"fraction.txt", "0 1\n1.5 2\n", 2, "is not an integer"},
+        {"outside.txt", "# bipartite 2 2\n0 0\n0 2\n", 3, "outside [0, 2)"},
+        {"outside_directed.txt", "# directed 2\n2 0\n", 2, "outside [0, 2)"},
+        {"nan.txt", "0 1 1\n1 2 nan\n", 2, "NaN"},
+        {"inf.txt", "0 1 inf\n", 1, "infinite"},
+        {"huge.txt", "0 1 1e400\n", 1, "beyond double range"},
+        {"mixed.txt", "0 1 1\n1 2\n", 2, "give every edge a weight or none"},
+        {"empty.txt", "", 1, "empty file"},
+        {"comments.txt", "# nothing\n\n", 2, "no edges"},
+        {"duplicate.txt", "# bipartite 2 2\n0 0 1\n0 0 2\n", 3, "already given on line 2"},
+        {"header.txt", "# bipartite 3\n", 1, "malformed header"},
+        {"late_header.txt", "0 1\n# bipartite 2 2\n", 2, "header after the first edge"},
+        {"second_header.txt", "# directed 2\n# directed 2\n", 2, "second header"},
+        {"binary.txt", "0 1\n\0\x01\x02\n"s, 2, "binary data"},
+        {"overflow.txt", "0 1 99999999999999999999\n", 1, "does not fit in 64 bits"},
+        {"banner.mtx", "%%MatrixMarket matrix coordinate real sideways\n", 1, "unknown"},
+        {"no_size.mtx", mm, 1, "no size line"},
+        {"size_fields.mtx", mm + "2 2\n", 2, "size line has 2 fields"},
+        {"non_square.mtx", "%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n", 2,
+         "must be square"},
+        {"index.mtx", mm + "2 2 1\n0 1 1.5\n", 3, "outside the 2×2 matrix"},
+        {"truncated.mtx", mm + "2 2 3\n1 1 1.5\n", 3, "truncated file: 1 of the 3 entries"},
+        {"extra.mtx", mm + "2 2 1\n1 1 1.5\n2 2 1.5\n", 4, "more entries than the 1"},
+        {"mm_nan.mtx", mm + "2 2 1\n1 1 NaN\n", 3, "NaN"},
+        {"mm_duplicate.mtx", mm + "2 2 2\n1 1 1.5\n1 1 2.5\n", 4, "duplicate entry (1, 1)"},
+        {"skew.mtx", "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 1\n", 3,
+         "nonzero diagonal"},
+        {"array.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n", 4,
+         "truncated file: 2 of the 4 values"},
+    };
+    for (const Malformed& c : cases) {
+        SCOPED_TRACE(c.name);
+        const Outcome r = run(write(c.name, c.content));
+        EXPECT_EQ(r.status, kInputError) << r.err;
+        EXPECT_EQ(r.out, "");
+        const std::string prefix =
+            std::string("error: ") + c.name + ":" + std::to_string(c.line) + ": ";
+        EXPECT_EQ(r.err.compare(0, prefix.size(), prefix), 0)
+            << "expected '" << prefix << "' at the start of: " << r.err;
+        EXPECT_NE(r.err.find(c.fragment), std::string::npos) << r.err;
+        EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+        EXPECT_EQ(r.err.back(), '\n');
+    }
+}
+
+TEST_F(CountMatchingsCli, UsageErrorsExitOne) {
+    const std::string name = write("g.txt", kFourCycle);
+    const Outcome unknown = run("--frobnicate " + name);
+    EXPECT_EQ(unknown.status, kUsage) << unknown.err;
+    EXPECT_EQ(unknown.out, "");
+    const Outcome method = run("--method quantum " + name);
+    EXPECT_EQ(method.status, kUsage);
+    EXPECT_NE(method.err.find("unknown method 'quantum'"), std::string::npos) << method.err;
+    const Outcome precision = run("--precision quad " + name);
+    EXPECT_EQ(precision.status, kUsage);
+    EXPECT_NE(precision.err.find("quad"), std::string::npos) << precision.err;
+    const Outcome format = run("--format csv " + name);
+    EXPECT_EQ(format.status, kUsage);
+    const Outcome threads = run("--threads -2 " + name);
+    EXPECT_EQ(threads.status, kUsage);
+    const Outcome no_input = run("");
+    EXPECT_EQ(no_input.status, kUsage);
+    EXPECT_NE(no_input.err.find("missing input file"), std::string::npos) << no_input.err;
+    const Outcome both = run("--cycle-covers --permanent " + name);
+    EXPECT_EQ(both.status, kUsage);
+}
+
+TEST_F(CountMatchingsCli, MissingFileExitsTwo) {
+    const Outcome r = run("no_such_file.txt");
+    EXPECT_EQ(r.status, kInputError);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "error: no_such_file.txt: cannot open file\n");
+}
+
+TEST_F(CountMatchingsCli, DirectoryIsNotAnInputFile) {
+    fs::create_directory(dir_ / "sub");
+    const Outcome r = run("sub");
+    EXPECT_EQ(r.status, kInputError);
+    EXPECT_EQ(r.err, "error: sub: is a directory, not a file\n");
+}
+
+TEST_F(CountMatchingsCli, VersionAndHelpExitZero) {
+    const Outcome version = run("--version");
+    EXPECT_EQ(version.status, kOk) << version.err;
+    EXPECT_EQ(version.out.rfind("count_matchings (pmcount) ", 0), 0u) << version.out;
+    const Outcome help = run("--help");
+    EXPECT_EQ(help.status, kOk) << help.err;
+    EXPECT_NE(help.out.find("--cycle-covers"), std::string::npos) << help.out;
+    EXPECT_NE(help.out.find("Exit codes"), std::string::npos) << help.out;
+}
+
+TEST_F(CountMatchingsCli, OrderSeventyIsTooLargeAndFailsFast) {
+    const std::string name = write("j70.mtx", all_ones_matrix_market(70));
+    const auto start = std::chrono::steady_clock::now();
+    const Outcome r = run(name);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.status, kRuntimeError) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("too large"), std::string::npos) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+    EXPECT_LT(seconds, 10.0);
+}
+
+TEST_F(CountMatchingsCli, ExactPrecisionOnARealMatrixIsAUsageError) {
+    const std::string name =
+        write("r.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 0.5\n");
+    const Outcome r = run("--precision exact " + name);
+    EXPECT_EQ(r.status, kUsage) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("exact arithmetic needs integer entries"), std::string::npos) << r.err;
+    const Outcome fine = run("--precision double " + name);
+    EXPECT_EQ(fine.status, kOk) << fine.err;
+    EXPECT_EQ(fine.out, "0.5\n");
+}
+
+TEST_F(CountMatchingsCli, QuietPrintsOnlyTheValue) {
+    // A repeated edge would otherwise print a warning.
+    const Outcome r = run("--quiet " + write("g.txt", "0 1\n1 2\n2 3\n3 0\n0 1\n"));
+    EXPECT_EQ(r.status, kOk);
+    EXPECT_EQ(r.out, "2\n");
+    EXPECT_EQ(r.err, "");
+    const Outcome loud = run("g.txt");
+    EXPECT_NE(loud.err.find("warning: g.txt: merged 1 repeated edge(s)"), std::string::npos)
+        << loud.err;
+    const Outcome zero = run("-q " + write("path.txt", "0 1\n1 2\n"));
+    EXPECT_EQ(zero.out, "0\n");
+    EXPECT_EQ(zero.err, "");
+}
+
+TEST_F(CountMatchingsCli, SumDuplicatesAndPerfectMatchingsOptions) {
+    const std::string name = write("w.txt", "# bipartite 1 1\n0 0 2\n0 0 3\n");
+    const Outcome rejected = run(name);
+    EXPECT_EQ(rejected.status, kInputError);
+    EXPECT_NE(rejected.err.find("--sum-duplicates"), std::string::npos) << rejected.err;
+    const Outcome summed = run("--sum-duplicates " + name);
+    EXPECT_EQ(summed.status, kOk) << summed.err;
+    EXPECT_EQ(summed.out, "5\n");
+    const Outcome pattern = run("--perfect-matchings " + name);
+    EXPECT_EQ(pattern.status, kOk) << pattern.err;
+    EXPECT_EQ(pattern.out, "1\n");
+}
+
+}  // namespace
