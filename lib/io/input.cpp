@@ -95,49 +95,33 @@ ValueKind Input::kind() const noexcept {
     }
 }
 
-vertex_t Input::rows() const noexcept {
+namespace {
+
+struct Shape {
+    vertex_t rows;
+    vertex_t cols;
+    edge_t nnz;
+};
+
+Shape shape_of(const Input::Data& data) noexcept {
     return std::visit(
-        [](const auto& d) -> vertex_t {
+        [](const auto& d) -> Shape {
             using D = std::decay_t<decltype(d)>;
             if constexpr (std::is_same_v<D, BipartiteGraph>) {
-                return d.n_left();
+                return {d.n_left(), d.n_right(), d.num_edges()};
             } else if constexpr (std::is_same_v<D, Digraph>) {
-                return d.num_vertices();
+                return {d.num_vertices(), d.num_vertices(), d.num_arcs()};
             } else {
-                return d.rows();
+                return {d.rows(), d.cols(), d.nnz()};
             }
         },
         data);
 }
 
-vertex_t Input::cols() const noexcept {
-    return std::visit(
-        [](const auto& d) -> vertex_t {
-            using D = std::decay_t<decltype(d)>;
-            if constexpr (std::is_same_v<D, BipartiteGraph>) {
-                return d.n_right();
-            } else if constexpr (std::is_same_v<D, Digraph>) {
-                return d.num_vertices();
-            } else {
-                return d.cols();
-            }
-        },
-        data);
-}
+}  // namespace
 
-edge_t Input::nnz() const noexcept {
-    return std::visit(
-        [](const auto& d) -> edge_t {
-            using D = std::decay_t<decltype(d)>;
-            if constexpr (std::is_same_v<D, BipartiteGraph>) {
-                return d.num_edges();
-            } else if constexpr (std::is_same_v<D, Digraph>) {
-                return d.num_arcs();
-            } else {
-                return d.nnz();
-            }
-        },
-        data);
-}
+vertex_t Input::rows() const noexcept { return shape_of(data).rows; }
+vertex_t Input::cols() const noexcept { return shape_of(data).cols; }
+edge_t Input::nnz() const noexcept { return shape_of(data).nnz; }
 
 }  // namespace pmcount

@@ -1,0 +1,1144 @@
+// pmcount-bench: times pmcount's dense permanent engines on seeded random matrices, checks every
+// answer against independent references, and, when thewalrus is importable, times thewalrus's
+// perm on the same matrices in the same run so that speedups are ratios measured side by side.
+//
+// For every (case, n) one matrix is generated from the seed; each engine × arithmetic × thread
+// count runs --repeat times (repeats interleaved across the combinations, so that a burst of load
+// on a shared machine hits all of them alike) and the median wall time is reported.
+//
+// Output: one JSON object per line on stdout; human notes go to stderr.
+//   {"context": {...}}   once: build, compiler, threads, CPU model, date, seed
+//   measurement lines    case, engine, device, arithmetic, threads, n, nnz, seconds (median),
+//                        samples, value, rel_error (the engine's estimate), error (observed
+//                        relative deviation from the most accurate other answer, named by
+//                        error_reference), check ("ok", "MISMATCH", "unchecked"), reference (what
+//                        the checks compared against), then seed, matrix_seed and matrix_hash
+//   ratio lines          {"case", "n", "ratio": "A vs B", "speedup": seconds(B) / seconds(A)}
+//   {"note": "..."}      e.g. thewalrus not available
+//   {"summary": {...}}   once at the end
+//
+// Checks (a failed one prints MISMATCH and makes the exit status 2):
+//   - every repeat, and every thread count, of one engine and arithmetic gives bit-identical
+//     answers (the engines fix the summation order independently of the thread count);
+//   - answers of different engines / arithmetics agree within the sum of their error bounds
+//     (double against double-double, double against the exact integer on 0-1 matrices, brute force
+//     against Ryser); exact answers must be equal.
+// thewalrus's answers carry no error bound; they are reported with their observed error only.
+//
+// Exit codes: 0 every check passed, 1 usage error, 2 a check failed, 3 runtime error (an engine
+// threw, or --thewalrus require and thewalrus could not run).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pmcount/pmcount.hpp"
+
+#ifndef PMCOUNT_SOURCE_DIR
+#define PMCOUNT_SOURCE_DIR "."
+#endif
+
+namespace {
+
+using Json = nlohmann::ordered_json;  // keeps keys in the order written: case, engine, ... first
+
+namespace exit_code {
+constexpr int ok = 0;
+constexpr int usage = 1;
+constexpr int check_failed = 2;
+constexpr int runtime_error = 3;
+}  // namespace exit_code
+
+constexpr const char* examples_text = R"(Examples:
+  pmcount-bench --quick                                   a few seconds: every case and check
+  pmcount-bench --cases dense-real --n 20,24,28 --threads 1,2 --repeat 3
+  pmcount-bench --cases dense-binary --n 20:28:4 --exact --out bench.jsonl
+  pmcount-bench --cases dense-signed --n 24 --precision double,dd --thewalrus off
+
+Cases: dense-real (uniform [0,1)), dense-binary (0-1, each entry 1 with probability --density),
+dense-signed (uniform [-1,1)). --threads accepts N for all cores; --n accepts lists and ranges
+first:last[:step]. Exit codes: 0 all checks ok, 1 usage error, 2 a check failed (MISMATCH),
+3 runtime error.)";
+
+struct CaseSpec {
+    const char* name;
+    bool binary;
+};
+constexpr CaseSpec known_cases[] = {
+    {"dense-real", false}, {"dense-binary", true}, {"dense-signed", false}};
+
+enum class ThewalrusMode { automatic, off, require };
+
+struct BenchOptions {
+    std::vector<CaseSpec> cases;
+    std::vector<int> orders;
+    std::vector<int> threads;
+    std::vector<pmcount::Precision> precisions;
+    int repeat = 1;
+    std::uint64_t seed = 1;
+    double density = 0.5;
+    bool exact = false;
+    int dd_reference_max_n = 24;
+    int brute_force_max_n = 10;
+    ThewalrusMode thewalrus = ThewalrusMode::automatic;
+    int thewalrus_max_n = 30;
+    std::string thewalrus_script;
+    std::string python;
+    std::string out_path;
+};
+
+// ---- Argument parsing ---------------------------------------------------------------------------
+
+std::vector<std::string> split(const std::string& text, char separator) {
+    std::vector<std::string> parts;
+    std::string part;
+    std::istringstream in(text);
+    while (std::getline(in, part, separator)) {
+        part.erase(0, part.find_first_not_of(" \t"));
+        part.erase(part.find_last_not_of(" \t") + 1);
+        if (!part.empty()) {
+            parts.push_back(part);
+        }
+    }
+    return parts;
+}
+
+int parse_int(const std::string& text, const char* what) {
+    std::size_t used = 0;
+    int value = 0;
+    try {
+        value = std::stoi(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || text.empty()) {
+        throw CLI::ValidationError(what, "'" + text + "' is not an integer");
+    }
+    return value;
+}
+
+/// "20,24,28", "20:28:2" (inclusive, step defaults to 1) or a mix of both.
+std::vector<int> parse_orders(const std::string& text) {
+    std::vector<int> orders;
+    for (const std::string& item : split(text, ',')) {
+        const std::vector<std::string> bounds = split(item, ':');
+        if (bounds.empty() || bounds.size() > 3) {
+            throw CLI::ValidationError("--n", "'" + item + "' is not n or first:last[:step]");
+        }
+        const int first = parse_int(bounds[0], "--n");
+        const int last = bounds.size() > 1 ? parse_int(bounds[1], "--n") : first;
+        const int step = bounds.size() > 2 ? parse_int(bounds[2], "--n") : 1;
+        if (first < 1 || last < first || step < 1) {
+            throw CLI::ValidationError("--n", "'" + item + "' needs 1 <= first <= last, step >= 1");
+        }
+        for (int n = first; n <= last; n += step) {
+            orders.push_back(n);
+        }
+    }
+    if (orders.empty()) {
+        throw CLI::ValidationError("--n", "no matrix order given");
+    }
+    return orders;
+}
+
+/// Thread counts; "N" stands for every core. Duplicates are dropped, order is kept (the first
+/// count is the baseline of the speedup ratios).
+std::vector<int> parse_threads(const std::string& text, int all_cores) {
+    std::vector<int> threads;
+    for (const std::string& item : split(text, ',')) {
+        const int count = item == "N" ? all_cores : parse_int(item, "--threads");
+        if (count < 1) {
+            throw CLI::ValidationError("--threads", "thread counts must be at least 1");
+        }
+        if (std::find(threads.begin(), threads.end(), count) == threads.end()) {
+            threads.push_back(count);
+        }
+    }
+    if (threads.empty()) {
+        throw CLI::ValidationError("--threads", "no thread count given");
+    }
+    return threads;
+}
+
+std::vector<CaseSpec> parse_cases(const std::string& text) {
+    std::vector<CaseSpec> cases;
+    for (const std::string& item : split(text, ',')) {
+        const auto known = std::find_if(std::begin(known_cases), std::end(known_cases),
+                                        [&](const CaseSpec& c) { return item == c.name; });
+        if (known == std::end(known_cases)) {
+            throw CLI::ValidationError(
+                "--cases", "unknown case '" + item + "' (dense-real, dense-binary, dense-signed)");
+        }
+        cases.push_back(*known);
+    }
+    if (cases.empty()) {
+        throw CLI::ValidationError("--cases", "no case given");
+    }
+    return cases;
+}
+
+std::vector<pmcount::Precision> parse_precisions(const std::string& text) {
+    std::vector<pmcount::Precision> precisions;
+    for (const std::string& item : split(text, ',')) {
+        pmcount::Precision precision = pmcount::Precision::automatic;
+        try {
+            precision = pmcount::precision_from_string(item);
+        } catch (const pmcount::InvalidArgument& e) {
+            throw CLI::ValidationError("--precision", e.what());
+        }
+        if (precision != pmcount::Precision::double_precision &&
+            precision != pmcount::Precision::double_double) {
+            throw CLI::ValidationError("--precision",
+                                       "'" + item + "': use double or dd (--exact adds exact)");
+        }
+        if (std::find(precisions.begin(), precisions.end(), precision) == precisions.end()) {
+            precisions.push_back(precision);
+        }
+    }
+    if (precisions.empty()) {
+        throw CLI::ValidationError("--precision", "no precision given");
+    }
+    return precisions;
+}
+
+// ---- Output -------------------------------------------------------------------------------------
+
+class Emitter {
+public:
+    explicit Emitter(const std::string& out_path) {
+        if (!out_path.empty()) {
+            file_.open(out_path, std::ios::app);
+            if (!file_) {
+                throw std::runtime_error("cannot open --out file '" + out_path + "'");
+            }
+        }
+    }
+    void line(const Json& object) {
+        const std::string text = object.dump();
+        // Flushed per line so that a long run can be followed (and survives being interrupted).
+        std::cout << text << std::endl;
+        if (file_.is_open()) {
+            file_ << text << std::endl;
+        }
+    }
+
+private:
+    std::ofstream file_;
+};
+
+/// JSON has no infinities: an unbounded estimate is written as null.
+Json finite_or_null(double x) {
+    return std::isfinite(x) ? Json(x) : Json(nullptr);
+}
+
+std::string format_double(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", x);
+    return text;
+}
+
+std::string format_short(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", x);
+    return text;
+}
+
+// ---- Machine context ----------------------------------------------------------------------------
+
+std::string cpu_model() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        const std::size_t colon = line.find(':');
+        if (line.rfind("model name", 0) == 0 && colon != std::string::npos) {
+            // split() trims the blanks around the name.
+            const std::vector<std::string> name = split(line.substr(colon + 1), '\n');
+            if (!name.empty()) {
+                return name.front();
+            }
+        }
+    }
+    return "unknown";
+}
+
+std::string utc_now() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+Json context_line(const BenchOptions& options, const std::string& command) {
+    const pmcount::BuildInfo info = pmcount::build_info();
+    Json context;
+    context["tool"] = "pmcount-bench";
+    context["version"] = info.version;
+    context["compiler"] = info.compiler;
+    context["build_type"] = info.build_type;
+    context["openmp"] = info.openmp;
+    context["max_threads"] = info.max_threads;
+    context["hardware_threads"] = std::thread::hardware_concurrency();
+    context["cpu_model"] = cpu_model();
+    context["cuda_compiled"] = info.cuda_compiled;
+    context["gpus"] = info.devices.size();
+    context["date"] = utc_now();
+    context["seed"] = options.seed;
+    context["repeat"] = options.repeat;
+    context["command"] = command;
+    return Json{{"context", context}};
+}
+
+// ---- Matrices -----------------------------------------------------------------------------------
+
+/// SplitMix64's finaliser (Steele, Lea, Flood 2014): spreads (seed, case, n) into unrelated seeds.
+std::uint64_t mix64(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/// FNV-1a, 64 bits.
+class Fnv1a {
+public:
+    void add(const void* bytes, std::size_t size) {
+        const auto* p = static_cast<const unsigned char*>(bytes);
+        for (std::size_t i = 0; i < size; ++i) {
+            hash_ = (hash_ ^ p[i]) * 0x100000001b3ULL;
+        }
+    }
+    std::uint64_t value() const { return hash_; }
+
+private:
+    std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+};
+
+struct TestMatrix {
+    std::string case_name;
+    bool binary = false;
+    int n = 0;
+    std::uint64_t base_seed = 0;  // --seed
+    std::uint64_t seed = 0;       // of this matrix's generator, derived from (--seed, case, n)
+    pmcount::DenseMatrix<double> real;           // every case; what thewalrus gets
+    pmcount::DenseMatrix<std::int64_t> integer;  // binary cases: pmcount's integer input
+    std::int64_t nnz = 0;
+    std::string hash;  // of n and the doubles' bit patterns
+};
+
+TestMatrix make_matrix(const CaseSpec& spec, int n, const BenchOptions& options) {
+    TestMatrix m;
+    m.case_name = spec.name;
+    m.binary = spec.binary;
+    m.n = n;
+    m.base_seed = options.seed;
+    Fnv1a case_hash;
+    case_hash.add(spec.name, std::strlen(spec.name));
+    m.seed = mix64(options.seed ^ mix64(case_hash.value() ^ static_cast<std::uint64_t>(n)));
+
+    // mt19937_64's output is fixed by the standard, but the <random> distributions are not (their
+    // algorithms differ between standard libraries), so the uniform doubles are made by hand: the
+    // top 53 bits scaled to [0, 1). The same seed gives the same matrix everywhere.
+    std::mt19937_64 engine(m.seed);
+    auto uniform01 = [&engine] { return static_cast<double>(engine() >> 11) * 0x1p-53; };
+    const auto order = static_cast<pmcount::vertex_t>(n);
+    m.real = pmcount::DenseMatrix<double>(order, order);
+    if (m.binary) {
+        m.integer = pmcount::DenseMatrix<std::int64_t>(order, order);
+    }
+    Fnv1a hash;
+    hash.add(&n, sizeof n);
+    for (pmcount::vertex_t i = 0; i < order; ++i) {
+        for (pmcount::vertex_t j = 0; j < order; ++j) {
+            double x = uniform01();
+            if (m.binary) {
+                x = x < options.density ? 1.0 : 0.0;
+                m.integer(i, j) = static_cast<std::int64_t>(x);
+            } else if (m.case_name == "dense-signed") {
+                x = 2.0 * x - 1.0;
+            }
+            m.real(i, j) = x;
+            m.nnz += x != 0.0 ? 1 : 0;
+            hash.add(&x, sizeof x);
+        }
+    }
+    char text[20];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash.value()));
+    m.hash = text;
+    return m;
+}
+
+// ---- Measurements -------------------------------------------------------------------------------
+
+/// One engine × arithmetic × thread count on one matrix, with its answer and check outcome.
+struct Measurement {
+    std::string engine;      // ryser, brute-force, thewalrus-bbfg, thewalrus-ryser
+    std::string arithmetic;  // double, dd, exact
+    std::string arithmetic_detail;
+    int threads = 1;              // as requested: identifies the measurement
+    int threads_used = 1;         // as reported by the engine (brute force is serial; 0 when no
+                                  // engine ran, e.g. a matrix with a zero row)
+    std::string note;             // CountResult::note, e.g. why no engine had to run
+    bool reference_only = false;  // run to check the others, not part of the requested grid
+    bool pmcount = true;          // false for thewalrus: no error bound, never a reference
+
+    std::vector<double> samples;         // wall seconds of each repeat
+    std::vector<double> engine_samples;  // CountResult::timings.count_s of each repeat
+    std::string run_error;               // what an engine threw; empty when it ran
+
+    double value = 0;  // nearest double of the answer
+    std::string value_text;
+    bool is_exact = false;
+    pmcount::BigInt exact;
+    double rel_error = 0;
+    double abs_error = 0;
+
+    int checks = 0;
+    std::vector<std::string> references;
+    std::vector<std::string> mismatches;
+    std::optional<double> observed_error;
+    std::string observed_reference;
+
+    std::string family() const { return engine + "/" + arithmetic; }
+    std::string label() const { return family() + "/threads=" + std::to_string(threads); }
+    bool ran() const { return run_error.empty() && !samples.empty(); }
+};
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t mid = values.size() / 2;
+    return values.size() % 2 == 1 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+double seconds(const Measurement& m) {
+    return median(m.samples);
+}
+
+struct RunSpec {
+    pmcount::Method method;
+    pmcount::Precision precision;
+    int threads;
+    int repeats;
+    bool reference_only;
+};
+
+std::string precision_name(pmcount::Precision precision) {
+    return pmcount::to_string(precision);
+}
+
+bool same_bits(double a, double b) {
+    std::uint64_t a_bits = 0;
+    std::uint64_t b_bits = 0;
+    std::memcpy(&a_bits, &a, sizeof a);
+    std::memcpy(&b_bits, &b, sizeof b);
+    return a_bits == b_bits;
+}
+
+/// True when two runs of one engine gave the same answer to the last bit (value and estimate).
+bool identical(const Measurement& a, const Measurement& b) {
+    if (a.is_exact || b.is_exact) {
+        return a.is_exact && b.is_exact && a.exact == b.exact;
+    }
+    return same_bits(a.value, b.value) && same_bits(a.abs_error, b.abs_error);
+}
+
+void record(Measurement& m, const pmcount::CountResult& r) {
+    m.is_exact = r.is_exact;
+    m.exact = r.exact;
+    m.value = r.is_exact ? r.exact.to_double() : r.value;
+    m.value_text = r.value_string();
+    m.rel_error = r.is_exact ? 0.0 : r.rel_error;
+    m.abs_error = r.is_exact ? 0.0 : r.abs_error;
+    m.arithmetic_detail = r.arithmetic;
+    m.threads_used = r.stats.threads;
+    m.note = r.note;
+}
+
+/// Runs every spec on the matrix. Repeats are interleaved (repeat 1 of every spec, then repeat 2,
+/// ...) so that load that comes and goes on a shared machine spreads over all of them.
+std::vector<Measurement> run_pmcount(const TestMatrix& matrix, const std::vector<RunSpec>& specs) {
+    std::vector<Measurement> measurements(specs.size());
+    int rounds = 0;
+    for (std::size_t k = 0; k < specs.size(); ++k) {
+        measurements[k].engine =
+            specs[k].method == pmcount::Method::brute_force ? "brute-force" : "ryser";
+        measurements[k].arithmetic = precision_name(specs[k].precision);
+        measurements[k].threads = specs[k].threads;
+        measurements[k].reference_only = specs[k].reference_only;
+        rounds = std::max(rounds, specs[k].repeats);
+    }
+    for (int round = 0; round < rounds; ++round) {
+        for (std::size_t k = 0; k < specs.size(); ++k) {
+            Measurement& m = measurements[k];
+            if (round >= specs[k].repeats || !m.run_error.empty()) {
+                continue;
+            }
+            pmcount::CountOptions options;
+            options.method = specs[k].method;
+            options.precision = specs[k].precision;
+            options.threads = specs[k].threads;
+            try {
+                const auto start = std::chrono::steady_clock::now();
+                const pmcount::CountResult r = matrix.binary
+                                                   ? pmcount::permanent(matrix.integer, options)
+                                                   : pmcount::permanent(matrix.real, options);
+                const double wall =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                Measurement run;
+                record(run, r);
+                if (m.samples.empty()) {
+                    record(m, r);
+                } else if (!identical(m, run)) {
+                    m.mismatches.push_back("repeat " + std::to_string(round + 1) + " gave " +
+                                           run.value_text + ", repeat 1 gave " + m.value_text);
+                }
+                m.samples.push_back(wall);
+                m.engine_samples.push_back(r.timings.count_s);
+            } catch (const pmcount::Error& e) {
+                m.run_error = e.what();
+            }
+            std::cerr << "  " << matrix.case_name << " n=" << matrix.n << " " << m.label()
+                      << " repeat " << round + 1 << ": "
+                      << (m.run_error.empty() ? format_short(m.samples.back()) + " s"
+                                              : "error: " + m.run_error)
+                      << "\n";
+        }
+    }
+    for (Measurement& m : measurements) {
+        if (m.samples.size() > 1) {
+            ++m.checks;
+            m.references.push_back("its own repeats (bit-identical)");
+        }
+    }
+    return measurements;
+}
+
+// ---- thewalrus ----------------------------------------------------------------------------------
+
+std::string shell_quote(const std::string& text) {
+    std::string quoted = "'";
+    for (const char c : text) {
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return quoted + "'";
+}
+
+struct ProcessOutput {
+    int status = -1;  // exit status, -1 when it did not exit normally
+    std::string out;
+    std::string err;
+};
+
+/// Runs a shell command; its stdout is returned, its stderr goes through a temporary file so that
+/// Python's tracebacks reach the report instead of interleaving with our JSON.
+ProcessOutput run_command(const std::string& command) {
+    ProcessOutput result;
+    const std::filesystem::path err_path =
+        std::filesystem::temp_directory_path() /
+        ("pmcount-bench-" + std::to_string(getpid()) + "-stderr.txt");
+    FILE* pipe = popen((command + " 2>" + shell_quote(err_path.string())).c_str(), "r");
+    if (pipe == nullptr) {
+        result.err = std::strerror(errno);
+        return result;
+    }
+    char buffer[4096];
+    std::size_t got = 0;
+    while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
+        result.out.append(buffer, got);
+    }
+    const int status = pclose(pipe);
+    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream err_file(err_path);
+    result.err.assign(std::istreambuf_iterator<char>(err_file), std::istreambuf_iterator<char>());
+    std::error_code ignored;
+    std::filesystem::remove(err_path, ignored);
+    return result;
+}
+
+/// The last JSON object printed by the script, or why there is none.
+std::optional<Json> parse_script_output(const ProcessOutput& output, std::string& failure) {
+    const std::vector<std::string> lines = split(output.out, '\n');
+    std::optional<Json> parsed;
+    if (!lines.empty()) {
+        parsed = Json::parse(lines.back(), nullptr, false);
+        if (parsed->is_discarded() || !parsed->is_object()) {
+            parsed.reset();
+        }
+    }
+    if (parsed && parsed->contains("error")) {
+        failure = (*parsed)["error"].get<std::string>();
+        return std::nullopt;
+    }
+    if (output.status != 0 || !parsed) {
+        const std::vector<std::string> err_lines = split(output.err, '\n');
+        failure = "exit status " + std::to_string(output.status) +
+                  (err_lines.empty() ? std::string() : ": " + err_lines.back());
+        return std::nullopt;
+    }
+    return parsed;
+}
+
+class Thewalrus {
+public:
+    explicit Thewalrus(const BenchOptions& options) : options_(options) {}
+
+    /// Checks once that the script runs and thewalrus imports; fills why_not() otherwise.
+    bool probe() {
+        if (!std::filesystem::exists(options_.thewalrus_script)) {
+            why_not_ =
+                "script " + options_.thewalrus_script + " not found (see --thewalrus-script)";
+            return false;
+        }
+        const ProcessOutput output =
+            run_command(shell_quote(options_.python) + " " +
+                        shell_quote(options_.thewalrus_script) + " --probe");
+        const std::optional<Json> versions = parse_script_output(output, why_not_);
+        if (!versions) {
+            return false;
+        }
+        version_ = versions->value("version", "unknown");
+        numba_ = versions->value("numba", Json()).is_string()
+                     ? (*versions)["numba"].get<std::string>()
+                     : std::string("absent");
+        return true;
+    }
+    const std::string& why_not() const { return why_not_; }
+    const std::string& version() const { return version_; }
+
+    /// Times perm(A, "bbfg") and perm(A, "ryser"); the measurements, or why it failed.
+    std::vector<Measurement> time(const TestMatrix& matrix, int repeat, std::string& failure) {
+        const std::filesystem::path path =
+            std::filesystem::temp_directory_path() /
+            ("pmcount-bench-" + std::to_string(getpid()) + "-" + matrix.case_name + "-" +
+             std::to_string(matrix.n) + ".txt");
+        {
+            // %.17g round-trips every double, so thewalrus sees exactly our matrix.
+            std::ofstream file(path);
+            for (pmcount::vertex_t i = 0; i < matrix.real.rows(); ++i) {
+                for (pmcount::vertex_t j = 0; j < matrix.real.cols(); ++j) {
+                    file << (j == 0 ? "" : " ") << format_double(matrix.real(i, j));
+                }
+                file << "\n";
+            }
+        }
+        std::cerr << "  " << matrix.case_name << " n=" << matrix.n << " thewalrus (" << repeat
+                  << " repeat(s) of bbfg and ryser)...\n";
+        const ProcessOutput output = run_command(
+            shell_quote(options_.python) + " " + shell_quote(options_.thewalrus_script) + " " +
+            shell_quote(path.string()) + " " + std::to_string(repeat));
+        std::error_code ignored;
+        std::filesystem::remove(path, ignored);
+        const std::optional<Json> result = parse_script_output(output, failure);
+        if (!result) {
+            return {};
+        }
+        std::vector<Measurement> measurements;
+        try {
+            for (const char* method : {"bbfg", "ryser"}) {
+                const Json& timing = result->at(method);
+                Measurement m;
+                m.engine = std::string("thewalrus-") + method;
+                m.arithmetic = "double";
+                m.arithmetic_detail =
+                    "numpy float64 (thewalrus " + version_ + ", numba " + numba_ + ")";
+                // thewalrus's perm_bbfg / perm_ryser are serial numba functions.
+                m.threads = 1;
+                m.threads_used = 1;
+                m.pmcount = false;
+                m.samples = timing.at("samples").get<std::vector<double>>();
+                m.value = timing.at("value").get<double>();
+                m.value_text = format_double(m.value);
+                m.rel_error = std::numeric_limits<double>::infinity();
+                m.abs_error = std::numeric_limits<double>::infinity();
+                measurements.push_back(std::move(m));
+            }
+        } catch (const Json::exception& e) {
+            failure = std::string("unexpected output from the script: ") + e.what();
+            return {};
+        }
+        return measurements;
+    }
+
+private:
+    const BenchOptions& options_;
+    std::string why_not_;
+    std::string version_;
+    std::string numba_;
+};
+
+// ---- Checks -------------------------------------------------------------------------------------
+
+/// |a - b| relative to |b| (absolute when b is 0).
+double relative_difference(double a, double b) {
+    const double difference = std::abs(a - b);
+    return b == 0 ? difference : difference / std::abs(b);
+}
+
+/// Compares two answers of different engines or arithmetics, recording the outcome on both.
+/// Exact answers must be equal. Otherwise the true value lies within abs_error of each computed
+/// value, and each reported double is that value rounded once more (half an ulp, 2^-53
+/// relative), so two correct answers differ by at most the sum of these four amounts.
+void check_agreement(Measurement& a, Measurement& b) {
+    bool agree = false;
+    std::string detail;
+    if (a.is_exact && b.is_exact) {
+        agree = a.exact == b.exact;
+        detail = a.value_text + " != " + b.value_text;
+    } else {
+        const double tolerance =
+            a.abs_error + b.abs_error + 0x1p-53 * (std::abs(a.value) + std::abs(b.value));
+        const double difference = std::abs(a.value - b.value);
+        agree = !(difference > tolerance);  // an unbounded (NaN / inf) estimate cannot fail
+        detail = a.value_text + " vs " + b.value_text + ": relative difference " +
+                 format_short(relative_difference(a.value, b.value)) + " exceeds the bound " +
+                 format_short(relative_difference(b.value + tolerance, b.value));
+    }
+    for (auto [self, other] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
+        ++self->checks;
+        self->references.push_back(other->label());
+        if (!agree) {
+            self->mismatches.push_back("differs from " + other->label() + ": " + detail);
+        }
+    }
+}
+
+void check_identical(Measurement& m, const Measurement& anchor) {
+    ++m.checks;
+    m.references.push_back(anchor.label() + " (bit-identical)");
+    if (!identical(m, anchor)) {
+        m.mismatches.push_back("not bit-identical to " + anchor.label() + ": value " +
+                               format_double(m.value) + " vs " + format_double(anchor.value) +
+                               ", abs_error " + format_double(m.abs_error) + " vs " +
+                               format_double(anchor.abs_error));
+    }
+}
+
+/// The most accurate pmcount answer outside m's own engine/arithmetic whose error bound is no
+/// larger than m's: exact first, then the smallest abs_error.
+const Measurement* best_reference(const Measurement& m, const std::vector<Measurement>& all) {
+    const Measurement* best = nullptr;
+    auto better = [](const Measurement& x, const Measurement& y) {
+        if (x.is_exact != y.is_exact) {
+            return x.is_exact;
+        }
+        return x.abs_error < y.abs_error;
+    };
+    for (const Measurement& candidate : all) {
+        if (!candidate.pmcount || !candidate.ran() || candidate.family() == m.family()) {
+            continue;
+        }
+        if (m.pmcount && better(m, candidate)) {
+            continue;
+        }
+        if (best == nullptr || better(candidate, *best)) {
+            best = &candidate;
+        }
+    }
+    return best;
+}
+
+/// Runs every check among the answers of one matrix.
+void check_all(std::vector<Measurement>& all) {
+    // The first measurement of each engine/arithmetic is its anchor: the others of the family
+    // (other thread counts) must match it bit for bit, and anchors are compared pairwise.
+    std::vector<std::size_t> anchors;
+    for (std::size_t k = 0; k < all.size(); ++k) {
+        if (!all[k].pmcount || !all[k].ran()) {
+            continue;
+        }
+        const auto anchor = std::find_if(anchors.begin(), anchors.end(), [&](std::size_t a) {
+            return all[a].family() == all[k].family();
+        });
+        if (anchor == anchors.end()) {
+            anchors.push_back(k);
+        } else {
+            check_identical(all[k], all[*anchor]);
+        }
+    }
+    for (std::size_t i = 0; i < anchors.size(); ++i) {
+        for (std::size_t j = i + 1; j < anchors.size(); ++j) {
+            check_agreement(all[anchors[i]], all[anchors[j]]);
+        }
+    }
+    for (Measurement& m : all) {
+        if (const Measurement* reference = best_reference(m, all);
+            reference != nullptr && m.ran()) {
+            m.observed_error = relative_difference(m.value, reference->value);
+            m.observed_reference = reference->label();
+        }
+    }
+}
+
+// ---- Report -------------------------------------------------------------------------------------
+
+Json measurement_line(const TestMatrix& matrix, const Measurement& m) {
+    Json j;
+    j["case"] = matrix.case_name;
+    j["engine"] = m.engine;
+    j["device"] = "cpu";
+    j["arithmetic"] = m.arithmetic;
+    j["threads"] = m.threads;
+    j["n"] = matrix.n;
+    j["nnz"] = matrix.nnz;
+    if (m.threads_used != m.threads) {
+        j["threads_used"] = m.threads_used;
+    }
+    if (!m.note.empty()) {
+        j["note"] = m.note;
+    }
+    if (!m.ran()) {
+        j["error_message"] = m.run_error;
+        j["check"] = "ERROR";
+        return j;
+    }
+    j["seconds"] = seconds(m);
+    j["samples"] = m.samples;
+    if (!m.engine_samples.empty()) {
+        j["engine_seconds"] = median(m.engine_samples);
+    }
+    j["value"] = m.value_text;
+    j["rel_error"] = m.pmcount ? finite_or_null(m.rel_error) : Json(nullptr);
+    j["error"] = m.observed_error ? finite_or_null(*m.observed_error) : Json(nullptr);
+    j["error_reference"] = m.observed_reference;
+    j["check"] = !m.mismatches.empty() ? "MISMATCH" : (m.checks > 0 ? "ok" : "unchecked");
+    std::string references;
+    for (const std::string& r : m.references) {
+        references += (references.empty() ? "" : "; ") + r;
+    }
+    j["reference"] = references;
+    if (!m.mismatches.empty()) {
+        j["mismatches"] = m.mismatches;
+    }
+    if (m.reference_only) {
+        j["role"] = "reference";
+    }
+    j["arithmetic_detail"] = m.arithmetic_detail;
+    j["seed"] = matrix.base_seed;
+    j["matrix_seed"] = matrix.seed;
+    j["matrix_hash"] = matrix.hash;
+    return j;
+}
+
+/// How much faster `measured` ran than `baseline`: seconds(baseline) / seconds(measured).
+Json ratio_line(const TestMatrix& matrix, const Measurement& measured,
+                const Measurement& baseline) {
+    auto name = [](const Measurement& m) {
+        return m.family() + "(threads=" + std::to_string(m.threads) + ")";
+    };
+    Json j;
+    j["case"] = matrix.case_name;
+    j["n"] = matrix.n;
+    j["ratio"] = name(measured) + " vs " + name(baseline);
+    j["speedup"] = seconds(baseline) / seconds(measured);
+    return j;
+}
+
+/// Speedups measured in this run: thread scaling per arithmetic, the cost of dd and exact over
+/// double at equal threads, and pmcount against thewalrus (with the relative difference of the
+/// values, since thewalrus reports no error bound).
+std::vector<Json> ratio_lines(const TestMatrix& matrix, const std::vector<Measurement>& all,
+                              const std::string& baseline_arithmetic) {
+    std::vector<Json> lines;
+    auto grid = [](const Measurement& m) { return m.pmcount && !m.reference_only && m.ran(); };
+    for (const Measurement& m : all) {
+        if (!grid(m)) {
+            continue;
+        }
+        // Thread scaling against the family's first thread count (the first of --threads).
+        const auto first = std::find_if(all.begin(), all.end(), [&](const Measurement& x) {
+            return grid(x) && x.family() == m.family();
+        });
+        if (&*first != &m) {
+            lines.push_back(ratio_line(matrix, m, *first));
+        }
+        // The price of a more accurate arithmetic at equal threads.
+        if (m.arithmetic != baseline_arithmetic) {
+            for (const Measurement& base : all) {
+                if (grid(base) && base.engine == m.engine && base.threads == m.threads &&
+                    base.arithmetic == baseline_arithmetic) {
+                    lines.push_back(ratio_line(matrix, m, base));
+                }
+            }
+        }
+    }
+    std::vector<const Measurement*> walrus;
+    for (const Measurement& m : all) {
+        if (!m.pmcount && m.ran()) {
+            walrus.push_back(&m);
+        }
+    }
+    for (const Measurement& m : all) {
+        if (!grid(m) || m.engine != "ryser" || m.arithmetic != baseline_arithmetic) {
+            continue;
+        }
+        for (const Measurement* other : walrus) {
+            Json line = ratio_line(matrix, m, *other);
+            line["rel_difference"] = relative_difference(other->value, m.value);
+            lines.push_back(std::move(line));
+        }
+    }
+    if (walrus.size() == 2) {
+        Json line = ratio_line(matrix, *walrus[0], *walrus[1]);
+        line["rel_difference"] = relative_difference(walrus[0]->value, walrus[1]->value);
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+// ---- Driver -------------------------------------------------------------------------------------
+
+/// The runs for one matrix: the requested grid (each arithmetic × thread count), then the
+/// references that the grid is checked against, run once: a dd answer for moderate n when dd is
+/// not in the grid, brute force for small n.
+std::vector<RunSpec> plan_runs(const TestMatrix& matrix, const BenchOptions& options) {
+    using pmcount::Method;
+    using pmcount::Precision;
+    std::vector<RunSpec> specs;
+    std::vector<Precision> arithmetics = options.precisions;
+    if (matrix.binary && options.exact) {
+        arithmetics.push_back(Precision::exact);
+    }
+    for (const Precision precision : arithmetics) {
+        for (const int threads : options.threads) {
+            specs.push_back({Method::ryser, precision, threads, options.repeat, false});
+        }
+    }
+    const int most_threads = *std::max_element(options.threads.begin(), options.threads.end());
+    const bool has_dd = std::find(arithmetics.begin(), arithmetics.end(),
+                                  Precision::double_double) != arithmetics.end();
+    if (!has_dd && matrix.n <= options.dd_reference_max_n) {
+        specs.push_back({Method::ryser, Precision::double_double, most_threads, 1, true});
+    }
+    if (matrix.n <= options.brute_force_max_n) {
+        specs.push_back({Method::brute_force, Precision::double_precision, 1, 1, true});
+        if (matrix.binary && options.exact) {
+            specs.push_back({Method::brute_force, Precision::exact, 1, 1, true});
+        }
+    }
+    return specs;
+}
+
+struct Totals {
+    int measurements = 0;
+    int mismatches = 0;
+    int errors = 0;
+};
+
+/// Starts OpenMP's thread pool (and faults in the code) before the first timed run, so that the
+/// first measurement does not pay for it.
+void warm_up(int threads) {
+    pmcount::DenseMatrix<double> a(12, 12, 0.5);
+    pmcount::CountOptions options;
+    options.method = pmcount::Method::ryser;
+    options.precision = pmcount::Precision::double_precision;
+    options.threads = threads;
+    (void)pmcount::permanent(a, options);
+}
+
+int run(const BenchOptions& options, const std::string& command) {
+    Emitter emit(options.out_path);
+    emit.line(context_line(options, command));
+    Totals totals;
+
+    Thewalrus thewalrus(options);
+    bool use_thewalrus = false;
+    if (options.thewalrus != ThewalrusMode::off) {
+        use_thewalrus = thewalrus.probe();
+        if (!use_thewalrus) {
+            emit.line(Json{{"note", "thewalrus not available: " + thewalrus.why_not()}});
+            if (options.thewalrus == ThewalrusMode::require) {
+                std::cerr << "pmcount-bench: --thewalrus require, but thewalrus is not available ("
+                          << thewalrus.why_not()
+                          << "); scripts/install-bench-deps.sh installs it\n";
+                return exit_code::runtime_error;
+            }
+        } else {
+            std::cerr << "pmcount-bench: timing thewalrus " << thewalrus.version()
+                      << " alongside (first call per matrix compiles its numba kernels)\n";
+        }
+    }
+
+    warm_up(*std::max_element(options.threads.begin(), options.threads.end()));
+    const std::string baseline_arithmetic = precision_name(options.precisions.front());
+    for (const CaseSpec& spec : options.cases) {
+        for (const int n : options.orders) {
+            const TestMatrix matrix = make_matrix(spec, n, options);
+            std::cerr << "pmcount-bench: " << spec.name << " n=" << n << " (seed " << matrix.seed
+                      << ", hash " << matrix.hash << ")\n";
+            std::vector<Measurement> all = run_pmcount(matrix, plan_runs(matrix, options));
+            if (use_thewalrus && n <= options.thewalrus_max_n) {
+                std::string failure;
+                std::vector<Measurement> walrus = thewalrus.time(matrix, options.repeat, failure);
+                if (walrus.empty()) {
+                    emit.line(Json{{"note", "thewalrus failed on " + std::string(spec.name) +
+                                                " n=" + std::to_string(n) + ": " + failure}});
+                    if (options.thewalrus == ThewalrusMode::require) {
+                        ++totals.errors;
+                    }
+                }
+                all.insert(all.end(), walrus.begin(), walrus.end());
+            } else if (use_thewalrus) {
+                emit.line(Json{{"note", "thewalrus skipped for n=" + std::to_string(n) +
+                                            " (above --thewalrus-max-n)"}});
+            }
+            check_all(all);
+            for (const Measurement& m : all) {
+                emit.line(measurement_line(matrix, m));
+                ++totals.measurements;
+                totals.mismatches += m.mismatches.empty() ? 0 : 1;
+                totals.errors += m.ran() ? 0 : 1;
+            }
+            for (const Json& line : ratio_lines(matrix, all, baseline_arithmetic)) {
+                emit.line(line);
+            }
+        }
+    }
+    emit.line(Json{{"summary",
+                    {{"measurements", totals.measurements},
+                     {"mismatches", totals.mismatches},
+                     {"errors", totals.errors}}}});
+    if (totals.mismatches > 0) {
+        std::cerr << "pmcount-bench: " << totals.mismatches << " measurement(s) MISMATCH\n";
+        return exit_code::check_failed;
+    }
+    if (totals.errors > 0) {
+        std::cerr << "pmcount-bench: " << totals.errors << " run(s) failed\n";
+        return exit_code::runtime_error;
+    }
+    return exit_code::ok;
+}
+
+int bench_main(int argc, char** argv) {
+    CLI::App app{"pmcount-bench — times pmcount's permanent engines and checks their answers"};
+    app.footer(examples_text);
+    const int all_cores = std::max(1, pmcount::build_info().max_threads);
+
+    std::string cases = "dense-real,dense-binary";
+    std::string orders = "16:24:4";
+    std::string threads = "1,N";
+    std::string precisions = "double";
+    std::string thewalrus = "auto";
+    BenchOptions options;
+    options.thewalrus_script = std::string(PMCOUNT_SOURCE_DIR) + "/scripts/thewalrus_perm.py";
+    options.python = "python3";
+    bool quick = false;
+
+    auto* cases_option =
+        app.add_option("--cases", cases, "comma list: dense-real, dense-binary, dense-signed")
+            ->capture_default_str();
+    auto* orders_option =
+        app.add_option("--n", orders, "orders: list '20,24,28' and/or ranges 'first:last[:step]'")
+            ->capture_default_str();
+    app.add_option("--threads", threads, "thread counts, comma list; N = every core")
+        ->capture_default_str();
+    auto* repeat_option =
+        app.add_option("--repeat", options.repeat, "runs per measurement; the median is reported")
+            ->check(CLI::PositiveNumber)
+            ->capture_default_str();
+    app.add_option("--seed", options.seed, "seed of the random matrices")->capture_default_str();
+    auto* precision_option =
+        app.add_option("--precision", precisions, "floating arithmetics: double, dd (comma list)")
+            ->capture_default_str();
+    app.add_option("--density", options.density, "probability of a 1 in dense-binary")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    auto* exact_option =
+        app.add_flag("--exact", options.exact, "also run exact integer arithmetic on binary cases");
+    app.add_option("--dd-reference-max-n", options.dd_reference_max_n,
+                   "check double against a dd run up to this n (dd in --precision: always)")
+        ->capture_default_str();
+    app.add_option("--brute-force-max-n", options.brute_force_max_n,
+                   "check against brute force up to this n (at most 12)")
+        ->check(CLI::Range(0, 12))
+        ->capture_default_str();
+    auto* thewalrus_option =
+        app.add_option("--thewalrus", thewalrus,
+                       "time thewalrus's perm too: auto (when importable), off, require")
+            ->check(CLI::IsMember({"auto", "off", "require"}))
+            ->capture_default_str();
+    app.add_option("--thewalrus-max-n", options.thewalrus_max_n,
+                   "largest n given to thewalrus (serial; its time doubles with each n)")
+        ->capture_default_str();
+    app.add_option("--thewalrus-script", options.thewalrus_script, "path of thewalrus_perm.py")
+        ->capture_default_str();
+    app.add_option("--python", options.python, "Python interpreter for thewalrus")
+        ->capture_default_str();
+    app.add_option("--out", options.out_path, "also append the JSON lines to this file");
+    app.add_flag("--quick", quick,
+                 "small preset that finishes in seconds (all cases, n 6,10,14, double and dd, "
+                 "--exact, thewalrus off); explicit options override it");
+
+    try {
+        app.parse(argc, argv);
+        if (quick) {
+            // Every case and every check path (brute force at n <= 10, dd, exact) on small n.
+            if (cases_option->count() == 0) {
+                cases = "dense-real,dense-binary,dense-signed";
+            }
+            if (orders_option->count() == 0) {
+                orders = "6,10,14";
+            }
+            if (precision_option->count() == 0) {
+                precisions = "double,dd";
+            }
+            if (exact_option->count() == 0) {
+                options.exact = true;
+            }
+            if (thewalrus_option->count() == 0) {
+                thewalrus = "off";
+            }
+            if (repeat_option->count() == 0) {
+                options.repeat = 1;
+            }
+        }
+        options.cases = parse_cases(cases);
+        options.orders = parse_orders(orders);
+        options.threads = parse_threads(threads, all_cores);
+        options.precisions = parse_precisions(precisions);
+        options.thewalrus = thewalrus == "off"       ? ThewalrusMode::off
+                            : thewalrus == "require" ? ThewalrusMode::require
+                                                     : ThewalrusMode::automatic;
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? exit_code::ok : exit_code::usage;
+    }
+
+    std::string command;
+    for (int i = 0; i < argc; ++i) {
+        command += (i == 0 ? "" : " ") + std::string(argv[i]);
+    }
+    return run(options, command);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // Engine failures are reported per measurement inside run(); what reaches here (an unwritable
+    // --out file, out of memory) ends the run.
+    try {
+        return bench_main(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "pmcount-bench: " << e.what() << "\n";
+        return exit_code::runtime_error;
+    }
+}
