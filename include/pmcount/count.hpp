@@ -4,6 +4,7 @@
 #include <complex>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,14 @@ struct CountOptions {
     Precision precision = Precision::automatic;
     /// CPU threads; 0 uses every available core.
     int threads = 0;
+    /// Structure front end: split into fine Dulmage–Mendelsohn blocks (the count is the product
+    /// of the blocks' counts) and apply Forbert–Marx row/column reductions. Switch off to measure.
+    bool dulmage_mendelsohn = true;
+    bool reductions = true;
+    /// Build and report the plan (result.structure) without counting.
+    bool explain_only = false;
+    /// Refuse (ProblemTooLarge) a plan whose predicted time exceeds this many seconds.
+    double max_predicted_seconds = std::numeric_limits<double>::infinity();
     /// Called from one thread at most every progress_interval_s while an engine runs.
     std::function<void(const Progress&)> progress;
     double progress_interval_s = 0.25;
@@ -67,6 +76,38 @@ struct CountStats {
     int threads = 0;         ///< CPU threads used
     int primes = 0;          ///< moduli used by the exact path (including the spare)
     std::uint64_t gray_steps = 0;  ///< Gray-code iterations executed
+};
+
+/// One sub-problem that an engine counted (a leaf of the plan).
+struct BlockReport {
+    vertex_t order = 0;
+    edge_t nnz = 0;
+    std::string engine;
+    std::string origin;  ///< how it arose, e.g. "block 2 of 3, reduced"
+    double predicted_s = 0;
+    double seconds = 0;
+};
+
+/// What the structure front end found and the plan it made.
+struct StructureReport {
+    bool dulmage_mendelsohn = false;  ///< the decomposition ran
+    bool reductions = false;          ///< reductions were allowed
+    /// Size of a maximum matching of the nonzero pattern (top level).
+    vertex_t matching_size = 0;
+    /// When no perfect matching exists: rows S (indices) with fewer neighbours N(S).
+    std::vector<vertex_t> hall_rows;
+    std::vector<vertex_t> hall_cols;
+    /// Irreducible fine blocks of the whole matrix, and their orders (topological order).
+    std::vector<vertex_t> block_orders;
+    /// Nonzeros that lie in no perfect matching (between fine blocks), dropped; over all levels.
+    edge_t dropped_entries = 0;
+    int eliminated = 0;  ///< Forbert–Marx: lines with one nonzero multiplied out
+    int merged = 0;      ///< lines with two nonzeros merged
+    int split = 0;       ///< lines with three or four nonzeros split in two
+    std::vector<BlockReport> leaves;
+    double predicted_s = 0;
+    /// The plan as an indented tree (what --explain prints).
+    std::string plan_text;
 };
 
 struct CountResult {
@@ -93,6 +134,9 @@ struct CountResult {
     std::string note;
     Timings timings;
     CountStats stats;
+    StructureReport structure;
+    /// True when options.explain_only: the plan was made, nothing was counted.
+    bool explained_only = false;
 
     /// The exact integer in decimal, or the floating value with 17 significant digits
     /// (complex: "re+imi"); huge floating values are printed from log10_abs.

@@ -62,6 +62,12 @@ struct Input {
     vertex_t rows() const noexcept;
     vertex_t cols() const noexcept;
     edge_t nnz() const noexcept;
+    /// The bipartite graph of the nonzero entries (rows = left).
+    BipartiteGraph pattern() const;
+    /// Row / column index as the file wrote it: the original id of a renumbered vertex, the
+    /// 1-based index of a Matrix Market file, the id itself otherwise.
+    std::int64_t row_label(vertex_t row) const;
+    std::int64_t col_label(vertex_t col) const;
 };
 
 /// Reads a file ("-" for standard input).

@@ -8,5 +8,6 @@
 #include "pmcount/graph.hpp"
 #include "pmcount/io.hpp"
 #include "pmcount/matrix.hpp"
+#include "pmcount/structure.hpp"
 #include "pmcount/types.hpp"
 #include "pmcount/version.hpp"

@@ -1,12 +1,11 @@
-// The public counting entry points: validate, settle trivial cases (unequal sides, empty lines,
-// the empty matrix), choose engine and arithmetic, run, and fill CountResult.
+// The public counting entry points: resolve the arithmetic, settle unequal sides, then hand the
+// matrix to the planner (lib/plan), refuse infeasible plans, evaluate, and fill CountResult.
 #include "pmcount/count.hpp"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -14,8 +13,8 @@
 
 #include "exact/brute_force.hpp"
 #include "exact/chunked_run.hpp"
-#include "exact/ryser.hpp"
 #include "exact/ryser_kernel.hpp"
+#include "plan/plan.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/io.hpp"
 
@@ -63,11 +62,7 @@ Value parse_name(const Table& table, std::string_view name, const char* what) {
                           "' (expected one of: " + accepted + ")");
 }
 
-exact::EngineRun engine_run(const CountOptions& options) {
-    return {options.threads, options.progress, options.progress_interval_s};
-}
-
-/// The trivial results: an exact integer known without running an engine.
+/// An exact integer known without running an engine.
 CountResult exact_result(ValueKind kind, const BigInt& value, std::string note) {
     CountResult r;
     r.kind = kind;
@@ -84,209 +79,142 @@ CountResult exact_result(ValueKind kind, const BigInt& value, std::string note) 
     return r;
 }
 
-/// Zero (with the reason) when the shape or an empty line rules out every perfect matching.
-/// `line_sizes(bool rows)` returns the number of entries of each row / column.
-template <class LineSizes>
-std::optional<CountResult> structural_zero(ValueKind kind, vertex_t rows, vertex_t cols,
-                                           LineSizes line_sizes, const char* row_name,
-                                           const char* col_name) {
-    if (rows != cols) {
-        return exact_result(kind, 0,
-                            "the " + std::string(row_name) + " side has " + std::to_string(rows) +
-                                " vertices and the " + col_name + " side " +
-                                std::to_string(cols) + ": no perfect matching, count is 0");
+/// The arithmetic a problem runs in: the option, or exact for integers and double otherwise.
+template <class T>
+Precision resolve_precision(Precision requested, ValueKind kind) {
+    constexpr bool integral = std::is_same_v<T, std::int64_t>;
+    const Precision p =
+        requested != Precision::automatic
+            ? requested
+            : (integral ? Precision::exact : Precision::double_precision);
+    if (p == Precision::exact && !integral) {
+        throw InvalidArgument("exact arithmetic needs integer entries; this matrix is " +
+                              std::string(to_string(kind)) + " (use --precision double or dd)");
     }
-    for (const bool by_row : {true, false}) {
-        const std::vector<edge_t> sizes = line_sizes(by_row);
-        for (std::size_t i = 0; i < sizes.size(); ++i) {
-            if (sizes[i] == 0) {
-                return exact_result(kind, 0,
-                                    std::string(by_row ? row_name : col_name) + " " +
-                                        std::to_string(i) +
-                                        " has no entries: no perfect matching, count is 0");
-            }
+    if (p == Precision::double_double && std::is_same_v<T, std::complex<double>>) {
+        throw InvalidArgument("--precision dd is available for real and integer matrices only");
+    }
+    return p;
+}
+
+/// The engines the plan uses, e.g. "ryser" or "direct+ryser"; "structure" when the front end
+/// alone settled the count.
+std::string leaf_methods(const StructureReport& report) {
+    std::string methods;
+    for (const BlockReport& leaf : report.leaves) {
+        if (leaf.engine != "empty" && methods.find(leaf.engine) == std::string::npos) {
+            methods += methods.empty() ? leaf.engine : "+" + leaf.engine;
+        }
+    }
+    return methods.empty() ? "structure" : methods;
+}
+
+/// Refuses a plan that cannot finish: an engine's order limit, or the predicted time limit.
+void check_feasible(const StructureReport& report, const CountOptions& options, int threads) {
+    for (const BlockReport& leaf : report.leaves) {
+        if (!std::isfinite(leaf.predicted_s)) {
+            throw ProblemTooLarge(
+                "a block of order " + std::to_string(leaf.order) +
+                " remains after the structure front end: too large for the exact engines (Ryser ≤ " +
+                std::to_string(exact::kMaxRyserOrder) + ", brute force ≤ " +
+                std::to_string(exact::kMaxBruteForceOrder) + "); exact counting of general graphs "
+                "this large is out of reach. Run with --explain to see the plan");
+        }
+    }
+    if (report.predicted_s > options.max_predicted_seconds) {
+        char buffer[200];
+        std::snprintf(buffer, sizeof buffer,
+                      "the plan is predicted to take %.3g s on %d thread(s) (%.3g days), more "
+                      "than the limit of %.3g s",
+                      report.predicted_s, threads, report.predicted_s / 86400,
+                      options.max_predicted_seconds);
+        throw ProblemTooLarge(std::string(buffer) +
+                              "; raise the limit (--max-time) or see the plan with --explain");
+    }
+}
+
+/// The first row or column without a nonzero entry, named (the cheapest certificate of zero).
+template <class T>
+std::optional<std::string> empty_line(const SparseMatrix<T>& m, const char* row_name,
+                                      const char* col_name) {
+    std::vector<char> row_used(static_cast<std::size_t>(m.rows()), 0);
+    std::vector<char> col_used(static_cast<std::size_t>(m.cols()), 0);
+    for (const auto& t : m.triplets()) {
+        if (t.value != T{}) {
+            row_used[static_cast<std::size_t>(t.row)] = 1;
+            col_used[static_cast<std::size_t>(t.col)] = 1;
+        }
+    }
+    for (const auto& [used, name] : {std::pair{&row_used, row_name}, std::pair{&col_used, col_name}}) {
+        const auto it = std::find(used->begin(), used->end(), 0);
+        if (it != used->end()) {
+            return std::string(name) + " " + std::to_string(it - used->begin()) + " has no nonzero entries";
         }
     }
     return std::nullopt;
 }
 
-void check_dense_order(vertex_t n, Method method) {
-    const int limit =
-        method == Method::brute_force ? exact::kMaxBruteForceOrder : exact::kMaxRyserOrder;
-    if (n > limit) {
-        throw ProblemTooLarge(
-            "order " + std::to_string(n) + " is too large for exact " +
-            (method == Method::brute_force ? std::string("brute force") : std::string("Ryser")) +
-            " (limit " + std::to_string(limit) + "; Ryser would need 2^" + std::to_string(n - 1) +
-            " steps). Exact counting of general graphs this large is out of reach; graphs with "
-            "structure (reducible, planar, small bandwidth) and estimators come with later engines");
-    }
-}
-
-bool is_binary(const DenseMatrix<std::int64_t>& a) {
-    return std::all_of(a.data().begin(), a.data().end(),
-                       [](std::int64_t v) { return v == 0 || v == 1; });
-}
-
-void fill_float(CountResult& r, const exact::FloatOutcome& out) {
-    const int e = static_cast<int>(std::clamp<std::int64_t>(out.exponent2, -100000, 100000));
-    r.is_exact = false;
-    r.complex_value = {std::ldexp(out.mantissa.real(), e), std::ldexp(out.mantissa.imag(), e)};
-    r.value = r.complex_value.real();
-    const double magnitude = std::abs(out.mantissa);
-    r.log10_abs = magnitude == 0 ? -std::numeric_limits<double>::infinity()
-                                 : std::log10(magnitude) + static_cast<double>(out.exponent2) *
-                                                               std::log10(2.0);
-    r.sign = out.mantissa.real() > 0 ? 1 : (out.mantissa.real() < 0 ? -1 : 0);
-    r.abs_error = std::ldexp(out.abs_error_mantissa, e);
-    r.rel_error = magnitude == 0 ? (out.abs_error_mantissa == 0 ? 0.0
-                                                                 : std::numeric_limits<double>::infinity())
-                                 : out.abs_error_mantissa / magnitude;
-    r.arithmetic = out.arithmetic;
-    r.stats.gray_steps = out.gray_steps;
-}
-
-/// Runs the chosen engine on a dense square matrix of order ≤ the engine limit.
+/// Every count: unequal sides, then the planner (structure front end, engines, combination).
 template <class T>
-void run_dense(const DenseMatrix<T>& a, bool binary, const CountOptions& options,
-               CountResult& r) {
-    const vertex_t n = a.rows();
-    const Method method = options.method == Method::automatic ? Method::ryser : options.method;
-    check_dense_order(n, method);
-    Precision precision = options.precision;
-    constexpr bool integral = std::is_same_v<T, std::int64_t>;
-    if (precision == Precision::automatic) {
-        precision = integral ? Precision::exact : Precision::double_precision;
-    }
-    if (precision == Precision::exact && !integral) {
-        throw InvalidArgument("exact arithmetic needs integer entries; this matrix is " +
-                              std::string(to_string(r.kind)) + " (use --precision double or dd)");
-    }
-    if constexpr (std::is_same_v<T, std::complex<double>>) {
-        if (precision == Precision::double_double) {
-            throw InvalidArgument("--precision dd is available for real and integer matrices only");
-        }
-    }
-    r.method = method == Method::brute_force ? "brute-force" : "ryser";
-    r.backend = "cpu";
-    r.stats.threads = method == Method::brute_force ? 1 : exact::resolve_threads(options.threads);
-
-    if (method == Method::brute_force) {
-        if constexpr (integral) {
-            if (precision == Precision::exact) {
-                r.exact = exact::brute_force_exact(a);
-                r.is_exact = true;
-                r.arithmetic = "exact integers";
-                return;
-            }
-        }
-        exact::FloatOutcome out;
-        if constexpr (std::is_same_v<T, std::complex<double>>) {
-            out.mantissa = exact::brute_force(a);
-        } else {
-            DenseMatrix<double> real(n, n);
-            for (vertex_t i = 0; i < n; ++i) {
-                for (vertex_t j = 0; j < n; ++j) {
-                    real(i, j) = static_cast<double>(a(i, j));
-                }
-            }
-            out.mantissa = exact::brute_force(real);
-        }
-        // Double-double products and sums, rounded once to double.
-        out.abs_error_mantissa = 0x1p-53 * std::abs(out.mantissa);
-        out.arithmetic = "double-double";
-        fill_float(r, out);
-        return;
-    }
-
-    const exact::EngineRun run = engine_run(options);
-    if constexpr (integral) {
-        if (precision == Precision::exact) {
-            exact::ExactOutcome out = exact::ryser_exact(a, binary, run);
-            r.exact = std::move(out.value);
-            r.is_exact = true;
-            r.arithmetic = out.arithmetic;
-            r.stats.primes = out.primes;
-            r.stats.gray_steps = out.gray_steps;
-            return;
-        }
-    }
-    if constexpr (std::is_same_v<T, std::complex<double>>) {
-        fill_float(r, exact::ryser_complex(a, run));
-    } else {
-        DenseMatrix<double> real(n, n);
-        for (vertex_t i = 0; i < n; ++i) {
-            for (vertex_t j = 0; j < n; ++j) {
-                real(i, j) = static_cast<double>(a(i, j));
-            }
-        }
-        fill_float(r, exact::ryser_real(real, precision, run));
-    }
-}
-
-/// Common driver: trivial cases, then the dense engine on the matrix `make_dense()` builds.
-template <class T, class MakeDense, class LineSizes>
-CountResult count_matrix(ValueKind kind, vertex_t rows, vertex_t cols, edge_t nnz,
-                         MakeDense make_dense, LineSizes line_sizes, const char* row_name,
+CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const char* row_name,
                          const char* col_name, const CountOptions& options) {
     const auto start = Clock::now();
-    if (auto zero = structural_zero(kind, rows, cols, line_sizes, row_name, col_name)) {
-        zero->stats.n = rows;
-        zero->stats.nnz = nnz;
-        zero->timings.total_s = seconds_since(start);
-        return *zero;
-    }
-    CountResult r;
-    r.kind = kind;
-    r.stats.n = rows;
-    r.stats.nnz = nnz;
-    if (rows == 0) {
-        r = exact_result(kind, 1, "the empty matrix has permanent 1");
+    const Precision precision = resolve_precision<T>(options.precision, kind);
+    if (!matrix.is_square()) {
+        CountResult r = exact_result(
+            kind, 0,
+            "the " + std::string(row_name) + " side has " + std::to_string(matrix.rows()) +
+                " vertices and the " + col_name + " side " + std::to_string(matrix.cols()) +
+                ": no perfect matching, count is 0");
+        r.stats.n = std::max(matrix.rows(), matrix.cols());
+        r.stats.nnz = matrix.nnz();
         r.timings.total_s = seconds_since(start);
         return r;
     }
-    check_dense_order(rows, options.method == Method::automatic ? Method::ryser : options.method);
-    const DenseMatrix<T> dense = make_dense();
-    bool binary = kind == ValueKind::binary;
-    if constexpr (std::is_same_v<T, std::int64_t>) {
-        binary = binary || is_binary(dense);
+    plan::Settings settings;
+    settings.dulmage_mendelsohn = options.dulmage_mendelsohn;
+    settings.reductions = options.reductions;
+    settings.method = options.method;
+    settings.precision = precision;
+    settings.threads = exact::resolve_threads(options.threads);
+
+    if (auto empty = empty_line(matrix, row_name, col_name)) {
+        CountResult r = exact_result(kind, 0, *empty + ": no perfect matching, count is 0");
+        r.stats.n = matrix.rows();
+        r.stats.nnz = matrix.nnz();
+        r.timings.total_s = seconds_since(start);
+        return r;
     }
+    CountResult r;
+    r.kind = kind;
+    r.backend = "cpu";
+    r.stats.n = matrix.rows();
+    r.stats.nnz = matrix.nnz();
+    r.stats.threads = settings.threads;
+    const plan::Node<T> root = plan::build_plan(matrix, settings, r.structure);
+    r.method = leaf_methods(r.structure);
     r.timings.preprocess_s = seconds_since(start);
+    if (matrix.rows() == 0) {
+        r.note = "the empty matrix has permanent 1";
+    } else if (!r.structure.hall_rows.empty()) {
+        r.note = std::to_string(r.structure.hall_rows.size()) + " " + row_name +
+                 "(s) have only " + std::to_string(r.structure.hall_cols.size()) +
+                 " neighbour(s) together (Hall's condition fails): no perfect matching, count is 0";
+    }
+    if (options.explain_only) {
+        r.explained_only = true;
+        r.timings.total_s = seconds_since(start);
+        return r;
+    }
+    check_feasible(r.structure, options, settings.threads);
     const auto engine_start = Clock::now();
-    run_dense(dense, binary, options, r);
+    plan::evaluate_plan(root, settings, options, r);
+    if (r.arithmetic.empty()) {
+        r.arithmetic = "none";
+    }
     r.timings.count_s = seconds_since(engine_start);
     r.timings.total_s = seconds_since(start);
-    if (r.is_exact) {
-        r.value = r.exact.to_double();
-        r.complex_value = r.value;
-        r.log10_abs = r.exact.log10_abs();
-        r.sign = r.exact.sign();
-    }
     return r;
-}
-
-std::vector<edge_t> graph_line_sizes(const BipartiteGraph& g, bool left) {
-    const std::vector<edge_t>& offsets = left ? g.left_offsets() : g.right_offsets();
-    std::vector<edge_t> sizes(offsets.size() - 1);
-    for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
-        sizes[i] = offsets[i + 1] - offsets[i];
-    }
-    return sizes;
-}
-
-template <class T>
-std::vector<edge_t> matrix_line_sizes(const SparseMatrix<T>& m, bool rows) {
-    const std::vector<edge_t>& offsets = rows ? m.row_offsets() : m.col_offsets();
-    const std::vector<edge_t>& positions = rows ? std::vector<edge_t>{} : m.csc_to_csr();
-    std::vector<edge_t> sizes(offsets.size() - 1, 0);
-    // Count entries that are nonzero (stored zeros do not help a matching).
-    for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
-        for (edge_t k = offsets[i]; k < offsets[i + 1]; ++k) {
-            const edge_t csr = rows ? k : positions[static_cast<std::size_t>(k)];
-            sizes[i] += m.values()[static_cast<std::size_t>(csr)] != T{} ? 1 : 0;
-        }
-    }
-    return sizes;
 }
 
 template <class T>
@@ -300,12 +228,14 @@ ValueKind kind_of() {
     }
 }
 
-CountResult count_graph(const BipartiteGraph& g, const CountOptions& options, const char* left,
-                        const char* right) {
-    return count_matrix<std::int64_t>(
-        ValueKind::binary, g.n_left(), g.n_right(), g.num_edges(),
-        [&] { return biadjacency_matrix(g); },
-        [&](bool by_left) { return graph_line_sizes(g, by_left); }, left, right, options);
+/// A 0-1 matrix of a bipartite graph's edges.
+SparseMatrix<std::int64_t> ones(const BipartiteGraph& g) {
+    std::vector<Triplet<std::int64_t>> entries;
+    entries.reserve(static_cast<std::size_t>(g.num_edges()));
+    for (const auto& [u, v] : g.edges()) {
+        entries.push_back({u, v, 1});
+    }
+    return {g.n_left(), g.n_right(), std::move(entries)};
 }
 
 }  // namespace
@@ -361,19 +291,17 @@ std::string CountResult::value_string() const {
 }
 
 CountResult count_perfect_matchings(const BipartiteGraph& graph, const CountOptions& options) {
-    return count_graph(graph, options, "left vertex", "right vertex");
+    return count_matrix(ValueKind::binary, ones(graph), "left vertex", "right vertex", options);
 }
 
 CountResult count_cycle_covers(const Digraph& graph, const CountOptions& options) {
-    return count_graph(graph.as_bipartite(), options, "vertex (out-arcs)", "vertex (in-arcs)");
+    return count_matrix(ValueKind::binary, ones(graph.as_bipartite()), "vertex (out-arcs)",
+                        "vertex (in-arcs)", options);
 }
 
 template <class T>
 CountResult permanent(const SparseMatrix<T>& matrix, const CountOptions& options) {
-    return count_matrix<T>(
-        kind_of<T>(), matrix.rows(), matrix.cols(), matrix.nnz(),
-        [&] { return matrix.to_dense(); },
-        [&](bool rows) { return matrix_line_sizes(matrix, rows); }, "row", "column", options);
+    return count_matrix(kind_of<T>(), matrix, "row", "column", options);
 }
 
 template <class T>

@@ -120,6 +120,41 @@ Shape shape_of(const Input::Data& data) noexcept {
 
 }  // namespace
 
+BipartiteGraph Input::pattern() const {
+    return std::visit(
+        [](const auto& d) -> BipartiteGraph {
+            using D = std::decay_t<decltype(d)>;
+            if constexpr (std::is_same_v<D, BipartiteGraph>) {
+                return d;
+            } else if constexpr (std::is_same_v<D, Digraph>) {
+                return d.as_bipartite();
+            } else {
+                std::vector<BipartiteGraph::Edge> edges;
+                for (const auto& t : d.triplets()) {
+                    if (t.value != typename D::value_type{}) {
+                        edges.emplace_back(t.row, t.col);
+                    }
+                }
+                return {d.rows(), d.cols(), std::move(edges)};
+            }
+        },
+        data);
+}
+
+std::int64_t Input::row_label(vertex_t row) const {
+    if (!left_ids.empty()) {
+        return left_ids[static_cast<std::size_t>(row)];
+    }
+    return format == InputFormat::matrix_market ? row + std::int64_t{1} : row;
+}
+
+std::int64_t Input::col_label(vertex_t col) const {
+    if (!right_ids.empty()) {
+        return right_ids[static_cast<std::size_t>(col)];
+    }
+    return format == InputFormat::matrix_market ? col + std::int64_t{1} : col;
+}
+
 vertex_t Input::rows() const noexcept { return shape_of(data).rows; }
 vertex_t Input::cols() const noexcept { return shape_of(data).cols; }
 edge_t Input::nnz() const noexcept { return shape_of(data).nnz; }

@@ -7,6 +7,8 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
+#include <fstream>
+#include <limits>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -47,6 +49,8 @@ std::string what_is_counted(const pmcount::Input& input, const std::string& mode
     return "permanent";
 }
 
+nlohmann::json structure_json(const pmcount::Input& input, const pmcount::StructureReport& s);
+
 nlohmann::json to_json(const pmcount::Input& input, const pmcount::CountResult& r,
                        const std::string& counted, double read_s, double total_s) {
     nlohmann::json j;
@@ -55,18 +59,21 @@ nlohmann::json to_json(const pmcount::Input& input, const pmcount::CountResult& 
         input.format == pmcount::InputFormat::matrix_market ? "matrix_market" : "edge_list";
     j["counted"] = counted;
     j["kind"] = pmcount::to_string(r.kind);
-    j["value"] = r.value_string();
-    j["exact"] = r.is_exact;
-    j["log10"] = std::isfinite(r.log10_abs) ? nlohmann::json(r.log10_abs) : nlohmann::json(nullptr);
-    j["sign"] = r.sign;
-    if (r.kind == pmcount::ValueKind::complex) {
-        j["value_re"] = r.complex_value.real();
-        j["value_im"] = r.complex_value.imag();
-    }
-    if (!r.is_exact) {
-        j["rel_error"] =
-            std::isfinite(r.rel_error) ? nlohmann::json(r.rel_error) : nlohmann::json(nullptr);
-        j["abs_error"] = r.abs_error;
+    if (!r.explained_only) {
+        j["value"] = r.value_string();
+        j["exact"] = r.is_exact;
+        j["log10"] =
+            std::isfinite(r.log10_abs) ? nlohmann::json(r.log10_abs) : nlohmann::json(nullptr);
+        j["sign"] = r.sign;
+        if (r.kind == pmcount::ValueKind::complex) {
+            j["value_re"] = r.complex_value.real();
+            j["value_im"] = r.complex_value.imag();
+        }
+        if (!r.is_exact) {
+            j["rel_error"] =
+                std::isfinite(r.rel_error) ? nlohmann::json(r.rel_error) : nlohmann::json(nullptr);
+            j["abs_error"] = r.abs_error;
+        }
     }
     j["method"] = r.method;
     j["backend"] = r.backend;
@@ -82,11 +89,99 @@ nlohmann::json to_json(const pmcount::Input& input, const pmcount::CountResult& 
         j["note"] = r.note;
     }
     j["warnings"] = input.warnings;
+    j["structure"] = structure_json(input, r.structure);
+    j["explain_only"] = r.explained_only;
     j["timings"] = {{"read_s", read_s},
                     {"preprocess_s", r.timings.preprocess_s},
                     {"count_s", r.timings.count_s},
                     {"total_s", total_s}};
     return j;
+}
+
+/// "rows {3, 7, 9} have only the 2 neighbours {1, 4}", labelled as in the file (capped).
+std::string hall_witness(const pmcount::Input& input, const pmcount::StructureReport& s) {
+    auto list = [](const auto& items, auto label) {
+        constexpr std::size_t kShown = 20;
+        std::string text = "{";
+        for (std::size_t i = 0; i < items.size() && i < kShown; ++i) {
+            text += (i == 0 ? "" : ", ") + std::to_string(label(items[i]));
+        }
+        if (items.size() > kShown) {
+            text += ", ... " + std::to_string(items.size() - kShown) + " more";
+        }
+        return text + "}";
+    };
+    return "rows " + list(s.hall_rows, [&](pmcount::vertex_t r) { return input.row_label(r); }) +
+           " have only the " + std::to_string(s.hall_cols.size()) + " neighbour(s) " +
+           list(s.hall_cols, [&](pmcount::vertex_t c) { return input.col_label(c); });
+}
+
+nlohmann::json structure_json(const pmcount::Input& input, const pmcount::StructureReport& s) {
+    nlohmann::json j;
+    j["dulmage_mendelsohn"] = s.dulmage_mendelsohn;
+    j["reductions_enabled"] = s.reductions;
+    j["matching_size"] = s.matching_size;
+    j["blocks"] = s.block_orders;
+    j["dropped_entries"] = s.dropped_entries;
+    j["reductions"] = {{"eliminated", s.eliminated}, {"merged", s.merged}, {"split", s.split}};
+    nlohmann::json leaves = nlohmann::json::array();
+    for (const auto& leaf : s.leaves) {
+        leaves.push_back({{"order", leaf.order},
+                          {"nnz", leaf.nnz},
+                          {"engine", leaf.engine},
+                          {"origin", leaf.origin},
+                          {"predicted_s", std::isfinite(leaf.predicted_s)
+                                              ? nlohmann::json(leaf.predicted_s)
+                                              : nlohmann::json(nullptr)},
+                          {"seconds", leaf.seconds}});
+    }
+    j["leaves"] = leaves;
+    j["predicted_s"] =
+        std::isfinite(s.predicted_s) ? nlohmann::json(s.predicted_s) : nlohmann::json(nullptr);
+    if (!s.hall_rows.empty()) {
+        nlohmann::json rows = nlohmann::json::array(), cols = nlohmann::json::array();
+        for (const auto r : s.hall_rows) {
+            rows.push_back(input.row_label(r));
+        }
+        for (const auto c : s.hall_cols) {
+            cols.push_back(input.col_label(c));
+        }
+        j["hall_violator"] = {{"rows", rows}, {"neighbours", cols}};
+    }
+    j["plan"] = s.plan_text;
+    return j;
+}
+
+void print_explanation(const pmcount::Input& input, const pmcount::CountResult& r,
+                       const std::string& counted) {
+    const pmcount::StructureReport& s = r.structure;
+    std::cout << "plan for " << counted << " of " << input.source << " (" << input.rows() << "×"
+              << input.cols() << ", " << input.nnz() << " entries, " << pmcount::to_string(r.kind)
+              << ")\n";
+    if (!r.note.empty()) {
+        std::cout << "note: " << r.note << "\n";
+    }
+    if (!s.hall_rows.empty()) {
+        std::cout << "witness: " << hall_witness(input, s) << "\n";
+    }
+    if (s.dulmage_mendelsohn) {
+        std::cout << "maximum matching: " << s.matching_size << "; fine Dulmage–Mendelsohn blocks: "
+                  << s.block_orders.size() << "; entries in no perfect matching: "
+                  << s.dropped_entries << "\n";
+    }
+    std::cout << "Forbert–Marx: " << s.eliminated << " eliminated, " << s.merged << " merged, "
+              << s.split << " split; " << s.leaves.size() << " leaf problem(s)\n"
+              << s.plan_text << "predicted total: " << s.predicted_s << " s on "
+              << r.stats.threads << " thread(s)\n";
+}
+
+void write_dot_file(const std::string& path, const pmcount::Input& input) {
+    std::ofstream out(path);
+    if (!out) {
+        throw pmcount::InvalidArgument("cannot write --dot file '" + path + "'");
+    }
+    const pmcount::BipartiteGraph pattern = input.pattern();
+    pmcount::write_dot(out, pattern, pmcount::dulmage_mendelsohn(pattern));
 }
 
 void print_version() {
@@ -117,6 +212,9 @@ int main(int argc, char** argv) {
     std::string method = "auto", precision = "auto", format = "auto";
     int threads = 0;
     bool json = false, quiet = false, version = false, sum_duplicates = false;
+    bool explain = false, no_dm = false, no_reduce = false;
+    double max_time = 86400;
+    std::string dot_path;
 
     app.add_option("input", path, "graph or matrix file ('-' for standard input)");
     auto* pm = app.add_flag("--perfect-matchings", perfect_matchings,
@@ -140,6 +238,17 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_flag("--sum-duplicates", sum_duplicates,
                  "add the values of repeated entries instead of rejecting them");
+    app.add_flag("--explain", explain,
+                 "print the plan (decomposition, reductions, engine and predicted time per block) "
+                 "without counting");
+    app.add_flag("--no-dm", no_dm, "skip the Dulmage–Mendelsohn decomposition (to measure it)");
+    app.add_flag("--no-reduce", no_reduce, "skip the Forbert–Marx reductions (to measure them)");
+    app.add_option("--max-time", max_time,
+                   "refuse plans predicted to take longer than this many seconds (0: no limit)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    app.add_option("--dot", dot_path,
+                   "write the Dulmage–Mendelsohn decomposition as Graphviz DOT to this file");
     app.add_flag("--json", json, "print one JSON object with the value, method and timings");
     app.add_flag("-q,--quiet", quiet, "print only the value (no summary, warnings or progress)");
     app.add_flag("--version", version, "print version, build and GPU information");
@@ -170,6 +279,10 @@ int main(int argc, char** argv) {
         return kUsage;
     }
     options.threads = threads;
+    options.explain_only = explain;
+    options.dulmage_mendelsohn = !no_dm;
+    options.reductions = !no_reduce;
+    options.max_predicted_seconds = max_time > 0 ? max_time : std::numeric_limits<double>::infinity();
     read_options.sum_duplicates = sum_duplicates;
     read_options.format = format == "mtx"        ? pmcount::InputFormat::matrix_market
                           : format == "edgelist" ? pmcount::InputFormat::edge_list
@@ -199,11 +312,18 @@ int main(int argc, char** argv) {
                 std::cerr << "warning: " << w << "\n";
             }
         }
+        if (!dot_path.empty()) {
+            write_dot_file(dot_path, input);
+        }
         const pmcount::CountResult result = pmcount::count(input, options);
         bar.clear();
         const std::string counted = what_is_counted(input, mode);
         if (json) {
             std::cout << to_json(input, result, counted, read_s, seconds()).dump() << std::endl;
+            return kOk;
+        }
+        if (result.explained_only) {
+            print_explanation(input, result, counted);
             return kOk;
         }
         std::cout << result.value_string() << std::endl;
@@ -220,6 +340,9 @@ int main(int argc, char** argv) {
                       << result.stats.threads << " thread(s), " << seconds() << " s\n";
             if (!result.note.empty()) {
                 std::cerr << "note: " << result.note << "\n";
+            }
+            if (!result.structure.hall_rows.empty()) {
+                std::cerr << "witness: " << hall_witness(input, result.structure) << "\n";
             }
         }
         return kOk;

@@ -1,0 +1,596 @@
+// Building and evaluating plans (see plan.hpp for the pipeline).
+#include "plan/plan.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+#include <type_traits>
+
+#include "exact/brute_force.hpp"
+#include "exact/chunked_run.hpp"
+#include "exact/ryser.hpp"
+#include "exact/ryser_kernel.hpp"
+#include "numeric/permanent_bound.hpp"
+#include "numeric/primes.hpp"
+#include "numeric/scaled.hpp"
+#include "plan/cost_model.hpp"
+#include "pmcount/error.hpp"
+#include "pmcount/structure.hpp"
+
+namespace pmcount::plan {
+
+namespace {
+
+using numeric::Scaled;
+constexpr double kUnitRoundoff = 0x1p-53;
+/// Fixed cost of a leaf or a split (structure work, engine set-up), so that splitting small
+/// matrices, which saves nothing, is not chosen.
+constexpr double kLeafOverhead_s = 5e-6;
+
+template <class T>
+constexpr bool kIntegral = std::is_same_v<T, std::int64_t>;
+template <class T>
+constexpr bool kComplex = std::is_same_v<T, std::complex<double>>;
+
+/// The bipartite graph of the nonzero entries (stored zeros never help a matching).
+template <class T>
+BipartiteGraph nonzero_pattern(const SparseMatrix<T>& a) {
+    std::vector<BipartiteGraph::Edge> edges;
+    edges.reserve(static_cast<std::size_t>(a.nnz()));
+    for (const auto& t : a.triplets()) {
+        if (t.value != T{}) {
+            edges.emplace_back(t.row, t.col);
+        }
+    }
+    return {a.rows(), a.cols(), std::move(edges)};
+}
+
+/// Rows and columns of fine block b of `dm`, with the entries of `a` inside the block.
+template <class T>
+SparseMatrix<T> block_matrix(const SparseMatrix<T>& a, const DMDecomposition& dm, int b) {
+    const auto k = static_cast<std::size_t>(b);
+    const vertex_t first_row = dm.row_block_start[k], first_col = dm.col_block_start[k];
+    const vertex_t order = dm.row_block_start[k + 1] - first_row;
+    std::vector<vertex_t> local_col(static_cast<std::size_t>(a.cols()), -1);
+    for (vertex_t c = 0; c < order; ++c) {
+        local_col[static_cast<std::size_t>(dm.col_order[static_cast<std::size_t>(first_col + c)])] = c;
+    }
+    std::vector<Triplet<T>> entries;
+    for (vertex_t r = 0; r < order; ++r) {
+        const vertex_t row = dm.row_order[static_cast<std::size_t>(first_row + r)];
+        for (edge_t e = a.row_offsets()[static_cast<std::size_t>(row)];
+             e < a.row_offsets()[static_cast<std::size_t>(row) + 1]; ++e) {
+            const vertex_t c = local_col[static_cast<std::size_t>(a.col_indices()[static_cast<std::size_t>(e)])];
+            const T& value = a.values()[static_cast<std::size_t>(e)];
+            if (c >= 0 && value != T{}) {
+                entries.push_back({r, c, value});
+            }
+        }
+    }
+    return {order, order, std::move(entries)};
+}
+
+/// Floating merges are exact enough only for nonnegative real matrices (see forbert_marx.hpp).
+template <class T>
+bool merges_allowed(const SparseMatrix<T>& a) {
+    if constexpr (kIntegral<T>) {
+        return true;
+    } else if constexpr (kComplex<T>) {
+        return false;
+    } else {
+        return std::all_of(a.values().begin(), a.values().end(), [](double v) { return v >= 0; });
+    }
+}
+
+template <class T>
+DenseMatrix<std::int64_t> integer_dense(const SparseMatrix<T>& a) {
+    if constexpr (kIntegral<T>) {
+        return a.to_dense();
+    } else {
+        throw InvalidArgument("exact arithmetic needs integer entries");
+    }
+}
+
+template <class T>
+std::complex<double> as_complex(const T& v) {
+    if constexpr (kComplex<T>) {
+        return v;
+    } else {
+        return {static_cast<double>(v), 0.0};
+    }
+}
+
+std::string format_seconds(double s) {
+    char buffer[48];
+    if (!std::isfinite(s)) {
+        return "unbounded";
+    }
+    if (s < 1e-3) {
+        std::snprintf(buffer, sizeof buffer, "%.2g ms", s * 1e3);
+    } else if (s < 120) {
+        std::snprintf(buffer, sizeof buffer, "%.3g s", s);
+    } else if (s < 2 * 86400) {
+        std::snprintf(buffer, sizeof buffer, "%.3g h", s / 3600);
+    } else {
+        std::snprintf(buffer, sizeof buffer, "%.3g days", s / 86400);
+    }
+    return buffer;
+}
+
+// ---- Building -----------------------------------------------------------------------------------
+
+template <class T>
+class Builder {
+public:
+    Builder(const Settings& settings, StructureReport& report)
+        : settings_(settings), report_(report), splits_left_(settings.max_splits) {}
+
+    /// Plan for perm(a). `irreducible`: a is known to be one fine DM block; `reduce`: try the
+    /// Forbert–Marx rules (false right after they ran to exhaustion on this very matrix).
+    Node<T> build(const SparseMatrix<T>& a, bool irreducible, bool reduce, std::string origin,
+                  int depth) {
+        if (a.rows() > 0 && settings_.dulmage_mendelsohn && !irreducible) {
+            const DMDecomposition dm = dulmage_mendelsohn(nonzero_pattern(a));
+            if (depth == 0) {
+                report_.matching_size = dm.matching.size;
+            }
+            if (!dm.has_perfect_matching()) {
+                if (depth == 0) {
+                    report_.hall_rows = dm.matching.hall_violator;
+                    report_.hall_cols = dm.matching.hall_neighbours;
+                }
+                return zero(std::move(origin) + ": no perfect matching (maximum matching " +
+                            std::to_string(dm.matching.size) + " of " + std::to_string(a.rows()) +
+                            ")");
+            }
+            if (depth == 0) {
+                report_.dropped_entries = dm.dropped_edges;
+                for (int b = 0; b < dm.num_blocks(); ++b) {
+                    const auto k = static_cast<std::size_t>(b);
+                    report_.block_orders.push_back(dm.row_block_start[k + 1] - dm.row_block_start[k]);
+                }
+            }
+            if (dm.num_blocks() > 1) {
+                Node<T> product;
+                product.kind = Node<T>::Kind::product;
+                product.origin = origin + ": " + std::to_string(dm.num_blocks()) +
+                                 " Dulmage–Mendelsohn blocks, " + std::to_string(dm.dropped_edges) +
+                                 " entries dropped";
+                for (int b = 0; b < dm.num_blocks(); ++b) {
+                    product.children.push_back(build(block_matrix(a, dm, b), true, true,
+                                                     "block " + std::to_string(b + 1) + " of " +
+                                                         std::to_string(dm.num_blocks()),
+                                                     depth + 1));
+                    product.predicted_s += product.children.back().predicted_s;
+                }
+                return product;
+            }
+        }
+        if (a.rows() > 0 && settings_.reductions && reduce) {
+            return reduce_then_build(a, std::move(origin), depth);
+        }
+        return leaf(a, std::move(origin));
+    }
+
+private:
+    Node<T> zero(std::string origin) {
+        Node<T> node;
+        node.kind = Node<T>::Kind::zero;
+        node.origin = std::move(origin);
+        return node;
+    }
+
+    Node<T> leaf(SparseMatrix<T> a, std::string origin) {
+        Node<T> node;
+        node.kind = Node<T>::Kind::leaf;
+        node.origin = std::move(origin);
+        const vertex_t n = a.rows();
+        const bool exact = settings_.precision == Precision::exact;
+        node.predicted_s = kLeafOverhead_s;
+        if (n == 0) {
+            node.engine = "empty";
+        } else if (settings_.method == Method::brute_force) {
+            node.engine = "brute-force";
+            node.predicted_s += n > exact::kMaxBruteForceOrder ? std::numeric_limits<double>::infinity()
+                                                               : brute_force_seconds(n);
+        } else if (n <= 2 && settings_.method == Method::automatic) {
+            node.engine = "direct";
+        } else {
+            node.engine = "ryser";
+            if (n > exact::kMaxRyserOrder) {
+                node.predicted_s = std::numeric_limits<double>::infinity();
+            } else if (exact) {
+                const double bound = numeric::permanent_bound_log2(integer_dense(a), false);
+                const int primes =
+                    std::isinf(bound) ? 0 : static_cast<int>((bound + 1) / numeric::kLargePrimeLog2) + 2;
+                node.predicted_s += ryser_seconds(n, Arithmetic::exact, primes, settings_.threads);
+            } else {
+                const Arithmetic arithmetic = kComplex<T> ? Arithmetic::complex
+                                              : settings_.precision == Precision::double_double
+                                                  ? Arithmetic::double_double
+                                                  : Arithmetic::double_precision;
+                node.predicted_s += ryser_seconds(n, arithmetic, 0, settings_.threads);
+            }
+        }
+        node.matrix = std::move(a);
+        return node;
+    }
+
+    /// Applies the Forbert–Marx rules until none applies; a split is kept only when the two
+    /// parts' plans are predicted cheaper than counting the matrix as it stands.
+    Node<T> reduce_then_build(const SparseMatrix<T>& a, std::string origin, int depth) {
+        reduce::WorkMatrix<T> work(a);
+        const bool merge = merges_allowed(a);
+        std::vector<T> factors;
+        reduce::ReductionCounts counts;
+        std::vector<vertex_t> rows, cols;
+        for (;;) {
+            const auto [degree, side, line] = work.min_line();
+            if (degree < 0) {
+                break;  // everything eliminated
+            }
+            if (degree == 0) {
+                Node<T> node = zero(origin + ": a line became empty while reducing");
+                node.reductions = counts;
+                node.reduced_from = a.rows();
+                return node;
+            }
+            if (degree == 1) {
+                factors.push_back(work.eliminate(side, line));
+                ++counts.eliminated;
+                continue;
+            }
+            if (degree == 2 && merge && work.merge(side, line)) {
+                ++counts.merged;
+                continue;
+            }
+            if (degree <= 4 && degree >= 3 && merge && splits_left_ > 0) {
+                --splits_left_;  // every attempt counts, kept or not: planning time stays bounded
+                auto [first, second] = work.split(side, line);
+                const SparseMatrix<T> current = work.extract(rows, cols);
+                const double keep_s = leaf(current, "").predicted_s;
+                Node<T> sum;
+                sum.kind = Node<T>::Kind::sum;
+                sum.origin = origin + ": split of a line with " + std::to_string(degree) + " nonzeros";
+                sum.children.push_back(build(first.extract(rows, cols), false, true, "part 1", depth + 1));
+                sum.children.push_back(build(second.extract(rows, cols), false, true, "part 2", depth + 1));
+                sum.predicted_s =
+                    kLeafOverhead_s + sum.children[0].predicted_s + sum.children[1].predicted_s;
+                if (sum.predicted_s < keep_s) {
+                    ++counts.split;
+                    sum.factors = std::move(factors);
+                    sum.reductions = counts;
+                    sum.reduced_from = a.rows();
+                    return sum;
+                }
+            }
+            break;
+        }
+        if (!counts.any()) {
+            return leaf(a, std::move(origin));
+        }
+        // The reduced matrix may split into blocks again; it is not reduced a second time.
+        Node<T> node = build(work.extract(rows, cols), false, false, origin + ", reduced", depth + 1);
+        node.factors.insert(node.factors.end(), factors.begin(), factors.end());
+        node.reductions += counts;
+        node.reduced_from = a.rows();
+        return node;
+    }
+
+    const Settings& settings_;
+    StructureReport& report_;
+    int splits_left_;
+};
+
+/// The plan as an indented tree, at most kMaxPlanLines lines (big plans have thousands of
+/// nodes; the counts in the report cover all of them).
+constexpr int kMaxPlanLines = 120;
+
+template <class T>
+void render(const Node<T>& node, int depth, std::ostringstream& out, int& lines, int& hidden) {
+    if (lines >= kMaxPlanLines) {
+        ++hidden;
+        for (const Node<T>& child : node.children) {
+            render(child, depth + 1, out, lines, hidden);
+        }
+        return;
+    }
+    ++lines;
+    out << std::string(static_cast<std::size_t>(2 * depth), ' ');
+    if (!node.origin.empty()) {
+        out << node.origin;
+    }
+    if (node.reductions.any()) {
+        out << " [" << node.reduced_from << "×" << node.reduced_from << ": "
+            << node.reductions.eliminated << " eliminated, " << node.reductions.merged
+            << " merged, " << node.reductions.split << " split]";
+    }
+    switch (node.kind) {
+        case Node<T>::Kind::zero: out << " → 0"; break;
+        case Node<T>::Kind::leaf:
+            if (node.matrix.rows() == 0) {
+                out << " → fully reduced";
+            } else {
+                out << " → " << node.engine << " on " << node.matrix.rows() << "×"
+                    << node.matrix.rows() << " (" << node.matrix.nnz() << " nonzeros)";
+            }
+            break;
+        case Node<T>::Kind::product: out << " → product of " << node.children.size(); break;
+        case Node<T>::Kind::sum: out << " → sum of " << node.children.size(); break;
+    }
+    out << ", predicted " << format_seconds(node.predicted_s) << "\n";
+    for (const Node<T>& child : node.children) {
+        render(child, depth + 1, out, lines, hidden);
+    }
+}
+
+template <class T>
+void collect_leaves(const Node<T>& node, std::vector<BlockReport>& leaves) {
+    if (node.kind == Node<T>::Kind::leaf) {
+        leaves.push_back({node.matrix.rows(), node.matrix.nnz(), node.engine, node.origin,
+                          node.predicted_s, 0.0});
+    }
+    for (const Node<T>& child : node.children) {
+        collect_leaves(child, leaves);
+    }
+}
+
+template <class T>
+void count_reductions(const Node<T>& node, StructureReport& report) {
+    report.eliminated += node.reductions.eliminated;
+    report.merged += node.reductions.merged;
+    report.split += node.reductions.split;
+    for (const Node<T>& child : node.children) {
+        count_reductions(child, report);
+    }
+}
+
+// ---- Evaluating ---------------------------------------------------------------------------------
+
+/// Runs the leaves' engines in plan order with overall progress and per-leaf timings.
+template <class T>
+class Evaluator {
+public:
+    Evaluator(const Settings& settings, const CountOptions& options, CountResult& result,
+              double predicted_total)
+        : settings_(settings), options_(options), result_(result), total_(predicted_total) {}
+
+    BigInt exact_value(const Node<T>& node) {
+        BigInt value = 1;
+        switch (node.kind) {
+            case Node<T>::Kind::zero: return 0;
+            case Node<T>::Kind::leaf: value = timed_leaf(node, [&] { return exact_leaf(node); }); break;
+            case Node<T>::Kind::product:
+                for (const auto& child : node.children) {
+                    value *= exact_value(child);
+                }
+                break;
+            case Node<T>::Kind::sum:
+                value = 0;
+                for (const auto& child : node.children) {
+                    value += exact_value(child);
+                }
+                break;
+        }
+        if constexpr (kIntegral<T>) {
+            for (const T& f : node.factors) {
+                value *= BigInt(f);
+            }
+        }
+        return value;
+    }
+
+    /// Value and an absolute error bound (first order).
+    struct Float {
+        Scaled value;
+        Scaled error;
+    };
+
+    Float float_value(const Node<T>& node) {
+        Float out{Scaled::from(1.0), Scaled{}};
+        switch (node.kind) {
+            case Node<T>::Kind::zero: return {Scaled{}, Scaled{}};
+            case Node<T>::Kind::leaf: out = timed_leaf(node, [&] { return float_leaf(node); }); break;
+            case Node<T>::Kind::product:
+                for (const auto& child : node.children) {
+                    out = multiply(out, float_value(child));
+                }
+                break;
+            case Node<T>::Kind::sum:
+                out = {Scaled{}, Scaled{}};
+                for (const auto& child : node.children) {
+                    const Float term = float_value(child);
+                    out.value = out.value + term.value;
+                    out.error = out.error + term.error +
+                                Scaled::from(kUnitRoundoff) * (out.value.magnitude());
+                }
+                break;
+        }
+        for (const T& f : node.factors) {
+            out = multiply(out, Float{Scaled::from(as_complex(f)), Scaled{}});
+        }
+        if constexpr (!kIntegral<T>) {
+            // Each merge rounds the merged entries (≤ 3 roundings each); perm of a nonnegative
+            // matrix is monotone in them, so its relative error grows by at most 3u per merge.
+            out.error = out.error + Scaled::from(3 * kUnitRoundoff * node.reductions.merged) *
+                                        out.value.magnitude();
+        }
+        return out;
+    }
+
+private:
+    static Float multiply(const Float& a, const Float& b) {
+        // |ab − âb̂| ≤ |a|·err_b + |b|·err_a (+ err_a·err_b) plus one rounding of the product.
+        const Scaled value = a.value * b.value;
+        Scaled error = a.value.magnitude() * b.error + b.value.magnitude() * a.error +
+                       a.error * b.error + Scaled::from(2 * kUnitRoundoff) * value.magnitude();
+        return {value, error};
+    }
+
+    template <class F>
+    auto timed_leaf(const Node<T>& node, F compute) {
+        const auto start = std::chrono::steady_clock::now();
+        run_.threads = settings_.threads;
+        run_.progress_interval_s = options_.progress_interval_s;
+        run_.progress = nullptr;
+        if (options_.progress && total_ > 0) {
+            const double before = done_, share = node.predicted_s;
+            run_.progress = [this, before, share](const Progress& p) {
+                options_.progress(Progress{std::min(1.0, (before + p.fraction * share) / total_),
+                                           p.elapsed_s});
+            };
+        }
+        auto value = compute();
+        done_ += node.predicted_s;
+        auto& leaf = result_.structure.leaves[leaf_index_++];
+        leaf.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return value;
+    }
+
+    BigInt exact_leaf(const Node<T>& node) {
+        const SparseMatrix<T>& a = node.matrix;
+        const vertex_t n = a.rows();
+        if (n == 0) {
+            return 1;
+        }
+        const DenseMatrix<std::int64_t> dense = integer_dense(a);
+        if (node.engine == "direct") {
+            return n == 1 ? BigInt(dense(0, 0))
+                          : BigInt(dense(0, 0)) * BigInt(dense(1, 1)) +
+                                BigInt(dense(0, 1)) * BigInt(dense(1, 0));
+        }
+        if (node.engine == "brute-force") {
+            return exact::brute_force_exact(dense);
+        }
+        const bool binary = std::all_of(dense.data().begin(), dense.data().end(),
+                                        [](std::int64_t v) { return v == 0 || v == 1; });
+        exact::ExactOutcome out = exact::ryser_exact(dense, binary, run_);
+        result_.stats.primes = std::max(result_.stats.primes, out.primes);
+        result_.stats.gray_steps += out.gray_steps;
+        note_arithmetic(out.arithmetic);
+        return out.value;
+    }
+
+    Float float_leaf(const Node<T>& node) {
+        const SparseMatrix<T>& a = node.matrix;
+        const vertex_t n = a.rows();
+        if (n == 0) {
+            return {Scaled::from(1.0), Scaled{}};
+        }
+        using Value = std::conditional_t<kComplex<T>, std::complex<double>, double>;
+        DenseMatrix<Value> dense(n, n);
+        for (const auto& t : a.triplets()) {
+            dense(t.row, t.col) = static_cast<Value>(t.value);
+        }
+        if (node.engine == "direct" || node.engine == "brute-force") {
+            std::complex<double> v;
+            if (node.engine == "brute-force") {
+                v = exact::brute_force(dense);  // double-double inside
+            } else {
+                v = n == 1 ? std::complex<double>(dense(0, 0))
+                           : std::complex<double>(dense(0, 0)) * std::complex<double>(dense(1, 1)) +
+                                 std::complex<double>(dense(0, 1)) * std::complex<double>(dense(1, 0));
+            }
+            // direct: two products and a sum of magnitude ≤ Σ|terms|; brute force: one rounding.
+            double magnitude = std::abs(v);
+            if (node.engine == "direct" && n == 2) {
+                magnitude = std::abs(std::complex<double>(dense(0, 0)) * std::complex<double>(dense(1, 1))) +
+                            std::abs(std::complex<double>(dense(0, 1)) * std::complex<double>(dense(1, 0)));
+            }
+            return {Scaled::from(v), Scaled::from(3 * kUnitRoundoff * magnitude)};
+        }
+        exact::FloatOutcome out;
+        if constexpr (kComplex<T>) {
+            out = exact::ryser_complex(dense, run_);
+        } else {
+            out = exact::ryser_real(dense, settings_.precision, run_);
+        }
+        result_.stats.gray_steps += out.gray_steps;
+        note_arithmetic(out.arithmetic);
+        return {Scaled::from(out.mantissa, out.exponent2),
+                Scaled::from(out.abs_error_mantissa, out.exponent2)};
+    }
+
+    void note_arithmetic(const std::string& arithmetic) {
+        if (result_.arithmetic.empty() || result_.arithmetic == "none") {
+            result_.arithmetic = arithmetic;
+        } else if (result_.arithmetic.find(arithmetic) == std::string::npos) {
+            result_.arithmetic += "; " + arithmetic;
+        }
+    }
+
+    const Settings& settings_;
+    const CountOptions& options_;
+    CountResult& result_;
+    double total_;
+    double done_ = 0;
+    std::size_t leaf_index_ = 0;
+    exact::EngineRun run_;
+};
+
+}  // namespace
+
+template <class T>
+Node<T> build_plan(const SparseMatrix<T>& a, const Settings& settings, StructureReport& report) {
+    report.dulmage_mendelsohn = settings.dulmage_mendelsohn;
+    report.reductions = settings.reductions;
+    Builder<T> builder(settings, report);
+    Node<T> root = builder.build(a, false, true, "matrix " + std::to_string(a.rows()) + "×" +
+                                                     std::to_string(a.cols()),
+                                 0);
+    if (!settings.dulmage_mendelsohn) {
+        report.block_orders.assign(1, a.rows());
+    }
+    std::ostringstream text;
+    int lines = 0, hidden = 0;
+    render(root, 0, text, lines, hidden);
+    if (hidden > 0) {
+        text << "... " << hidden << " more node(s) not shown\n";
+    }
+    report.plan_text = text.str();
+    report.predicted_s = root.predicted_s;
+    collect_leaves(root, report.leaves);
+    count_reductions(root, report);
+    return root;
+}
+
+template <class T>
+void evaluate_plan(const Node<T>& root, const Settings& settings, const CountOptions& options,
+                   CountResult& result) {
+    Evaluator<T> evaluator(settings, options, result, root.predicted_s);
+    result.stats.threads = settings.threads;
+    if (settings.precision == Precision::exact) {
+        result.exact = evaluator.exact_value(root);
+        result.is_exact = true;
+        result.value = result.exact.to_double();
+        result.complex_value = result.value;
+        result.log10_abs = result.exact.log10_abs();
+        result.sign = result.exact.sign();
+        return;
+    }
+    const auto f = evaluator.float_value(root);
+    result.is_exact = false;
+    result.complex_value = f.value.value();
+    result.value = result.complex_value.real();
+    const double log2_abs = f.value.log2_abs();
+    result.log10_abs = log2_abs * std::log10(2.0);
+    result.sign = f.value.mantissa.real() > 0 ? 1 : (f.value.mantissa.real() < 0 ? -1 : 0);
+    result.abs_error = f.error.value().real();
+    const double log2_error = f.error.log2_abs();
+    result.rel_error = f.value.is_zero() ? (f.error.is_zero() ? 0.0 : std::numeric_limits<double>::infinity())
+                                         : std::exp2(log2_error - log2_abs);
+}
+
+template Node<std::int64_t> build_plan(const SparseMatrix<std::int64_t>&, const Settings&, StructureReport&);
+template Node<double> build_plan(const SparseMatrix<double>&, const Settings&, StructureReport&);
+template Node<std::complex<double>> build_plan(const SparseMatrix<std::complex<double>>&, const Settings&,
+                                               StructureReport&);
+template void evaluate_plan(const Node<std::int64_t>&, const Settings&, const CountOptions&, CountResult&);
+template void evaluate_plan(const Node<double>&, const Settings&, const CountOptions&, CountResult&);
+template void evaluate_plan(const Node<std::complex<double>>&, const Settings&, const CountOptions&,
+                            CountResult&);
+
+}  // namespace pmcount::plan

@@ -1,0 +1,62 @@
+// The planner: every count goes through it.
+//
+//   matrix ─► Hopcroft–Karp (no perfect matching? → 0, with a Hall witness)
+//          ─► fine Dulmage–Mendelsohn: product over irreducible blocks, entries between blocks
+//             dropped
+//          ─► per block: Forbert–Marx reductions (eliminate, merge, split), then DM again on the
+//             reduced matrix where it changed
+//          ─► leaves: an engine per leaf chosen by order, value kind and the cost model
+//          ─► evaluate the tree: exact big integers, or floats with propagated error bounds.
+//
+// The tree is built without counting, so --explain can print it with predicted times, and a
+// plan predicted to exceed the time limit is refused before any exponential work starts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pmcount/count.hpp"
+#include "pmcount/matrix.hpp"
+#include "reduce/forbert_marx.hpp"
+
+namespace pmcount::plan {
+
+struct Settings {
+    bool dulmage_mendelsohn = true;
+    bool reductions = true;
+    Method method = Method::automatic;
+    /// Resolved: exact, double_precision or double_double.
+    Precision precision = Precision::exact;
+    int threads = 1;
+    /// Splits of lines with 3–4 nonzeros the planner may try in one plan. Each attempt plans
+    /// both parts to compare them with keeping the matrix whole, so this bounds planning time.
+    int max_splits = 2048;
+};
+
+template <class T>
+struct Node {
+    enum class Kind { leaf, product, sum, zero };
+    Kind kind = Kind::leaf;
+    /// Entries multiplied out by eliminations on the way to this node.
+    std::vector<T> factors;
+    std::vector<Node> children;
+    SparseMatrix<T> matrix;  ///< leaves only
+    std::string origin;      ///< how the node arose ("block 2 of 3", "split part 1", …)
+    std::string engine;      ///< leaves only
+    /// Reductions applied between the parent and this node, and the order they started from.
+    reduce::ReductionCounts reductions;
+    vertex_t reduced_from = 0;
+    double predicted_s = 0;  ///< of the whole subtree
+};
+
+/// Builds the plan of perm(a) for a square matrix; fills the structure fields of `report`.
+template <class T>
+Node<T> build_plan(const SparseMatrix<T>& a, const Settings& settings, StructureReport& report);
+
+/// Evaluates a plan built by build_plan, filling value fields, timings of the leaves
+/// (result.structure.leaves) and stats of `result`.
+template <class T>
+void evaluate_plan(const Node<T>& root, const Settings& settings, const CountOptions& options,
+                   CountResult& result);
+
+}  // namespace pmcount::plan

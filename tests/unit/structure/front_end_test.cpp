@@ -1,0 +1,185 @@
+// The whole structure front end (Dulmage–Mendelsohn + Forbert–Marx + planner) against the same
+// count with everything switched off, on many seeded random sparse and reducible matrices.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "pmcount/count.hpp"
+#include "pmcount/error.hpp"
+
+namespace pmcount {
+namespace {
+
+/// A random matrix with hidden block triangular structure: irreducible-ish diagonal blocks
+/// (identity + random entries), random entries above, then random row and column permutations.
+/// Some instances have empty rows or no perfect matching.
+template <class T, class Draw>
+SparseMatrix<T> random_reducible(vertex_t n, double density, std::uint64_t seed, Draw draw) {
+    std::mt19937_64 rng(seed);
+    std::bernoulli_distribution coin(density);
+    std::vector<vertex_t> block_of(static_cast<std::size_t>(n));
+    vertex_t block = 0;
+    for (vertex_t i = 0; i < n; ++i) {
+        if (i > 0 && rng() % 4 == 0) {
+            ++block;
+        }
+        block_of[static_cast<std::size_t>(i)] = block;
+    }
+    const bool keep_diagonal = rng() % 5 != 0;  // a fifth may lack a perfect matching
+    std::vector<vertex_t> row_perm(static_cast<std::size_t>(n)), col_perm(static_cast<std::size_t>(n));
+    std::iota(row_perm.begin(), row_perm.end(), 0);
+    std::iota(col_perm.begin(), col_perm.end(), 0);
+    std::shuffle(row_perm.begin(), row_perm.end(), rng);
+    std::shuffle(col_perm.begin(), col_perm.end(), rng);
+    std::vector<Triplet<T>> entries;
+    for (vertex_t i = 0; i < n; ++i) {
+        for (vertex_t j = 0; j < n; ++j) {
+            const vertex_t bi = block_of[static_cast<std::size_t>(i)], bj = block_of[static_cast<std::size_t>(j)];
+            const bool present = (i == j && keep_diagonal) || (bi <= bj && coin(rng));
+            if (present) {
+                const T v = draw(rng);
+                if (v != T{}) {
+                    entries.push_back({row_perm[static_cast<std::size_t>(i)], col_perm[static_cast<std::size_t>(j)], v});
+                }
+            }
+        }
+    }
+    return {n, n, entries};
+}
+
+CountOptions switched(bool on) {
+    CountOptions o;
+    o.dulmage_mendelsohn = on;
+    o.reductions = on;
+    return o;
+}
+
+TEST(FrontEnd, ExactCountsMatchWithEverythingOff) {
+    int reducible = 0, zero = 0, reduced = 0;
+    for (std::uint64_t seed = 0; seed < 520; ++seed) {
+        // Orders up to 24, most small so the unreduced Ryser runs stay quick.
+        const vertex_t n = 1 + static_cast<vertex_t>(seed % 6 == 0 ? 16 + seed % 9 : seed % 16);
+        const double density = 0.08 + 0.04 * static_cast<double>(seed % 8);
+        const bool binary = seed % 2 == 0;
+        const auto a = random_reducible<std::int64_t>(n, density, seed, [&](std::mt19937_64& rng) {
+            return binary ? std::int64_t{1} : static_cast<std::int64_t>(rng() % 7) - 3;
+        });
+        const CountResult on = permanent(a, switched(true));
+        const CountResult off = permanent(a, switched(false));
+        ASSERT_TRUE(on.is_exact);
+        EXPECT_EQ(on.exact, off.exact) << "seed " << seed << " n " << n;
+        reducible += on.structure.block_orders.size() > 1 ? 1 : 0;
+        zero += on.exact.is_zero() ? 1 : 0;
+        reduced += on.structure.eliminated + on.structure.merged > 0 ? 1 : 0;
+    }
+    // The sample really exercises the front end.
+    EXPECT_GT(reducible, 150);
+    EXPECT_GT(zero, 50);
+    EXPECT_GT(reduced, 200);
+}
+
+TEST(FrontEnd, FloatingCountsAgreeWithinTheirErrorBounds) {
+    for (std::uint64_t seed = 0; seed < 120; ++seed) {
+        const vertex_t n = 1 + static_cast<vertex_t>(seed % 14);
+        const int kind = static_cast<int>(seed % 3);  // nonnegative real, signed real, complex
+        std::uniform_real_distribution<double> unit(0.1, 1.0);
+        if (kind < 2) {
+            const auto a = random_reducible<double>(n, 0.3, 900 + seed, [&](std::mt19937_64& rng) {
+                return kind == 0 ? unit(rng) : (rng() % 2 == 0 ? -unit(rng) : unit(rng));
+            });
+            const CountResult on = permanent(a, switched(true)), off = permanent(a, switched(false));
+            EXPECT_LE(std::fabs(on.value - off.value), on.abs_error + off.abs_error + 1e-300)
+                << "seed " << seed;
+        } else {
+            const auto a = random_reducible<std::complex<double>>(
+                n, 0.3, 900 + seed, [&](std::mt19937_64& rng) {
+                    return std::complex<double>(unit(rng) - 0.5, unit(rng) - 0.5);
+                });
+            const CountResult on = permanent(a, switched(true)), off = permanent(a, switched(false));
+            EXPECT_LE(std::abs(on.complex_value - off.complex_value), on.abs_error + off.abs_error + 1e-300)
+                << "seed " << seed;
+        }
+    }
+}
+
+TEST(FrontEnd, BlockTriangularCountsOnlyTheDiagonalBlocks) {
+    // Diagonal blocks J_3 (3! = 6) and J_4 (4! = 24) with everything above filled with 1s:
+    // perm = 6·24 = 144, and every entry above the blocks is dropped.
+    std::vector<Triplet<std::int64_t>> entries;
+    for (vertex_t i = 0; i < 7; ++i) {
+        for (vertex_t j = 0; j < 7; ++j) {
+            if ((i < 3 && j < 3) || (i >= 3 && j >= 3) || (i < 3 && j >= 3)) {
+                entries.push_back({i, j, 1});
+            }
+        }
+    }
+    const CountResult r = permanent(SparseMatrix<std::int64_t>(7, 7, entries));
+    EXPECT_EQ(r.exact.to_string(), "144");
+    EXPECT_EQ(r.structure.block_orders, (std::vector<vertex_t>{3, 4}));
+    EXPECT_EQ(r.structure.dropped_entries, 12);
+}
+
+TEST(FrontEnd, NoPerfectMatchingReportsAHallWitness) {
+    // Rows 1, 2, 3 only reach columns 0 and 1.
+    std::vector<Triplet<std::int64_t>> entries = {{0, 0, 1}, {0, 2, 1}, {0, 3, 1}, {1, 0, 1},
+                                                  {1, 1, 1}, {2, 0, 1}, {2, 1, 1}, {3, 1, 1}};
+    const CountResult r = permanent(SparseMatrix<std::int64_t>(4, 4, entries));
+    EXPECT_TRUE(r.exact.is_zero());
+    EXPECT_EQ(r.structure.hall_rows, (std::vector<vertex_t>{1, 2, 3}));
+    EXPECT_EQ(r.structure.hall_cols, (std::vector<vertex_t>{0, 1}));
+    EXPECT_NE(r.note.find("Hall"), std::string::npos) << r.note;
+}
+
+TEST(FrontEnd, DisconnectedGraphIsTheProductOfItsComponents) {
+    // Two disjoint 6-cycles (2 perfect matchings each) and a K_{3,3} (6): 24.
+    std::vector<BipartiteGraph::Edge> edges;
+    for (vertex_t c = 0; c < 2; ++c) {
+        for (vertex_t k = 0; k < 3; ++k) {
+            edges.emplace_back(3 * c + k, 3 * c + k);
+            edges.emplace_back(3 * c + k, 3 * c + (k + 1) % 3);
+        }
+    }
+    for (vertex_t i = 6; i < 9; ++i) {
+        for (vertex_t j = 6; j < 9; ++j) {
+            edges.emplace_back(i, j);
+        }
+    }
+    const CountResult r = count_perfect_matchings(BipartiteGraph(9, 9, edges));
+    EXPECT_EQ(r.exact.to_string(), "24");
+    EXPECT_EQ(r.structure.block_orders.size(), 3u);
+}
+
+TEST(FrontEnd, UnequalSidesGiveZeroWithAReason) {
+    const CountResult r = count_perfect_matchings(BipartiteGraph(3, 4, {{0, 0}, {1, 1}, {2, 2}}));
+    EXPECT_TRUE(r.exact.is_zero());
+    EXPECT_NE(r.note.find("3 vertices"), std::string::npos) << r.note;
+}
+
+TEST(FrontEnd, ExplainReportsThePlanWithoutCounting) {
+    const auto a = random_reducible<std::int64_t>(40, 0.3, 7, [](std::mt19937_64&) { return std::int64_t{1}; });
+    CountOptions options;
+    options.explain_only = true;
+    const CountResult r = permanent(a, options);
+    EXPECT_TRUE(r.explained_only);
+    EXPECT_FALSE(r.structure.plan_text.empty());
+    EXPECT_FALSE(r.structure.leaves.empty());
+    EXPECT_EQ(r.stats.gray_steps, 0u);
+    // Switched off, the whole 40×40 is one Ryser leaf with a predicted time far larger.
+    options.dulmage_mendelsohn = options.reductions = false;
+    const CountResult off = permanent(a, options);
+    ASSERT_EQ(off.structure.leaves.size(), 1u);
+    EXPECT_EQ(off.structure.leaves[0].order, 40);
+    EXPECT_GT(off.structure.predicted_s, 100 * r.structure.predicted_s);
+}
+
+TEST(FrontEnd, PlansOverTheTimeLimitAreRefused) {
+    const auto a = random_reducible<std::int64_t>(60, 0.3, 11, [](std::mt19937_64&) { return std::int64_t{1}; });
+    CountOptions options = switched(false);
+    options.max_predicted_seconds = 3600;
+    EXPECT_THROW(permanent(a, options), ProblemTooLarge);
+}
+
+}  // namespace
+}  // namespace pmcount
