@@ -159,6 +159,33 @@ def main():
     manifest.append(("complex_5.mtx", "generated", "CC0", "complex permanent (brute force, exact)",
                      f"{int(w.real)}{'+' if w.imag >= 0 else '-'}{abs(int(w.imag))}i"))
 
+    # A reducible 0-1 matrix: diagonal blocks of orders 4, 3, 2 (each fully indecomposable), random
+    # entries above them, rows and columns shuffled. Used for the Dulmage–Mendelsohn drawing.
+    import random
+    rng = random.Random(2026)
+    sizes = [4, 3, 2]
+    starts = [sum(sizes[:k]) for k in range(len(sizes))]
+    n = sum(sizes)
+    block = [k for k, size in enumerate(sizes) for _ in range(size)]
+    a = [[0] * n for _ in range(n)]
+    for k, (start, size) in enumerate(zip(starts, sizes)):
+        for i in range(size):
+            a[start + i][start + i] = 1
+            a[start + i][start + (i + 1) % size] = 1
+    for i in range(n):
+        for j in range(n):
+            if block[i] < block[j] and rng.random() < 0.4:
+                a[i][j] = 1
+            elif block[i] == block[j] and rng.random() < 0.3:
+                a[i][j] = 1
+    rows, cols = list(range(n)), list(range(n))
+    rng.shuffle(rows)
+    rng.shuffle(cols)
+    shuffled = [[a[rows[i]][cols[j]] for j in range(n)] for i in range(n)]
+    write("reducible_9.mtx", mm_pattern(shuffled, "block triangular 0-1 matrix (blocks 4, 3, 2), shuffled"))
+    manifest.append(("reducible_9.mtx", "generated", "CC0",
+                     "reducible 0-1 matrix (brute force over permutations)", str(perm_brute(shuffled))))
+
     header = "# file\tsource\tlicence\twhat\texpected\n"
     (OUT / "MANIFEST.tsv").write_text(header + "".join("\t".join(row) + "\n" for row in manifest))
 

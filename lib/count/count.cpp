@@ -112,7 +112,7 @@ std::string leaf_methods(const StructureReport& report) {
 /// Refuses a plan that cannot finish: an engine's order limit, or the predicted time limit.
 void check_feasible(const StructureReport& report, const CountOptions& options, int threads) {
     for (const BlockReport& leaf : report.leaves) {
-        if (!std::isfinite(leaf.predicted_s)) {
+        if (!std::isfinite(leaf.predicted_s) && leaf.engine.rfind("none", 0) == 0) {
             throw ProblemTooLarge(
                 "a block of order " + std::to_string(leaf.order) +
                 " remains after the structure front end: too large for the exact engines (Ryser ≤ " +
@@ -209,8 +209,8 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const ch
     check_feasible(r.structure, options, settings.threads);
     const auto engine_start = Clock::now();
     plan::evaluate_plan(root, settings, options, r);
-    if (r.arithmetic.empty()) {
-        r.arithmetic = "none";
+    if (r.arithmetic.empty()) {  // the front end settled everything: only products and sums
+        r.arithmetic = precision == Precision::exact ? "exact integers" : "double";
     }
     r.timings.count_s = seconds_since(engine_start);
     r.timings.total_s = seconds_since(start);

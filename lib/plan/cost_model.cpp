@@ -8,9 +8,9 @@ namespace pmcount::plan {
 namespace {
 
 constexpr double kBase_ns = 1.0;
-constexpr double kRow_ns = 0.22;
-constexpr double kRowDoubleDouble_ns = 2.4;
-constexpr double kRowComplex_ns = 0.7;
+constexpr double kRow_ns = 0.3;
+constexpr double kRowDoubleDouble_ns = 3.0;
+constexpr double kRowComplex_ns = 1.0;
 constexpr double kRowExact_ns = 0.3;
 constexpr double kPrimeLane_ns = 1.4;
 constexpr double kBruteForceNode_ns = 6.0;

@@ -4,10 +4,13 @@
 //     double:        c_base + c_row·W
 //     double-double: c_base + c_row_dd·W
 //     complex:       c_base + c_row_complex·W
-// nanoseconds on one thread, for 2^(n−1) steps, divided by the threads used. The constants were
-// fitted to pmcount-bench runs on the 2-core development machine (Xeon, AVX-512, 2026-11-21):
-// double n = 28: 8.0 ns/step; exact 0-1 n = 26 with 3 primes: 27 ns/step; double-double ~10×
-// double; complex ~3× double. They are estimates for planning and refusal, not promises.
+// nanoseconds on one thread, for 2^(n−1) steps, divided by the threads used. Fitted to
+// single-thread runs on the 2-core development machine (Xeon with AVX-512, 2026-11-21):
+// `pmcount-bench --cases dense-real,dense-binary --n 22,24,26 --threads 1 --precision double,dd
+// --exact` gave double 8.6–11.3 ns/step, double-double 78–105, exact 0-1 (density 0.5, 2–3
+// primes) 14–17; `count_matchings --json --threads 1` on dense complex matrices 23–33 and on
+// density-0.8 0-1 matrices with 3 primes 20–25. They are estimates for choosing engines and
+// refusing hopeless plans, not promises (the GPU machine's cores are slower per thread).
 #pragma once
 
 #include <cstdint>

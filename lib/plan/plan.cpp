@@ -9,7 +9,6 @@
 #include <sstream>
 #include <type_traits>
 
-#include "exact/brute_force.hpp"
 #include "exact/chunked_run.hpp"
 #include "exact/ryser.hpp"
 #include "exact/ryser_kernel.hpp"
@@ -17,6 +16,7 @@
 #include "numeric/primes.hpp"
 #include "numeric/scaled.hpp"
 #include "plan/cost_model.hpp"
+#include "plan/engines.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/structure.hpp"
 
@@ -187,33 +187,36 @@ private:
         Node<T> node;
         node.kind = Node<T>::Kind::leaf;
         node.origin = std::move(origin);
-        const vertex_t n = a.rows();
-        const bool exact = settings_.precision == Precision::exact;
         node.predicted_s = kLeafOverhead_s;
-        if (n == 0) {
+        if (a.rows() == 0) {
             node.engine = "empty";
-        } else if (settings_.method == Method::brute_force) {
-            node.engine = "brute-force";
-            node.predicted_s += n > exact::kMaxBruteForceOrder ? std::numeric_limits<double>::infinity()
-                                                               : brute_force_seconds(n);
-        } else if (n <= 2 && settings_.method == Method::automatic) {
-            node.engine = "direct";
-        } else {
-            node.engine = "ryser";
-            if (n > exact::kMaxRyserOrder) {
-                node.predicted_s = std::numeric_limits<double>::infinity();
-            } else if (exact) {
+            node.matrix = std::move(a);
+            return node;
+        }
+        LeafFacts facts;
+        facts.order = a.rows();
+        facts.nnz = a.nnz();
+        facts.threads = settings_.threads;
+        if (settings_.precision == Precision::exact) {
+            facts.arithmetic = Arithmetic::exact;
+            if (a.rows() <= exact::kMaxRyserOrder) {
                 const double bound = numeric::permanent_bound_log2(integer_dense(a), false);
-                const int primes =
-                    std::isinf(bound) ? 0 : static_cast<int>((bound + 1) / numeric::kLargePrimeLog2) + 2;
-                node.predicted_s += ryser_seconds(n, Arithmetic::exact, primes, settings_.threads);
-            } else {
-                const Arithmetic arithmetic = kComplex<T> ? Arithmetic::complex
-                                              : settings_.precision == Precision::double_double
-                                                  ? Arithmetic::double_double
-                                                  : Arithmetic::double_precision;
-                node.predicted_s += ryser_seconds(n, arithmetic, 0, settings_.threads);
+                facts.primes = std::isinf(bound)
+                                   ? 0
+                                   : static_cast<int>((bound + 1) / numeric::kLargePrimeLog2) + 2;
             }
+        } else {
+            facts.arithmetic = kComplex<T> ? Arithmetic::complex
+                               : settings_.precision == Precision::double_double
+                                   ? Arithmetic::double_double
+                                   : Arithmetic::double_precision;
+        }
+        if (const Engine* engine = choose_engine(facts, settings_.method)) {
+            node.engine = engine->name;
+            node.predicted_s += engine->predict_s(facts);
+        } else {
+            node.engine = "none (order " + std::to_string(a.rows()) + " is beyond every engine)";
+            node.predicted_s = std::numeric_limits<double>::infinity();
         }
         node.matrix = std::move(a);
         return node;
@@ -451,62 +454,38 @@ private:
     }
 
     BigInt exact_leaf(const Node<T>& node) {
-        const SparseMatrix<T>& a = node.matrix;
-        const vertex_t n = a.rows();
-        if (n == 0) {
+        if (node.matrix.rows() == 0) {
             return 1;
         }
-        const DenseMatrix<std::int64_t> dense = integer_dense(a);
-        if (node.engine == "direct") {
-            return n == 1 ? BigInt(dense(0, 0))
-                          : BigInt(dense(0, 0)) * BigInt(dense(1, 1)) +
-                                BigInt(dense(0, 1)) * BigInt(dense(1, 0));
+        if constexpr (kIntegral<T>) {
+            exact::ExactOutcome out = engine_named(node.engine).count_exact(node.matrix, run_);
+            result_.stats.primes = std::max(result_.stats.primes, out.primes);
+            result_.stats.gray_steps += out.gray_steps;
+            note_arithmetic(out.arithmetic);
+            return out.value;
+        } else {
+            throw InvalidArgument("exact arithmetic needs integer entries");
         }
-        if (node.engine == "brute-force") {
-            return exact::brute_force_exact(dense);
-        }
-        const bool binary = std::all_of(dense.data().begin(), dense.data().end(),
-                                        [](std::int64_t v) { return v == 0 || v == 1; });
-        exact::ExactOutcome out = exact::ryser_exact(dense, binary, run_);
-        result_.stats.primes = std::max(result_.stats.primes, out.primes);
-        result_.stats.gray_steps += out.gray_steps;
-        note_arithmetic(out.arithmetic);
-        return out.value;
     }
 
     Float float_leaf(const Node<T>& node) {
         const SparseMatrix<T>& a = node.matrix;
-        const vertex_t n = a.rows();
-        if (n == 0) {
+        if (a.rows() == 0) {
             return {Scaled::from(1.0), Scaled{}};
         }
-        using Value = std::conditional_t<kComplex<T>, std::complex<double>, double>;
-        DenseMatrix<Value> dense(n, n);
-        for (const auto& t : a.triplets()) {
-            dense(t.row, t.col) = static_cast<Value>(t.value);
-        }
-        if (node.engine == "direct" || node.engine == "brute-force") {
-            std::complex<double> v;
-            if (node.engine == "brute-force") {
-                v = exact::brute_force(dense);  // double-double inside
-            } else {
-                v = n == 1 ? std::complex<double>(dense(0, 0))
-                           : std::complex<double>(dense(0, 0)) * std::complex<double>(dense(1, 1)) +
-                                 std::complex<double>(dense(0, 1)) * std::complex<double>(dense(1, 0));
-            }
-            // direct: two products and a sum of magnitude ≤ Σ|terms|; brute force: one rounding.
-            double magnitude = std::abs(v);
-            if (node.engine == "direct" && n == 2) {
-                magnitude = std::abs(std::complex<double>(dense(0, 0)) * std::complex<double>(dense(1, 1))) +
-                            std::abs(std::complex<double>(dense(0, 1)) * std::complex<double>(dense(1, 0)));
-            }
-            return {Scaled::from(v), Scaled::from(3 * kUnitRoundoff * magnitude)};
-        }
+        const Engine& engine = engine_named(node.engine);
         exact::FloatOutcome out;
         if constexpr (kComplex<T>) {
-            out = exact::ryser_complex(dense, run_);
+            out = engine.count_complex(a, run_);
+        } else if constexpr (kIntegral<T>) {
+            std::vector<Triplet<double>> entries;
+            for (const auto& t : a.triplets()) {
+                entries.push_back({t.row, t.col, static_cast<double>(t.value)});
+            }
+            out = engine.count_real(SparseMatrix<double>(a.rows(), a.cols(), std::move(entries)),
+                                    settings_.precision, run_);
         } else {
-            out = exact::ryser_real(dense, settings_.precision, run_);
+            out = engine.count_real(a, settings_.precision, run_);
         }
         result_.stats.gray_steps += out.gray_steps;
         note_arithmetic(out.arithmetic);

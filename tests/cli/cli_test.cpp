@@ -379,3 +379,82 @@ TEST_F(CountMatchingsCli, SumDuplicatesAndPerfectMatchingsOptions) {
 }
 
 }  // namespace
+
+namespace {
+
+/// A 0-1 matrix in Matrix Market with two 3×3 all-ones diagonal blocks and the block above them
+/// filled (those 9 entries lie in no perfect matching): 3!·3! = 36.
+std::string two_block_matrix_market() {
+    std::string text = "%%MatrixMarket matrix coordinate pattern general\n6 6 27\n";
+    for (int i = 1; i <= 6; ++i) {
+        for (int j = 1; j <= 6; ++j) {
+            if ((i <= 3) || (j >= 4)) {
+                text += std::to_string(i) + " " + std::to_string(j) + "\n";
+            }
+        }
+    }
+    return text;
+}
+
+TEST_F(CountMatchingsCli, ExplainPrintsThePlanWithoutCounting) {
+    const Outcome r = run("--explain " + write("b.mtx", two_block_matrix_market()));
+    EXPECT_EQ(r.status, kOk) << r.err;
+    EXPECT_NE(r.out.find("fine Dulmage–Mendelsohn blocks: 2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("entries in no perfect matching: 9"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("predicted total"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("\n36\n"), std::string::npos) << "explain must not count";
+}
+
+TEST_F(CountMatchingsCli, JsonCarriesTheBlockStructure) {
+    const Outcome r = run("--json " + write("b.mtx", two_block_matrix_market()));
+    ASSERT_EQ(r.status, kOk) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["value"], "36");
+    EXPECT_EQ(j["structure"]["blocks"], nlohmann::json::array({3, 3}));
+    EXPECT_EQ(j["structure"]["dropped_entries"], 9);
+    EXPECT_EQ(j["structure"]["matching_size"], 6);
+    EXPECT_TRUE(j["structure"]["leaves"].is_array());
+    EXPECT_FALSE(j["structure"]["plan"].get<std::string>().empty());
+    // Switched off, the same count comes from one 6×6 Ryser leaf.
+    const Outcome off = run("--json --no-dm --no-reduce b.mtx");
+    const auto k = nlohmann::json::parse(off.out);
+    EXPECT_EQ(k["value"], "36");
+    EXPECT_EQ(k["structure"]["leaves"].size(), 1u);
+    EXPECT_EQ(k["structure"]["leaves"][0]["order"], 6);
+    EXPECT_EQ(k["structure"]["dulmage_mendelsohn"], false);
+}
+
+TEST_F(CountMatchingsCli, NoPerfectMatchingPrintsAHallWitnessInFileIds) {
+    // Vertices 10 and 12 (one colour class) both reach only vertex 11.
+    const Outcome r = run(write("g.txt", "10 11\n12 11\n13 14\n13 15\n"));
+    EXPECT_EQ(r.status, kOk) << r.err;
+    EXPECT_EQ(r.out, "0\n");
+    EXPECT_NE(r.err.find("Hall"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("witness: rows {10, 12} have only the 1 neighbour(s) {11}"),
+              std::string::npos)
+        << r.err;
+    const Outcome j = run("--json g.txt");
+    const auto json = nlohmann::json::parse(j.out);
+    EXPECT_EQ(json["structure"]["hall_violator"]["rows"], nlohmann::json::array({10, 12}));
+}
+
+TEST_F(CountMatchingsCli, DotFileShowsBlocksAndDroppedEdges) {
+    const Outcome r = run("--dot dm.dot " + write("b.mtx", two_block_matrix_market()));
+    EXPECT_EQ(r.status, kOk) << r.err;
+    const std::string dot = read_file(dir_ / "dm.dot");
+    EXPECT_NE(dot.find("cluster_block0"), std::string::npos) << dot;
+    EXPECT_NE(dot.find("cluster_block1"), std::string::npos) << dot;
+    EXPECT_EQ(static_cast<int>(std::count(dot.begin(), dot.end(), '\n')) > 20, true);
+    EXPECT_NE(dot.find("style=dashed"), std::string::npos);
+}
+
+TEST_F(CountMatchingsCli, TimeLimitRefusesAHopelessPlan) {
+    // 50×50 all ones with the front end off: 2^49 Gray steps, far over a 60 s limit.
+    const Outcome r = run("--no-dm --no-reduce --max-time 60 " +
+                          write("j.mtx", all_ones_matrix_market(50)));
+    EXPECT_EQ(r.status, kRuntimeError);
+    EXPECT_NE(r.err.find("predicted to take"), std::string::npos) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+}
+
+}  // namespace

@@ -25,6 +25,18 @@
 //     against Ryser); exact answers must be equal.
 // thewalrus's answers carry no error bound; they are reported with their observed error only.
 //
+// The case reducible-binary measures the structure front end instead of the dense engines: a 0-1
+// matrix in hidden block-triangular form (see reducible_entries) is counted exactly by the
+// planner with its default front end (Dulmage–Mendelsohn + Forbert–Marx reductions) at each
+// thread count; a Dulmage–Mendelsohn-only run (plain Ryser per block) is the reference it must
+// equal; and the same matrix without any front end is only planned (explain_only: its predicted
+// seconds, and their ratio to the measured front-end time) and then offered with a 60 s limit
+// on the predicted time, which the planner is expected to refuse (ProblemTooLarge, reported as
+// "refused"). When the planner accepts it (small n) it is counted and checked like a reference.
+// Extra fields on these lines: front_end, planted_blocks, structure (what the planner found:
+// block orders, leaves, reductions, predicted_s), explain_only and predicted_seconds, refused.
+// A front end that misses the planted blocks is a MISMATCH too.
+//
 // Exit codes: 0 every check passed, 1 usage error, 2 a check failed, 3 runtime error (an engine
 // threw, or --thewalrus require and thewalrus could not run).
 #include <sys/wait.h>
@@ -73,29 +85,45 @@ constexpr const char* examples_text = R"(Examples:
   pmcount-bench --cases dense-real --n 20,24,28 --threads 1,2 --repeat 3
   pmcount-bench --cases dense-binary --n 20:28:4 --exact --out bench.jsonl
   pmcount-bench --cases dense-signed --n 24 --precision double,dd --thewalrus off
+  pmcount-bench --cases reducible-binary --n 60 --threads 1,2 --repeat 3
 
 Cases: dense-real (uniform [0,1)), dense-binary (0-1, each entry 1 with probability --density),
-dense-signed (uniform [-1,1)). --threads accepts N for all cores; --n accepts lists and ranges
-first:last[:step]. Exit codes: 0 all checks ok, 1 usage error, 2 a check failed (MISMATCH),
-3 runtime error.)";
+dense-signed (uniform [-1,1)), reducible-binary (0-1 with hidden diagonal blocks of order
+<= --max-block; always exact, times the structure front end against no front end).
+--threads accepts N for all cores; --n accepts lists and ranges first:last[:step]. Exit codes:
+0 all checks ok, 1 usage error, 2 a check failed (MISMATCH), 3 runtime error.)";
 
 struct CaseSpec {
     const char* name;
     bool binary;
+    bool reducible;            // hidden block-triangular form; front-end runs instead of the grid
+    const char* quick_orders;  // --quick's orders when --n is not given
 };
-constexpr CaseSpec known_cases[] = {
-    {"dense-real", false}, {"dense-binary", true}, {"dense-signed", false}};
+constexpr CaseSpec known_cases[] = {{"dense-real", false, false, "6,10,14"},
+                                    {"dense-binary", true, false, "6,10,14"},
+                                    {"dense-signed", false, false, "6,10,14"},
+                                    {"reducible-binary", true, true, "12"}};
+constexpr const char* known_case_names = "dense-real, dense-binary, dense-signed, reducible-binary";
+
+/// The predicted-time limit offered to the no-front-end plan of reducible-binary.
+constexpr double no_front_end_limit_s = 60;
+
+/// One matrix to benchmark.
+struct Job {
+    CaseSpec spec;
+    int n;
+};
 
 enum class ThewalrusMode { automatic, off, require };
 
 struct BenchOptions {
-    std::vector<CaseSpec> cases;
-    std::vector<int> orders;
+    std::vector<Job> jobs;  // cases × orders, case by case
     std::vector<int> threads;
     std::vector<pmcount::Precision> precisions;
     int repeat = 1;
     std::uint64_t seed = 1;
     double density = 0.5;
+    int max_block = 26;  // reducible-binary: largest diagonal block
     bool exact = false;
     int dd_reference_max_n = 24;
     int brute_force_max_n = 10;
@@ -185,8 +213,8 @@ std::vector<CaseSpec> parse_cases(const std::string& text) {
         const auto known = std::find_if(std::begin(known_cases), std::end(known_cases),
                                         [&](const CaseSpec& c) { return item == c.name; });
         if (known == std::end(known_cases)) {
-            throw CLI::ValidationError(
-                "--cases", "unknown case '" + item + "' (dense-real, dense-binary, dense-signed)");
+            throw CLI::ValidationError("--cases",
+                                       "unknown case '" + item + "' (" + known_case_names + ")");
         }
         cases.push_back(*known);
     }
@@ -343,8 +371,131 @@ struct TestMatrix {
     pmcount::DenseMatrix<double> real;           // every case; what thewalrus gets
     pmcount::DenseMatrix<std::int64_t> integer;  // binary cases: pmcount's integer input
     std::int64_t nnz = 0;
-    std::string hash;  // of n and the doubles' bit patterns
+    std::string hash;                 // of n and the doubles' bit patterns
+    std::vector<int> planted_blocks;  // reducible-binary: diagonal block orders; else empty
+
+    bool reducible() const { return !planted_blocks.empty(); }
 };
+
+/// Random bits → values, made by hand: mt19937_64's output is fixed by the standard, but the
+/// <random> distributions are not (their algorithms differ between standard libraries). With
+/// these the same seed gives the same matrix everywhere.
+class Draw {
+public:
+    explicit Draw(std::uint64_t seed) : engine_(seed) {}
+    /// The top 53 bits scaled to [0, 1).
+    double uniform01() { return static_cast<double>(engine_() >> 11) * 0x1p-53; }
+    /// Uniform in [0, bound), bound >= 1, by rejection (no modulo bias).
+    std::uint64_t below(std::uint64_t bound) {
+        constexpr std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
+        const std::uint64_t limit = top - top % bound;  // a multiple of bound
+        std::uint64_t x = engine_();
+        while (x >= limit) {
+            x = engine_();
+        }
+        return x % bound;
+    }
+    /// A uniform permutation of 0..n-1 (Fisher–Yates).
+    std::vector<int> permutation(int n) {
+        std::vector<int> p(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i) {
+            p[static_cast<std::size_t>(i)] = i;
+        }
+        for (int i = n - 1; i > 0; --i) {
+            const auto j = below(static_cast<std::uint64_t>(i) + 1);
+            std::swap(p[static_cast<std::size_t>(i)], p[j]);
+        }
+        return p;
+    }
+
+private:
+    std::mt19937_64 engine_;
+};
+
+/// Row-major entries of the dense cases, one uniform draw per entry.
+std::vector<double> dense_entries(const CaseSpec& spec, int n, double density, Draw& draw) {
+    std::vector<double> entries(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+    for (double& x : entries) {
+        x = draw.uniform01();
+        if (spec.binary) {
+            x = x < density ? 1.0 : 0.0;
+        } else if (std::strcmp(spec.name, "dense-signed") == 0) {
+            x = 2.0 * x - 1.0;
+        }
+    }
+    return entries;
+}
+
+/// Diagonal block orders of reducible-binary: max_block while more than max_block remains, then
+/// the remainder; a remainder of 1 or 2 takes lines, one at a time, from the rightmost earlier
+/// block still above 3, since blocks of order 1-2 are trivial for every engine.
+/// n = 60, max 26: 26 26 8; n = 53: 26 24 3; n = 12, max 5: 5 4 3.
+std::vector<int> diagonal_block_orders(int n, int max_block) {
+    std::vector<int> orders;
+    for (int left = n; left > 0; left -= orders.back()) {
+        orders.push_back(std::min(left, max_block));
+    }
+    while (orders.size() > 1 && orders.back() < 3) {
+        const auto donor =
+            std::find_if(orders.rbegin() + 1, orders.rend(), [](int order) { return order > 3; });
+        if (donor == orders.rend()) {
+            break;
+        }
+        --*donor;
+        ++orders.back();
+    }
+    return orders;
+}
+
+/// Row-major entries of reducible-binary: block upper triangular with the diagonal blocks
+/// `orders`, rows and columns then shuffled by independent random permutations, so that the front
+/// end has to find the blocks. Diagonal block of order b: I + the cyclic shift (i → i+1 mod b),
+/// which makes it fully indecomposable for b >= 2, plus 1s with probability `density`; above
+/// the block diagonal 1s with probability `density`; below it 0s. Its fine Dulmage–Mendelsohn
+/// blocks are exactly the diagonal blocks, and perm = the product of theirs.
+/// Draws: one uniform per position on or above the block diagonal, row-major, then the row
+/// permutation, then the column permutation.
+std::vector<double> reducible_entries(int n, const std::vector<int>& orders, double density,
+                                      Draw& draw) {
+    std::vector<int> block_of;  // line → its diagonal block
+    std::vector<int> block_start;
+    for (std::size_t b = 0; b < orders.size(); ++b) {
+        block_start.push_back(static_cast<int>(block_of.size()));
+        block_of.insert(block_of.end(), static_cast<std::size_t>(orders[b]), static_cast<int>(b));
+    }
+    const auto at = [n](int i, int j) {
+        return static_cast<std::size_t>(i) * static_cast<std::size_t>(n) +
+               static_cast<std::size_t>(j);
+    };
+    std::vector<double> planted(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), 0.0);
+    for (int i = 0; i < n; ++i) {
+        const int bi = block_of[static_cast<std::size_t>(i)];
+        for (int j = 0; j < n; ++j) {
+            const int bj = block_of[static_cast<std::size_t>(j)];
+            if (bj < bi) {
+                continue;
+            }
+            bool one = draw.uniform01() < density;
+            if (bi == bj) {
+                const int b = orders[static_cast<std::size_t>(bi)];
+                const int local_i = i - block_start[static_cast<std::size_t>(bi)];
+                const int local_j = j - block_start[static_cast<std::size_t>(bi)];
+                one = one || local_j == local_i || local_j == (local_i + 1) % b;
+            }
+            planted[at(i, j)] = one ? 1.0 : 0.0;
+        }
+    }
+    const std::vector<int> row_perm = draw.permutation(n);
+    const std::vector<int> col_perm = draw.permutation(n);
+    std::vector<double> entries(planted.size());
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            entries[at(i, j)] = planted[at(row_perm[static_cast<std::size_t>(i)],
+                                           col_perm[static_cast<std::size_t>(j)])];
+        }
+    }
+    return entries;
+}
 
 TestMatrix make_matrix(const CaseSpec& spec, int n, const BenchOptions& options) {
     TestMatrix m;
@@ -356,11 +507,14 @@ TestMatrix make_matrix(const CaseSpec& spec, int n, const BenchOptions& options)
     case_hash.add(spec.name, std::strlen(spec.name));
     m.seed = mix64(options.seed ^ mix64(case_hash.value() ^ static_cast<std::uint64_t>(n)));
 
-    // mt19937_64's output is fixed by the standard, but the <random> distributions are not (their
-    // algorithms differ between standard libraries), so the uniform doubles are made by hand: the
-    // top 53 bits scaled to [0, 1). The same seed gives the same matrix everywhere.
-    std::mt19937_64 engine(m.seed);
-    auto uniform01 = [&engine] { return static_cast<double>(engine() >> 11) * 0x1p-53; };
+    Draw draw(m.seed);
+    std::vector<double> entries;
+    if (spec.reducible) {
+        m.planted_blocks = diagonal_block_orders(n, options.max_block);
+        entries = reducible_entries(n, m.planted_blocks, options.density, draw);
+    } else {
+        entries = dense_entries(spec, n, options.density, draw);
+    }
     const auto order = static_cast<pmcount::vertex_t>(n);
     m.real = pmcount::DenseMatrix<double>(order, order);
     if (m.binary) {
@@ -368,18 +522,15 @@ TestMatrix make_matrix(const CaseSpec& spec, int n, const BenchOptions& options)
     }
     Fnv1a hash;
     hash.add(&n, sizeof n);
+    auto x = entries.begin();
     for (pmcount::vertex_t i = 0; i < order; ++i) {
-        for (pmcount::vertex_t j = 0; j < order; ++j) {
-            double x = uniform01();
+        for (pmcount::vertex_t j = 0; j < order; ++j, ++x) {
+            m.real(i, j) = *x;
             if (m.binary) {
-                x = x < options.density ? 1.0 : 0.0;
-                m.integer(i, j) = static_cast<std::int64_t>(x);
-            } else if (m.case_name == "dense-signed") {
-                x = 2.0 * x - 1.0;
+                m.integer(i, j) = static_cast<std::int64_t>(*x);
             }
-            m.real(i, j) = x;
-            m.nnz += x != 0.0 ? 1 : 0;
-            hash.add(&x, sizeof x);
+            m.nnz += *x != 0.0 ? 1 : 0;
+            hash.add(&*x, sizeof *x);
         }
     }
     char text[20];
@@ -392,19 +543,22 @@ TestMatrix make_matrix(const CaseSpec& spec, int n, const BenchOptions& options)
 
 /// One engine × arithmetic × thread count on one matrix, with its answer and check outcome.
 struct Measurement {
-    std::string engine;      // ryser, brute-force, thewalrus-bbfg, thewalrus-ryser
+    std::string engine;      // ryser, brute-force, planner, dm+ryser, thewalrus-bbfg, -ryser
     std::string arithmetic;  // double, dd, exact
     std::string arithmetic_detail;
     int threads = 1;              // as requested: identifies the measurement
     int threads_used = 1;         // as reported by the engine (brute force is serial; 0 when no
                                   // engine ran, e.g. a matrix with a zero row)
     std::string note;             // CountResult::note, e.g. why no engine had to run
+    std::string front_end;        // reducible-binary: dm+reductions, dm or none
     bool reference_only = false;  // run to check the others, not part of the requested grid
     bool pmcount = true;          // false for thewalrus: no error bound, never a reference
 
     std::vector<double> samples;         // wall seconds of each repeat
     std::vector<double> engine_samples;  // CountResult::timings.count_s of each repeat
     std::string run_error;               // what an engine threw; empty when it ran
+    double max_predicted_seconds = std::numeric_limits<double>::infinity();
+    std::string refused;  // ProblemTooLarge under a finite max_predicted_seconds: expected
 
     double value = 0;  // nearest double of the answer
     std::string value_text;
@@ -412,6 +566,7 @@ struct Measurement {
     pmcount::BigInt exact;
     double rel_error = 0;
     double abs_error = 0;
+    pmcount::StructureReport structure;  // of the first repeat
 
     int checks = 0;
     std::vector<std::string> references;
@@ -435,11 +590,17 @@ double seconds(const Measurement& m) {
 }
 
 struct RunSpec {
+    std::string engine;  // the reported name
     pmcount::Method method;
     pmcount::Precision precision;
     int threads;
     int repeats;
     bool reference_only;
+    // The structure front end (CountOptions' switches); front_end names the combination.
+    bool dulmage_mendelsohn = true;
+    bool reductions = true;
+    std::string front_end{};  // reported only for reducible-binary
+    double max_predicted_seconds = std::numeric_limits<double>::infinity();
 };
 
 std::string precision_name(pmcount::Precision precision) {
@@ -472,6 +633,7 @@ void record(Measurement& m, const pmcount::CountResult& r) {
     m.arithmetic_detail = r.arithmetic;
     m.threads_used = r.stats.threads;
     m.note = r.note;
+    m.structure = r.structure;
 }
 
 /// Runs every spec on the matrix. Repeats are interleaved (repeat 1 of every spec, then repeat 2,
@@ -480,23 +642,27 @@ std::vector<Measurement> run_pmcount(const TestMatrix& matrix, const std::vector
     std::vector<Measurement> measurements(specs.size());
     int rounds = 0;
     for (std::size_t k = 0; k < specs.size(); ++k) {
-        measurements[k].engine =
-            specs[k].method == pmcount::Method::brute_force ? "brute-force" : "ryser";
+        measurements[k].engine = specs[k].engine;
         measurements[k].arithmetic = precision_name(specs[k].precision);
         measurements[k].threads = specs[k].threads;
         measurements[k].reference_only = specs[k].reference_only;
+        measurements[k].front_end = specs[k].front_end;
+        measurements[k].max_predicted_seconds = specs[k].max_predicted_seconds;
         rounds = std::max(rounds, specs[k].repeats);
     }
     for (int round = 0; round < rounds; ++round) {
         for (std::size_t k = 0; k < specs.size(); ++k) {
             Measurement& m = measurements[k];
-            if (round >= specs[k].repeats || !m.run_error.empty()) {
+            if (round >= specs[k].repeats || !m.run_error.empty() || !m.refused.empty()) {
                 continue;
             }
             pmcount::CountOptions options;
             options.method = specs[k].method;
             options.precision = specs[k].precision;
             options.threads = specs[k].threads;
+            options.dulmage_mendelsohn = specs[k].dulmage_mendelsohn;
+            options.reductions = specs[k].reductions;
+            options.max_predicted_seconds = specs[k].max_predicted_seconds;
             try {
                 const auto start = std::chrono::steady_clock::now();
                 const pmcount::CountResult r = matrix.binary
@@ -514,13 +680,22 @@ std::vector<Measurement> run_pmcount(const TestMatrix& matrix, const std::vector
                 }
                 m.samples.push_back(wall);
                 m.engine_samples.push_back(r.timings.count_s);
+            } catch (const pmcount::ProblemTooLarge& e) {
+                // Under a finite limit the refusal is the outcome being measured.
+                if (std::isfinite(m.max_predicted_seconds)) {
+                    m.refused = e.what();
+                } else {
+                    m.run_error = e.what();
+                }
             } catch (const pmcount::Error& e) {
                 m.run_error = e.what();
             }
             std::cerr << "  " << matrix.case_name << " n=" << matrix.n << " " << m.label()
-                      << " repeat " << round + 1 << ": "
-                      << (m.run_error.empty() ? format_short(m.samples.back()) + " s"
-                                              : "error: " + m.run_error)
+                      << (m.front_end.empty() ? "" : " front end " + m.front_end) << " repeat "
+                      << round + 1 << ": "
+                      << (!m.run_error.empty() ? "error: " + m.run_error
+                          : !m.refused.empty() ? "refused: " + m.refused
+                                               : format_short(m.samples.back()) + " s")
                       << "\n";
         }
     }
@@ -789,7 +964,53 @@ void check_all(std::vector<Measurement>& all) {
     }
 }
 
+std::string join(const std::vector<int>& values) {
+    std::string text;
+    for (const int v : values) {
+        text += (text.empty() ? "" : " ") + std::to_string(v);
+    }
+    return text;
+}
+
+/// reducible-binary: each run whose Dulmage–Mendelsohn decomposition ran must have found the
+/// planted diagonal blocks (fully indecomposable, so they are the fine blocks; any order).
+void check_planted_blocks(std::vector<Measurement>& all, const TestMatrix& matrix) {
+    std::vector<int> planted = matrix.planted_blocks;
+    std::sort(planted.begin(), planted.end());
+    for (Measurement& m : all) {
+        if (!m.pmcount || !m.ran() || !m.structure.dulmage_mendelsohn) {
+            continue;
+        }
+        std::vector<int> found(m.structure.block_orders.begin(), m.structure.block_orders.end());
+        std::sort(found.begin(), found.end());
+        ++m.checks;
+        m.references.push_back("planted blocks (" + join(matrix.planted_blocks) + ")");
+        if (found != planted) {
+            m.mismatches.push_back("the front end found blocks of orders " + join(found) +
+                                   ", the planted blocks have orders " + join(planted));
+        }
+    }
+}
+
 // ---- Report -------------------------------------------------------------------------------------
+
+/// What the planner found and planned (the fields that --explain prints, less the tree).
+Json structure_json(const pmcount::StructureReport& s) {
+    Json j;
+    j["block_orders"] = s.block_orders;
+    j["leaves"] = s.leaves.size();
+    pmcount::vertex_t largest = 0;
+    for (const pmcount::BlockReport& leaf : s.leaves) {
+        largest = std::max(largest, leaf.order);
+    }
+    j["largest_leaf"] = largest;
+    j["eliminated"] = s.eliminated;
+    j["merged"] = s.merged;
+    j["split"] = s.split;
+    j["dropped_entries"] = s.dropped_entries;
+    j["predicted_s"] = finite_or_null(s.predicted_s);
+    return j;
+}
 
 Json measurement_line(const TestMatrix& matrix, const Measurement& m) {
     Json j;
@@ -800,11 +1021,23 @@ Json measurement_line(const TestMatrix& matrix, const Measurement& m) {
     j["threads"] = m.threads;
     j["n"] = matrix.n;
     j["nnz"] = matrix.nnz;
-    if (m.threads_used != m.threads) {
+    if (!m.front_end.empty()) {
+        j["front_end"] = m.front_end;
+    }
+    if (m.ran() && m.threads_used != m.threads) {
         j["threads_used"] = m.threads_used;
     }
     if (!m.note.empty()) {
         j["note"] = m.note;
+    }
+    if (!m.refused.empty()) {
+        j["max_predicted_seconds"] = m.max_predicted_seconds;
+        j["refused"] = m.refused;
+        j["check"] = "refused";
+        j["seed"] = matrix.base_seed;
+        j["matrix_seed"] = matrix.seed;
+        j["matrix_hash"] = matrix.hash;
+        return j;
     }
     if (!m.ran()) {
         j["error_message"] = m.run_error;
@@ -831,6 +1064,10 @@ Json measurement_line(const TestMatrix& matrix, const Measurement& m) {
     }
     if (m.reference_only) {
         j["role"] = "reference";
+    }
+    if (matrix.reducible() && m.pmcount) {
+        j["planted_blocks"] = matrix.planted_blocks;
+        j["structure"] = structure_json(m.structure);
     }
     j["arithmetic_detail"] = m.arithmetic_detail;
     j["seed"] = matrix.base_seed;
@@ -920,28 +1157,127 @@ std::vector<RunSpec> plan_runs(const TestMatrix& matrix, const BenchOptions& opt
     }
     for (const Precision precision : arithmetics) {
         for (const int threads : options.threads) {
-            specs.push_back({Method::ryser, precision, threads, options.repeat, false});
+            specs.push_back({"ryser", Method::ryser, precision, threads, options.repeat, false});
         }
     }
     const int most_threads = *std::max_element(options.threads.begin(), options.threads.end());
     const bool has_dd = std::find(arithmetics.begin(), arithmetics.end(),
                                   Precision::double_double) != arithmetics.end();
     if (!has_dd && matrix.n <= options.dd_reference_max_n) {
-        specs.push_back({Method::ryser, Precision::double_double, most_threads, 1, true});
+        specs.push_back({"ryser", Method::ryser, Precision::double_double, most_threads, 1, true});
     }
     if (matrix.n <= options.brute_force_max_n) {
-        specs.push_back({Method::brute_force, Precision::double_precision, 1, 1, true});
+        specs.push_back(
+            {"brute-force", Method::brute_force, Precision::double_precision, 1, 1, true});
         if (matrix.binary && options.exact) {
-            specs.push_back({Method::brute_force, Precision::exact, 1, 1, true});
+            specs.push_back({"brute-force", Method::brute_force, Precision::exact, 1, 1, true});
         }
     }
     return specs;
+}
+
+/// The runs for one reducible-binary matrix, all exact: the planner with its default front end at
+/// each thread count (the grid); a Dulmage–Mendelsohn-only reference (plain Ryser on each block:
+/// a second path through the decomposition, without the reductions); the whole matrix with no
+/// front end under a predicted-time limit (refused, or for small n a third reference); and brute
+/// force on the whole matrix for small n, the oracle independent of the planner's structure.
+std::vector<RunSpec> plan_front_end_runs(const TestMatrix& matrix, const BenchOptions& options) {
+    using pmcount::Method;
+    using pmcount::Precision;
+    std::vector<RunSpec> specs;
+    for (const int threads : options.threads) {
+        specs.push_back({"planner", Method::automatic, Precision::exact, threads, options.repeat,
+                         false, true, true, "dm+reductions"});
+    }
+    const int most_threads = *std::max_element(options.threads.begin(), options.threads.end());
+    specs.push_back(
+        {"dm+ryser", Method::ryser, Precision::exact, most_threads, 1, true, true, false, "dm"});
+    specs.push_back({"ryser", Method::ryser, Precision::exact, most_threads, 1, true, false, false,
+                     "none", no_front_end_limit_s});
+    if (matrix.n <= options.brute_force_max_n) {
+        specs.push_back({"brute-force", Method::brute_force, Precision::exact, 1, 1, true, false,
+                         false, "none"});
+    }
+    return specs;
+}
+
+struct Predictions {
+    std::vector<Json> lines;   // one per thread count
+    std::vector<Json> ratios;  // predicted no-front-end seconds / measured front-end seconds
+    int errors = 0;
+};
+
+/// reducible-binary with no front end, planned but not counted (explain_only) at each thread
+/// count: the planner's predicted seconds, and how many times the measured front-end time at the
+/// same thread count they are.
+Predictions predict_no_front_end(const TestMatrix& matrix, const std::vector<Measurement>& all,
+                                 const std::vector<int>& thread_counts) {
+    Predictions out;
+    for (const int threads : thread_counts) {
+        pmcount::CountOptions options;
+        options.method = pmcount::Method::ryser;
+        options.precision = pmcount::Precision::exact;
+        options.threads = threads;
+        options.dulmage_mendelsohn = false;
+        options.reductions = false;
+        options.explain_only = true;
+        Json j;
+        j["case"] = matrix.case_name;
+        j["engine"] = "ryser";
+        j["device"] = "cpu";
+        j["arithmetic"] = "exact";
+        j["threads"] = threads;
+        j["n"] = matrix.n;
+        j["nnz"] = matrix.nnz;
+        j["front_end"] = "none";
+        j["explain_only"] = true;
+        std::optional<double> predicted;
+        try {
+            const auto start = std::chrono::steady_clock::now();
+            const pmcount::CountResult r = pmcount::permanent(matrix.integer, options);
+            const double wall =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            predicted = r.structure.predicted_s;
+            j["predicted_seconds"] = finite_or_null(*predicted);
+            j["planning_seconds"] = wall;
+            j["structure"] = structure_json(r.structure);
+        } catch (const pmcount::Error& e) {
+            j["error_message"] = e.what();
+            j["check"] = "ERROR";
+            ++out.errors;
+        }
+        j["seed"] = matrix.base_seed;
+        j["matrix_seed"] = matrix.seed;
+        j["matrix_hash"] = matrix.hash;
+        out.lines.push_back(std::move(j));
+        std::cerr << "  " << matrix.case_name << " n=" << matrix.n
+                  << " no front end, threads=" << threads << ": predicted "
+                  << (predicted ? format_short(*predicted) + " s" : std::string("(failed)"))
+                  << "\n";
+
+        const auto measured = std::find_if(all.begin(), all.end(), [&](const Measurement& m) {
+            return m.engine == "planner" && !m.reference_only && m.ran() && m.threads == threads;
+        });
+        if (predicted && measured != all.end()) {
+            Json ratio;
+            ratio["case"] = matrix.case_name;
+            ratio["n"] = matrix.n;
+            ratio["ratio"] =
+                "predicted no-front-end vs measured front-end(threads=" + std::to_string(threads) +
+                ")";
+            ratio["speedup"] = finite_or_null(*predicted / seconds(*measured));
+            out.ratios.push_back(std::move(ratio));
+        }
+    }
+    return out;
 }
 
 struct Totals {
     int measurements = 0;
     int mismatches = 0;
     int errors = 0;
+    int predictions = 0;  // explain-only lines
+    int refusals = 0;     // expected refusals under a predicted-time limit
 };
 
 /// Starts OpenMP's thread pool (and faults in the code) before the first timed run, so that the
@@ -980,43 +1316,67 @@ int run(const BenchOptions& options, const std::string& command) {
 
     warm_up(*std::max_element(options.threads.begin(), options.threads.end()));
     const std::string baseline_arithmetic = precision_name(options.precisions.front());
-    for (const CaseSpec& spec : options.cases) {
-        for (const int n : options.orders) {
-            const TestMatrix matrix = make_matrix(spec, n, options);
-            std::cerr << "pmcount-bench: " << spec.name << " n=" << n << " (seed " << matrix.seed
-                      << ", hash " << matrix.hash << ")\n";
-            std::vector<Measurement> all = run_pmcount(matrix, plan_runs(matrix, options));
-            if (use_thewalrus && n <= options.thewalrus_max_n) {
-                std::string failure;
-                std::vector<Measurement> walrus = thewalrus.time(matrix, options.repeat, failure);
-                if (walrus.empty()) {
-                    emit.line(Json{{"note", "thewalrus failed on " + std::string(spec.name) +
-                                                " n=" + std::to_string(n) + ": " + failure}});
-                    if (options.thewalrus == ThewalrusMode::require) {
-                        ++totals.errors;
-                    }
+    for (const auto& [spec, n] : options.jobs) {
+        const TestMatrix matrix = make_matrix(spec, n, options);
+        std::cerr << "pmcount-bench: " << spec.name << " n=" << n << " (seed " << matrix.seed
+                  << ", hash " << matrix.hash
+                  << (matrix.reducible() ? ", blocks " + join(matrix.planted_blocks) : "") << ")\n";
+        std::vector<Measurement> all =
+            run_pmcount(matrix, matrix.reducible() ? plan_front_end_runs(matrix, options)
+                                                   : plan_runs(matrix, options));
+        // reducible-binary is about the front end at sizes beyond a serial thewalrus.
+        const bool walrus_size =
+            n <= options.thewalrus_max_n && (!matrix.reducible() || n <= options.brute_force_max_n);
+        if (use_thewalrus && walrus_size) {
+            std::string failure;
+            std::vector<Measurement> walrus = thewalrus.time(matrix, options.repeat, failure);
+            if (walrus.empty()) {
+                emit.line(Json{{"note", "thewalrus failed on " + std::string(spec.name) +
+                                            " n=" + std::to_string(n) + ": " + failure}});
+                if (options.thewalrus == ThewalrusMode::require) {
+                    ++totals.errors;
                 }
-                all.insert(all.end(), walrus.begin(), walrus.end());
-            } else if (use_thewalrus) {
-                emit.line(Json{{"note", "thewalrus skipped for n=" + std::to_string(n) +
-                                            " (above --thewalrus-max-n)"}});
             }
-            check_all(all);
-            for (const Measurement& m : all) {
-                emit.line(measurement_line(matrix, m));
-                ++totals.measurements;
-                totals.mismatches += m.mismatches.empty() ? 0 : 1;
-                totals.errors += m.ran() ? 0 : 1;
-            }
-            for (const Json& line : ratio_lines(matrix, all, baseline_arithmetic)) {
+            all.insert(all.end(), walrus.begin(), walrus.end());
+        } else if (use_thewalrus) {
+            emit.line(Json{{"note", "thewalrus skipped for " + std::string(spec.name) +
+                                        " n=" + std::to_string(n) +
+                                        (matrix.reducible() ? " (above --brute-force-max-n)"
+                                                            : " (above --thewalrus-max-n)")}});
+        }
+        check_all(all);
+        if (matrix.reducible()) {
+            check_planted_blocks(all, matrix);
+        }
+        for (const Measurement& m : all) {
+            emit.line(measurement_line(matrix, m));
+            ++totals.measurements;
+            totals.mismatches += m.mismatches.empty() ? 0 : 1;
+            totals.errors += m.ran() || !m.refused.empty() ? 0 : 1;
+            totals.refusals += m.refused.empty() ? 0 : 1;
+        }
+        Predictions predictions;
+        if (matrix.reducible()) {
+            predictions = predict_no_front_end(matrix, all, options.threads);
+            for (const Json& line : predictions.lines) {
                 emit.line(line);
             }
+            totals.predictions += static_cast<int>(predictions.lines.size());
+            totals.errors += predictions.errors;
+        }
+        for (const Json& line : ratio_lines(matrix, all, baseline_arithmetic)) {
+            emit.line(line);
+        }
+        for (const Json& line : predictions.ratios) {
+            emit.line(line);
         }
     }
     emit.line(Json{{"summary",
                     {{"measurements", totals.measurements},
                      {"mismatches", totals.mismatches},
-                     {"errors", totals.errors}}}});
+                     {"errors", totals.errors},
+                     {"predictions", totals.predictions},
+                     {"refusals", totals.refusals}}}});
     if (totals.mismatches > 0) {
         std::cerr << "pmcount-bench: " << totals.mismatches << " measurement(s) MISMATCH\n";
         return exit_code::check_failed;
@@ -1044,7 +1404,7 @@ int bench_main(int argc, char** argv) {
     bool quick = false;
 
     auto* cases_option =
-        app.add_option("--cases", cases, "comma list: dense-real, dense-binary, dense-signed")
+        app.add_option("--cases", cases, std::string("comma list: ") + known_case_names)
             ->capture_default_str();
     auto* orders_option =
         app.add_option("--n", orders, "orders: list '20,24,28' and/or ranges 'first:last[:step]'")
@@ -1059,9 +1419,15 @@ int bench_main(int argc, char** argv) {
     auto* precision_option =
         app.add_option("--precision", precisions, "floating arithmetics: double, dd (comma list)")
             ->capture_default_str();
-    app.add_option("--density", options.density, "probability of a 1 in dense-binary")
+    app.add_option("--density", options.density,
+                   "probability of a 1 in dense-binary, and of a random 1 in reducible-binary")
         ->check(CLI::Range(0.0, 1.0))
         ->capture_default_str();
+    auto* max_block_option =
+        app.add_option("--max-block", options.max_block,
+                       "reducible-binary: largest diagonal block (greedy, then the remainder)")
+            ->check(CLI::PositiveNumber)
+            ->capture_default_str();
     auto* exact_option =
         app.add_flag("--exact", options.exact, "also run exact integer arithmetic on binary cases");
     app.add_option("--dd-reference-max-n", options.dd_reference_max_n,
@@ -1085,18 +1451,20 @@ int bench_main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--out", options.out_path, "also append the JSON lines to this file");
     app.add_flag("--quick", quick,
-                 "small preset that finishes in seconds (all cases, n 6,10,14, double and dd, "
-                 "--exact, thewalrus off); explicit options override it");
+                 "small preset that finishes in seconds (all cases, n 6,10,14 and reducible-binary "
+                 "n 12 with --max-block 5, double and dd, --exact, thewalrus off); explicit "
+                 "options override it");
 
     try {
         app.parse(argc, argv);
         if (quick) {
-            // Every case and every check path (brute force at n <= 10, dd, exact) on small n.
+            // Every case and every check path (brute force at n <= 10, dd, exact, the front end
+            // against Dulmage–Mendelsohn only and no front end) on small n.
             if (cases_option->count() == 0) {
-                cases = "dense-real,dense-binary,dense-signed";
+                cases = known_case_names;
             }
-            if (orders_option->count() == 0) {
-                orders = "6,10,14";
+            if (max_block_option->count() == 0) {
+                options.max_block = 5;
             }
             if (precision_option->count() == 0) {
                 precisions = "double,dd";
@@ -1111,8 +1479,12 @@ int bench_main(int argc, char** argv) {
                 options.repeat = 1;
             }
         }
-        options.cases = parse_cases(cases);
-        options.orders = parse_orders(orders);
+        for (const CaseSpec& spec : parse_cases(cases)) {
+            const bool quick_orders = quick && orders_option->count() == 0;
+            for (const int n : parse_orders(quick_orders ? spec.quick_orders : orders)) {
+                options.jobs.push_back({spec, n});
+            }
+        }
         options.threads = parse_threads(threads, all_cores);
         options.precisions = parse_precisions(precisions);
         options.thewalrus = thewalrus == "off"       ? ThewalrusMode::off

@@ -1,0 +1,151 @@
+#include "plan/engines.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "exact/brute_force.hpp"
+#include "exact/ryser_kernel.hpp"
+#include "pmcount/error.hpp"
+
+namespace pmcount::plan {
+
+namespace {
+
+constexpr double kUnitRoundoff = 0x1p-53;
+
+template <class T>
+DenseMatrix<T> dense(const SparseMatrix<T>& a) {
+    return a.to_dense();
+}
+
+DenseMatrix<double> real_dense(const SparseMatrix<double>& a) { return a.to_dense(); }
+
+// ---- direct: orders 1 and 2 by their defining formula --------------------------------------------
+
+bool direct_applies(const LeafFacts& f) { return f.order >= 1 && f.order <= 2; }
+double direct_predict(const LeafFacts&) { return 1e-8; }
+
+exact::ExactOutcome direct_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun&) {
+    const auto m = dense(a);
+    exact::ExactOutcome out;
+    out.arithmetic = "exact integers";
+    out.value = a.rows() == 1 ? BigInt(m(0, 0))
+                              : BigInt(m(0, 0)) * BigInt(m(1, 1)) + BigInt(m(0, 1)) * BigInt(m(1, 0));
+    return out;
+}
+
+template <class T>
+exact::FloatOutcome direct_float(const SparseMatrix<T>& a) {
+    const auto m = dense(a);
+    exact::FloatOutcome out;
+    out.arithmetic = "direct formula";
+    if (a.rows() == 1) {
+        out.mantissa = m(0, 0);
+        return out;
+    }
+    const std::complex<double> p(m(0, 0) * m(1, 1)), q(m(0, 1) * m(1, 0));
+    out.mantissa = p + q;
+    out.abs_error_mantissa = 2 * kUnitRoundoff * (std::abs(p) + std::abs(q));
+    return out;
+}
+
+exact::FloatOutcome direct_real(const SparseMatrix<double>& a, Precision, const exact::EngineRun&) {
+    return direct_float(a);
+}
+exact::FloatOutcome direct_complex(const SparseMatrix<std::complex<double>>& a,
+                                   const exact::EngineRun&) {
+    return direct_float(a);
+}
+
+// ---- brute force: the oracle, only on request ----------------------------------------------------
+
+bool brute_applies(const LeafFacts& f) { return f.order <= exact::kMaxBruteForceOrder; }
+double brute_predict(const LeafFacts& f) { return brute_force_seconds(f.order); }
+
+exact::ExactOutcome brute_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun&) {
+    exact::ExactOutcome out;
+    out.value = exact::brute_force_exact(dense(a));
+    out.arithmetic = "exact integers";
+    return out;
+}
+
+exact::FloatOutcome brute_float(std::complex<double> value) {
+    exact::FloatOutcome out;
+    out.mantissa = value;
+    out.abs_error_mantissa = kUnitRoundoff * std::abs(value);  // double-double inside, one rounding
+    out.arithmetic = "double-double";
+    return out;
+}
+
+exact::FloatOutcome brute_real(const SparseMatrix<double>& a, Precision, const exact::EngineRun&) {
+    return brute_float(exact::brute_force(real_dense(a)));
+}
+exact::FloatOutcome brute_complex(const SparseMatrix<std::complex<double>>& a,
+                                  const exact::EngineRun&) {
+    return brute_float(exact::brute_force(dense(a)));
+}
+
+// ---- dense Ryser ---------------------------------------------------------------------------------
+
+bool ryser_applies(const LeafFacts& f) { return f.order <= exact::kMaxRyserOrder; }
+double ryser_predict(const LeafFacts& f) {
+    return ryser_seconds(f.order, f.arithmetic, f.primes, f.threads);
+}
+
+exact::ExactOutcome ryser_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {
+    const auto m = dense(a);
+    const bool binary = std::all_of(a.values().begin(), a.values().end(),
+                                    [](std::int64_t v) { return v == 0 || v == 1; });
+    return exact::ryser_exact(m, binary, run);
+}
+exact::FloatOutcome ryser_real(const SparseMatrix<double>& a, Precision precision,
+                               const exact::EngineRun& run) {
+    return exact::ryser_real(real_dense(a), precision, run);
+}
+exact::FloatOutcome ryser_complex(const SparseMatrix<std::complex<double>>& a,
+                                  const exact::EngineRun& run) {
+    return exact::ryser_complex(dense(a), run);
+}
+
+}  // namespace
+
+const std::vector<Engine>& engines() {
+    static const std::vector<Engine> table = {
+        {"direct", Method::automatic, true, direct_applies, direct_predict, direct_exact,
+         direct_real, direct_complex},
+        {"ryser", Method::ryser, true, ryser_applies, ryser_predict, ryser_exact, ryser_real,
+         ryser_complex},
+        {"brute-force", Method::brute_force, false, brute_applies, brute_predict, brute_exact,
+         brute_real, brute_complex},
+    };
+    return table;
+}
+
+const Engine* choose_engine(const LeafFacts& facts, Method method) {
+    const Engine* best = nullptr;
+    double best_s = std::numeric_limits<double>::infinity();
+    for (const Engine& e : engines()) {
+        const bool wanted = method == Method::automatic ? e.automatic : e.method == method;
+        if (!wanted || !e.applies(facts)) {
+            continue;
+        }
+        const double s = e.predict_s(facts);
+        if (best == nullptr || s < best_s) {
+            best = &e;
+            best_s = s;
+        }
+    }
+    return best;
+}
+
+const Engine& engine_named(const std::string& name) {
+    for (const Engine& e : engines()) {
+        if (name == e.name) {
+            return e;
+        }
+    }
+    throw InternalError("no engine called '" + name + "'");
+}
+
+}  // namespace pmcount::plan

@@ -1,0 +1,51 @@
+// The engines the planner can put on a leaf, in one table: each says which leaves it can count,
+// predicts its time, and counts in the arithmetics it supports. A new engine is a new row; the
+// planner picks, for each leaf, the applicable automatic engine with the least predicted time
+// (or the one --method names).
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <vector>
+
+#include "exact/chunked_run.hpp"
+#include "exact/ryser.hpp"
+#include "plan/cost_model.hpp"
+#include "pmcount/count.hpp"
+#include "pmcount/matrix.hpp"
+
+namespace pmcount::plan {
+
+/// What the planner knows about a leaf when it chooses an engine.
+struct LeafFacts {
+    vertex_t order = 0;
+    edge_t nnz = 0;
+    Arithmetic arithmetic = Arithmetic::exact;
+    int primes = 0;  ///< exact arithmetic: moduli including the spare
+    int threads = 1;
+};
+
+struct Engine {
+    const char* name;
+    Method method;   ///< the --method value that forces this engine
+    bool automatic;  ///< the planner may choose it on its own
+    bool (*applies)(const LeafFacts&);
+    double (*predict_s)(const LeafFacts&);
+    exact::ExactOutcome (*count_exact)(const SparseMatrix<std::int64_t>&, const exact::EngineRun&);
+    exact::FloatOutcome (*count_real)(const SparseMatrix<double>&, Precision,
+                                      const exact::EngineRun&);
+    exact::FloatOutcome (*count_complex)(const SparseMatrix<std::complex<double>>&,
+                                         const exact::EngineRun&);
+};
+
+/// Every engine, in the order ties are broken.
+const std::vector<Engine>& engines();
+
+/// The engine for a leaf: the one `method` names, else the cheapest applicable automatic one.
+/// nullptr when none applies (e.g. the order exceeds every engine's limit).
+const Engine* choose_engine(const LeafFacts& facts, Method method);
+
+/// The engine called `name` (InternalError if there is none).
+const Engine& engine_named(const std::string& name);
+
+}  // namespace pmcount::plan
