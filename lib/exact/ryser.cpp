@@ -1,442 +1,63 @@
-// Dense Ryser engines: table construction, the choice of arithmetic, and the final assembly of
-// the permanent from the accumulated sums (see ryser_kernel.hpp for the formula).
-//
-// Phases of every engine:
-//   1. validate (square, n ≤ 64) and find the row scale (floats) or row norms (integers);
-//   2. build the padded tables y(∅) and 2·a_j in the chosen arithmetic;
-//   3. run the Gray loop over 2^(n−1) subsets in chunks on OpenMP threads (chunked_run.hpp);
-//   4. perm = (−1)^(n−1) · Σ / 2^(n−1), with CRT (exact) or an error estimate (floating).
+// Dense Ryser: the Gray-code kernel over dense padded tables (ryser_kernel.hpp), plugged into the
+// shared driver (ryser_driver.hpp) for every arithmetic.
 #include "exact/ryser.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
-#include <numeric>
-
-#include "exact/ryser_arithmetic.hpp"
-#include "exact/ryser_kernel.hpp"
-#include "numeric/crt.hpp"
-#include "numeric/permanent_bound.hpp"
-#include "numeric/primes.hpp"
-#include "pmcount/error.hpp"
+#include "exact/ryser_driver.hpp"
 
 namespace pmcount::exact {
 
 namespace {
 
-using numeric::int128_t;
-using numeric::uint128_t;
+/// Dense tables: y(∅) and every column's 2·a_j over all W slots.
+struct DenseKernel {
+    static constexpr const char* name = "dense Ryser";
 
-constexpr double kUnitRoundoff = 0x1p-53;
-
-void check_order(vertex_t rows, vertex_t cols) {
-    if (rows != cols) {
-        throw DimensionMismatch("Ryser needs a square matrix, got " + std::to_string(rows) + "×" +
-                                std::to_string(cols));
-    }
-    if (rows > kMaxRyserOrder) {
-        throw ProblemTooLarge(
-            "order " + std::to_string(rows) + " is beyond the dense Ryser engine's limit of " +
-            std::to_string(kMaxRyserOrder) + " (it would need 2^" + std::to_string(rows - 1) +
-            " Gray-code steps); use an estimator or a structure-aware engine instead");
-    }
-}
-
-/// Runs the Gray loop over all 2^(n−1) subsets and merges the chunk accumulators in order.
-template <class Arith, int W>
-typename Arith::Acc run_ryser(const Arith& arith, const RyserTables<typename Arith::Elem>& tables,
-                              const EngineRun& run) {
-    const int bits = tables.gray_bits;
-    const std::size_t chunks = std::size_t{1} << (bits - chunk_log2_for(bits));
-    std::vector<typename Arith::Acc> partial(chunks, arith.make_acc());
-    run_chunks(bits, run, [&](std::uint64_t chunk, std::uint64_t begin, std::uint64_t end) {
-        ryser_range<Arith, W>(arith, tables, begin, end, partial[chunk]);
-    });
-    typename Arith::Acc total = arith.make_acc();
-    for (const auto& acc : partial) {
-        Arith::merge(total, acc);
-    }
-    return total;
-}
-
-/// Fills RyserTables for rows laid out by `slot_row` (slot → row, −1 for padding).
-/// entry(i, j) gives 2·a_ij and start(i) gives y_i(∅), both as Elem.
-template <class Elem, class Entry, class Start>
-RyserTables<Elem> build_tables(vertex_t n, int width, const std::vector<int>& slot_row, Elem one,
-                               Entry entry, Start start) {
-    RyserTables<Elem> tables;
-    tables.width = width;
-    tables.gray_bits = std::max(0, n - 1);
-    tables.base.assign(static_cast<std::size_t>(width), one);
-    tables.delta.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(tables.gray_bits),
-                        Elem{});
-    for (int s = 0; s < width; ++s) {
-        const int i = slot_row[static_cast<std::size_t>(s)];
-        if (i < 0) {
-            continue;
-        }
-        tables.base[static_cast<std::size_t>(s)] = start(i);
-        for (int j = 0; j + 1 < n; ++j) {
-            tables.delta[static_cast<std::size_t>(j) * static_cast<std::size_t>(width) +
-                         static_cast<std::size_t>(s)] = entry(i, j);
-        }
-    }
-    return tables;
-}
-
-/// Identity layout: row i in slot i, padding after.
-std::vector<int> identity_layout(vertex_t n, int width) {
-    std::vector<int> slot_row(static_cast<std::size_t>(width), -1);
-    std::iota(slot_row.begin(), slot_row.begin() + n, 0);
-    return slot_row;
-}
-
-// ---- Exact --------------------------------------------------------------------------------------
-
-uint128_t magnitude(std::int64_t v) noexcept {
-    return v < 0 ? uint128_t{~static_cast<std::uint64_t>(v)} + 1 : uint128_t{static_cast<std::uint64_t>(v)};
-}
-
-/// Row 1-norms R_i = Σ_j |a_ij| (exact; n ≤ 64 entries below 2^63 sum below 2^70).
-std::vector<uint128_t> row_norms(const DenseMatrix<std::int64_t>& a) {
-    std::vector<uint128_t> norms(static_cast<std::size_t>(a.rows()), 0);
-    for (vertex_t i = 0; i < a.rows(); ++i) {
-        for (vertex_t j = 0; j < a.cols(); ++j) {
-            norms[static_cast<std::size_t>(i)] += magnitude(a(i, j));
-        }
-    }
-    return norms;
-}
-
-/// Places rows into `lanes` lanes of width/lanes slots each (slot s belongs to lane s mod lanes)
-/// so that every lane's product of row norms is at most 2^53, balancing by the longest-processing-
-/// time rule on log2 R_i. Returns an empty layout when no such placement is found.
-std::vector<int> lane_layout(const std::vector<uint128_t>& norms, int width, int lanes) {
-    constexpr uint128_t kLimit = uint128_t{1} << 53;
-    const int n = static_cast<int>(norms.size());
-    std::vector<int> order(static_cast<std::size_t>(n));
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](int x, int y) {
-        return norms[static_cast<std::size_t>(x)] > norms[static_cast<std::size_t>(y)];
-    });
-    const int per_lane = width / lanes;
-    std::vector<uint128_t> product(static_cast<std::size_t>(lanes), 1);
-    std::vector<int> used(static_cast<std::size_t>(lanes), 0);
-    std::vector<int> slot_row(static_cast<std::size_t>(width), -1);
-    for (const int row : order) {
-        const uint128_t r = norms[static_cast<std::size_t>(row)];
-        int best = -1;
-        for (int l = 0; l < lanes; ++l) {
-            if (used[static_cast<std::size_t>(l)] < per_lane &&
-                (best < 0 || product[static_cast<std::size_t>(l)] < product[static_cast<std::size_t>(best)])) {
-                best = l;
+    template <class Arith, int W, class Entry, class Start>
+    typename Arith::Acc run(const Arith& arith, vertex_t n, const std::vector<int>& slot_row,
+                            typename Arith::Elem one, Entry entry, Start start,
+                            const EngineRun& engine_run) const {
+        using Elem = typename Arith::Elem;
+        RyserTables<Elem> tables;
+        tables.width = W;
+        tables.gray_bits = std::max(0, n - 1);
+        tables.base.assign(static_cast<std::size_t>(W), one);
+        tables.delta.assign(static_cast<std::size_t>(W) * static_cast<std::size_t>(tables.gray_bits),
+                            Elem{});
+        for (int s = 0; s < W; ++s) {
+            const int i = slot_row[static_cast<std::size_t>(s)];
+            if (i < 0) {
+                continue;
+            }
+            tables.base[static_cast<std::size_t>(s)] = start(i);
+            for (int j = 0; j + 1 < n; ++j) {
+                tables.delta[static_cast<std::size_t>(j) * W + static_cast<std::size_t>(s)] = entry(i, j);
             }
         }
-        uint128_t& p = product[static_cast<std::size_t>(best)];
-        if (r > kLimit || p > kLimit / r) {
-            return {};
-        }
-        p *= r;
-        const int slot = used[static_cast<std::size_t>(best)]++ * lanes + best;
-        slot_row[static_cast<std::size_t>(slot)] = row;
+        return driver::accumulate_chunks(
+            arith, tables.gray_bits, engine_run,
+            [&](std::uint64_t begin, std::uint64_t end, typename Arith::Acc& acc) {
+                ryser_range<Arith, W>(arith, tables, begin, end, acc);
+            });
     }
-    return slot_row;
-}
-
-/// 2·a_ij and y_i(∅) = 2·a_{i,n−1} − Σ_j a_ij as exact 128-bit integers.
-int128_t twice_entry(const DenseMatrix<std::int64_t>& a, int i, int j) {
-    return 2 * int128_t{a(i, j)};
-}
-int128_t start_value(const DenseMatrix<std::int64_t>& a, int i) {
-    const vertex_t n = a.rows();
-    int128_t sum = 0;
-    for (vertex_t j = 0; j < n; ++j) {
-        sum += a(i, j);
-    }
-    return 2 * int128_t{a(i, n - 1)} - sum;
-}
-
-std::uint64_t reduce(int128_t v, std::uint64_t p) {
-    const int128_t r = v % static_cast<int128_t>(p);
-    return static_cast<std::uint64_t>(r < 0 ? r + static_cast<int128_t>(p) : r);
-}
-
-/// (−1)^(n−1) · 2^−(n−1) · s mod p: turns the signed Gray sum into perm(A) mod p.
-std::uint64_t finish_residue(std::uint64_t s, vertex_t n, std::uint64_t p) {
-    const std::uint64_t half_power =
-        numeric::pow_mod(numeric::inverse_mod(2, p), static_cast<std::uint64_t>(n - 1), p);
-    std::uint64_t r = numeric::mul_mod(s, half_power, p);
-    if ((n - 1) % 2 == 1) {
-        r = numeric::sub_mod(0, r, p);
-    }
-    return r;
-}
-
-template <int L, int W>
-std::vector<std::uint64_t> exact_lanes_residues(const DenseMatrix<std::int64_t>& a,
-                                                const std::vector<int>& layout,
-                                                const std::vector<std::uint64_t>& primes,
-                                                const EngineRun& run) {
-    const vertex_t n = a.rows();
-    const auto tables = build_tables<double>(
-        n, W, layout, 1.0,
-        [&](int i, int j) { return static_cast<double>(twice_entry(a, i, j)); },
-        [&](int i) { return static_cast<double>(start_value(a, i)); });
-    const ExactLanes<L> arith(primes);
-    const auto acc = run_ryser<ExactLanes<L>, W>(arith, tables, run);
-    std::vector<std::uint64_t> residues = arith.residues(acc);
-    for (std::size_t k = 0; k < primes.size(); ++k) {
-        residues[k] = finish_residue(residues[k], n, primes[k]);
-    }
-    return residues;
-}
-
-template <int W>
-std::uint64_t modular_residue(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
-                              const EngineRun& run) {
-    const vertex_t n = a.rows();
-    const auto tables = build_tables<std::uint64_t>(
-        n, W, identity_layout(n, W), 1 % p,
-        [&](int i, int j) { return reduce(twice_entry(a, i, j), p); },
-        [&](int i) { return reduce(start_value(a, i), p); });
-    const Modular arith(p);
-    const auto acc = run_ryser<Modular, W>(arith, tables, run);
-    return finish_residue(arith.residue(acc, W), n, p);
-}
-
-/// Progress of pass `pass` of `passes`, mapped onto one overall fraction.
-EngineRun pass_run(const EngineRun& run, std::size_t pass, std::size_t passes) {
-    EngineRun sub = run;
-    if (run.progress) {
-        sub.progress = [&run, pass, passes](const Progress& p) {
-            run.progress(Progress{(static_cast<double>(pass) + p.fraction) /
-                                      static_cast<double>(passes),
-                                  p.elapsed_s});
-        };
-    }
-    return sub;
-}
-
-// ---- Floating point -----------------------------------------------------------------------------
-
-/// Error model of the double engines: relative error (n−1)u of each n-fold product, ≤ n u of each
-/// freshly summed y_i, and the drift of ≤ 2^10 incremental updates, which behaves like a random
-/// walk of ~32 roundings; (2n + 64)·u·Σ|terms| bounds the sum of these. Measured against
-/// double-double on dense positive, dense signed and sparse signed matrices with n = 8..25, the
-/// true error was at most 0.17 of this estimate (tests/unit/exact/ryser_test.cpp keeps checking
-/// that it is covered).
-double double_error_factor(vertex_t n) { return (2.0 * n + 64.0) * kUnitRoundoff; }
-
-/// Row scaling by powers of two: a'_ij = a_ij · 2^−e_i with Σ_j |a'_ij| in [1/2, 1). Exact, and
-/// keeps every y and product far from overflow and underflow. Returns e, or nothing when a row
-/// is zero (then perm = 0).
-template <class T, class Magnitude>
-bool row_exponents(const DenseMatrix<T>& a, Magnitude magnitude_of, std::vector<int>& exponents) {
-    exponents.assign(static_cast<std::size_t>(a.rows()), 0);
-    for (vertex_t i = 0; i < a.rows(); ++i) {
-        double norm = 0;
-        for (vertex_t j = 0; j < a.cols(); ++j) {
-            norm += magnitude_of(a(i, j));
-        }
-        if (norm == 0) {
-            return false;
-        }
-        std::frexp(norm, &exponents[static_cast<std::size_t>(i)]);
-    }
-    return true;
-}
-
-FloatOutcome zero_outcome(const char* arithmetic) {
-    FloatOutcome out;
-    out.arithmetic = arithmetic;
-    return out;
-}
-
-/// Assembles perm = (−1)^(n−1) Σ / 2^(n−1) · 2^Σe from the merged sums.
-FloatOutcome float_outcome(std::complex<double> sum, double magnitude_sum, double error_factor,
-                           vertex_t n, const std::vector<int>& exponents, const char* arithmetic) {
-    FloatOutcome out;
-    const double sign = (n - 1) % 2 == 1 ? -1.0 : 1.0;
-    out.mantissa = sign * sum;
-    out.exponent2 = std::accumulate(exponents.begin(), exponents.end(), std::int64_t{0}) - (n - 1);
-    out.abs_error_mantissa = error_factor * magnitude_sum + kUnitRoundoff * std::abs(sum);
-    out.gray_steps = std::uint64_t{1} << (n - 1);
-    out.arithmetic = arithmetic;
-    return out;
-}
+};
 
 }  // namespace
 
 ExactOutcome ryser_exact(const DenseMatrix<std::int64_t>& a, bool binary, const EngineRun& run) {
-    check_order(a.rows(), a.cols());
-    const vertex_t n = a.rows();
-    ExactOutcome out;
-    if (n == 0) {
-        out.value = 1;
-        out.arithmetic = "none (empty matrix)";
-        return out;
-    }
-    const double bound_log2 = numeric::permanent_bound_log2(a, binary);
-    if (std::isinf(bound_log2)) {
-        out.value = 0;
-        out.arithmetic = "none (a zero row or column)";
-        return out;
-    }
-    // Symmetric reconstruction needs Π p > 2·|perm| + 1; one more prime checks the result.
-    const auto needed = static_cast<std::size_t>(std::max(0.0, bound_log2 + 1.0) /
-                                                 numeric::kLargePrimeLog2) + 1;
-    const std::vector<std::uint64_t> primes = numeric::large_primes(needed + 1);
-    out.primes = static_cast<int>(primes.size());
-    out.gray_steps = std::uint64_t{1} << (n - 1);
-
-    const std::vector<uint128_t> norms = row_norms(a);
-    std::vector<std::uint64_t> residues = dispatch_width(n, [&](auto width) {
-        constexpr int W = decltype(width)::value;
-        if (auto layout = lane_layout(norms, W, 4); !layout.empty()) {
-            out.arithmetic = "exact lanes ×4, modular";
-            return exact_lanes_residues<4, W>(a, layout, primes, run);
-        }
-        if (auto layout = lane_layout(norms, W, 8); !layout.empty()) {
-            out.arithmetic = "exact lanes ×8, modular";
-            return exact_lanes_residues<8, W>(a, layout, primes, run);
-        }
-        out.arithmetic = "modular";
-        std::vector<std::uint64_t> r;
-        for (std::size_t k = 0; k < primes.size(); ++k) {
-            r.push_back(modular_residue<W>(a, primes[k], pass_run(run, k, primes.size())));
-        }
-        out.gray_steps *= primes.size();
-        return r;
-    });
-    out.arithmetic += " (" + std::to_string(primes.size()) + " primes of 62 bits, one spare) + CRT";
-
-    const std::vector<std::uint64_t> used_primes(primes.begin(), primes.end() - 1);
-    const std::vector<std::uint64_t> used_residues(residues.begin(), residues.end() - 1);
-    out.value = numeric::crt_symmetric(used_residues, used_primes);
-    if (numeric::mod(out.value, primes.back()) != residues.back()) {
-        throw InternalError("exact Ryser: the spare prime disagrees with the CRT reconstruction "
-                            "(bound 2^" + std::to_string(bound_log2) + ")");
-    }
-    return out;
+    return driver::exact_permanent(a, binary, run, DenseKernel{});
 }
 
 std::uint64_t ryser_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
                             const EngineRun& run) {
-    check_order(a.rows(), a.cols());
-    if (p % 2 == 0 || p >= (std::uint64_t{1} << 62) || !numeric::is_prime(p)) {
-        throw InvalidArgument("ryser_modular needs an odd prime below 2^62");
-    }
-    if (a.rows() == 0) {
-        return 1 % p;
-    }
-    return dispatch_width(a.rows(), [&](auto width) {
-        return modular_residue<decltype(width)::value>(a, p, run);
-    });
+    return driver::modular_permanent(a, p, run, DenseKernel{});
 }
 
 FloatOutcome ryser_real(const DenseMatrix<double>& a, Precision precision, const EngineRun& run) {
-    check_order(a.rows(), a.cols());
-    const vertex_t n = a.rows();
-    const bool dd = precision == Precision::double_double;
-    const char* arithmetic = dd ? "double-double" : "double, compensated accumulation";
-    if (n == 0) {
-        FloatOutcome out = zero_outcome(arithmetic);
-        out.mantissa = 1;
-        return out;
-    }
-    std::vector<int> e;
-    if (!row_exponents(a, [](double v) { return std::fabs(v); }, e)) {
-        return zero_outcome(arithmetic);
-    }
-    auto scaled = [&](int i, int j) { return std::ldexp(a(i, j), -e[static_cast<std::size_t>(i)]); };
-    return dispatch_width(n, [&](auto width) {
-        constexpr int W = decltype(width)::value;
-        const auto layout = identity_layout(n, W);
-        if (dd) {
-            using DD = numeric::DoubleDouble;
-            const auto tables = build_tables<DD>(
-                n, W, layout, DD{1.0}, [&](int i, int j) { return DD{2 * scaled(i, j)}; },
-                [&](int i) {
-                    DD sum = 2 * scaled(i, n - 1);
-                    for (int j = 0; j < n; ++j) {
-                        sum -= scaled(i, j);
-                    }
-                    return sum;
-                });
-            const auto acc = run_ryser<DoubleDoubleArith, W>(DoubleDoubleArith{}, tables, run);
-            const DD sum = acc.even - acc.odd;
-            // Recursive double-double summation of 2^(n−1) terms: ≤ 2^n u² Σ|terms|, plus 4n u²
-            // for products and updates.
-            const double u2 = kUnitRoundoff * kUnitRoundoff;
-            const double factor = (std::ldexp(1.0, n) + 4.0 * n) * u2;
-            return float_outcome(sum.to_double(), acc.magnitude_even + acc.magnitude_odd, factor,
-                                 n, e, arithmetic);
-        }
-        const auto tables = build_tables<double>(
-            n, W, layout, 1.0, [&](int i, int j) { return 2 * scaled(i, j); },
-            [&](int i) {
-                numeric::CompensatedSum sum;
-                sum.add(2 * scaled(i, n - 1));
-                for (int j = 0; j < n; ++j) {
-                    sum.add(-scaled(i, j));
-                }
-                return sum.value();
-            });
-        const auto acc = run_ryser<Double, W>(Double{}, tables, run);
-        numeric::CompensatedSum sum = acc.even;
-        sum.add_negated(acc.odd);
-        return float_outcome(sum.value(), acc.magnitude_even + acc.magnitude_odd,
-                             double_error_factor(n), n, e, arithmetic);
-    });
+    return driver::real_permanent(a, precision, run, DenseKernel{});
 }
 
 FloatOutcome ryser_complex(const DenseMatrix<std::complex<double>>& a, const EngineRun& run) {
-    check_order(a.rows(), a.cols());
-    const vertex_t n = a.rows();
-    const char* arithmetic = "complex double, compensated accumulation";
-    if (n == 0) {
-        FloatOutcome out = zero_outcome(arithmetic);
-        out.mantissa = 1;
-        return out;
-    }
-    std::vector<int> e;
-    if (!row_exponents(
-            a, [](std::complex<double> v) { return std::fabs(v.real()) + std::fabs(v.imag()); },
-            e)) {
-        return zero_outcome(arithmetic);
-    }
-    auto scaled = [&](int i, int j) {
-        const std::complex<double> v = a(i, j);
-        const int s = -e[static_cast<std::size_t>(i)];
-        return Complex{std::ldexp(v.real(), s), std::ldexp(v.imag(), s)};
-    };
-    return dispatch_width(n, [&](auto width) {
-        constexpr int W = decltype(width)::value;
-        const auto tables = build_tables<Complex>(
-            n, W, identity_layout(n, W), Complex{1.0, 0.0},
-            [&](int i, int j) {
-                const Complex v = scaled(i, j);
-                return Complex{2 * v.re, 2 * v.im};
-            },
-            [&](int i) {
-                numeric::CompensatedSum re, im;
-                const Complex last = scaled(i, n - 1);
-                re.add(2 * last.re);
-                im.add(2 * last.im);
-                for (int j = 0; j < n; ++j) {
-                    const Complex v = scaled(i, j);
-                    re.add(-v.re);
-                    im.add(-v.im);
-                }
-                return Complex{re.value(), im.value()};
-            });
-        const auto acc = run_ryser<ComplexArith, W>(ComplexArith{}, tables, run);
-        numeric::CompensatedSum re = acc.even.re, im = acc.even.im;
-        re.add_negated(acc.odd.re);
-        im.add_negated(acc.odd.im);
-        return float_outcome({re.value(), im.value()}, acc.magnitude_even + acc.magnitude_odd,
-                             double_error_factor(n), n, e, arithmetic);
-    });
+    return driver::complex_permanent(a, run, DenseKernel{});
 }
 
 }  // namespace pmcount::exact
