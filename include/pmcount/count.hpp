@@ -23,6 +23,8 @@ enum class Method {
     automatic,    ///< let pmcount choose
     brute_force,  ///< sum over permutations (n <= 12); the oracle
     ryser,        ///< dense Ryser / Nijenhuis–Wilf in Gray-code order, O(2^(n-1) n)
+    sparyser,     ///< sparse Ryser: column updates of nonzeros only, products only without zeros
+    skipper,      ///< SpaRyser plus skipping runs of Gray codes that cannot contribute
 };
 
 /// Arithmetic of the computation.
@@ -35,7 +37,8 @@ enum class Precision {
 
 const char* to_string(Method method) noexcept;
 const char* to_string(Precision precision) noexcept;
-/// Parse the CLI spellings ("auto", "brute-force", "ryser", "exact", "double", "dd");
+/// Parse the CLI spellings ("auto", "brute-force", "ryser", "sparyser", "skipper", "exact",
+/// "double", "dd");
 /// InvalidArgument lists the accepted names on failure.
 Method method_from_string(std::string_view name);
 Precision precision_from_string(std::string_view name);

@@ -32,8 +32,11 @@ struct NamedMethod {
     Method method;
     const char* name;
 };
-constexpr NamedMethod kMethods[] = {
-    {Method::automatic, "auto"}, {Method::brute_force, "brute-force"}, {Method::ryser, "ryser"}};
+constexpr NamedMethod kMethods[] = {{Method::automatic, "auto"},
+                                    {Method::brute_force, "brute-force"},
+                                    {Method::ryser, "ryser"},
+                                    {Method::sparyser, "sparyser"},
+                                    {Method::skipper, "skipper"}};
 
 struct NamedPrecision {
     Precision precision;

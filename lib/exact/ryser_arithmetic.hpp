@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "exact/lanes.hpp"
@@ -34,13 +35,46 @@ using numeric::uint128_t;
 /// need no pre-reduction of factors below 2^64; the result carries a factor R^-(L−1) that
 /// finish() removes. Terms are summed, per prime and per sign, in 128-bit integers: at most 2^63
 /// terms below 2^62 cannot overflow.
-template <int L>
+///
+/// Compact (L = 4 only): when moreover the lane bounds satisfy b0·b1 < 2^62 and b2·b3 < 2^62
+/// (sparse or small matrices), the whole product is formed exactly in 128 bits (two 64-bit
+/// products and one 64×64→128) and summed exactly in 192-bit integers (at most 2^63 terms below
+/// 2^124); the reduction modulo each prime happens once per chunk instead of once per term.
+template <int L, bool Compact = false>
 class ExactLanes {
+    static_assert(!Compact || L == 4, "the compact product pairs exactly four lanes");
 public:
     using Elem = double;
-    struct Acc {
+    struct ModularAcc {
         std::vector<uint128_t> sums;  // [2k] positive, [2k + 1] negative terms for prime k
     };
+    /// A 192-bit unsigned sum.
+    struct Wide {
+        uint128_t low = 0;
+        std::uint64_t high = 0;
+        void add(uint128_t v) noexcept {
+            low += v;
+            high += low < v ? 1 : 0;
+        }
+        void add(const Wide& w) noexcept {
+            add(w.low);
+            high += w.high;
+        }
+        /// (high·2^128 + low) mod p, by Horner in base 2^64.
+        std::uint64_t mod(std::uint64_t p) const noexcept {
+            const std::uint64_t two64 = static_cast<std::uint64_t>((uint128_t{1} << 64) % p);
+            const uint128_t upper = uint128_t{numeric::mul_mod(high % p, two64, p)} +
+                                    static_cast<std::uint64_t>(low >> 64);
+            const uint128_t all =
+                (uint128_t{static_cast<std::uint64_t>(upper % p)} << 64) | static_cast<std::uint64_t>(low);
+            return static_cast<std::uint64_t>(all % p);
+        }
+    };
+    struct CompactAcc {
+        Wide positive;
+        Wide negative;
+    };
+    using Acc = std::conditional_t<Compact, CompactAcc, ModularAcc>;
     static constexpr int reset_log2 = 0;
     static constexpr int lanes = L;
 
@@ -49,15 +83,36 @@ public:
             moduli_.emplace_back(p);
         }
     }
-    Acc make_acc() const { return Acc{std::vector<uint128_t>(2 * moduli_.size(), 0)}; }
+    Acc make_acc() const {
+        if constexpr (Compact) {
+            return {};
+        } else {
+            return Acc{std::vector<uint128_t>(2 * moduli_.size(), 0)};
+        }
+    }
 
     static double add(double a, double b) noexcept { return a + b; }
     static double sub(double a, double b) noexcept { return a - b; }
+    static bool is_zero(double a) noexcept { return a == 0; }
 
-    template <int W, bool Odd>
+    template <int W, bool Odd, bool ScalarStores = false>
     void accumulate(Acc& acc, const double* y) const noexcept {
         double lane[L];
-        lane_products<L, W>(y, lane);
+        if constexpr (ScalarStores) {
+            lane_products_scalar<L, W>(y, lane);
+        } else {
+            lane_products<L, W>(y, lane);
+        }
+        accumulate_lanes<Odd>(acc, lane);
+    }
+
+    /// Lane products can be kept up to date as single y_i change (sparse kernels): each lane is an
+    /// exact integer below 2^53, so dividing out the old value is exact.
+    static constexpr bool incremental_lanes = true;
+
+    /// Adds ±Π lanes (Odd: sign −) modulo every prime; nothing when a lane is zero.
+    template <bool Odd>
+    void accumulate_lanes(Acc& acc, const double (&lane)[L]) const noexcept {
         bool negative = Odd;
         std::uint64_t magnitude[L];
         bool zero = false;
@@ -69,10 +124,51 @@ public:
         if (zero) {
             return;  // common for sparse 0-1 matrices; skips all modular work
         }
-        const uint128_t first = uint128_t{magnitude[0]} * magnitude[1];
+        if constexpr (Compact) {
+            const uint128_t product =
+                uint128_t{magnitude[0] * magnitude[1]} * (magnitude[2] * magnitude[3]);  // < 2^124
+            (negative ? acc.negative : acc.positive).add(product);
+            return;
+        } else {
+            accumulate_modular(acc, magnitude, negative);
+        }
+    }
+
+    /// Π y_i (mod p_k) with the Montgomery factor removed, summed with signs, for every prime.
+    std::vector<std::uint64_t> residues(const Acc& acc) const {
+        std::vector<std::uint64_t> out;
+        for (std::size_t k = 0; k < moduli_.size(); ++k) {
+            const std::uint64_t p = moduli_[k].modulus();
+            if constexpr (Compact) {
+                out.push_back(numeric::sub_mod(acc.positive.mod(p), acc.negative.mod(p), p));
+            } else {
+                const std::uint64_t pos = static_cast<std::uint64_t>(acc.sums[2 * k] % p);
+                const std::uint64_t neg = static_cast<std::uint64_t>(acc.sums[2 * k + 1] % p);
+                out.push_back(numeric::mul_mod(numeric::sub_mod(pos, neg, p),
+                                               moduli_[k].r_power(L - 1), p));
+            }
+        }
+        return out;
+    }
+    static void merge(Acc& into, const Acc& from) noexcept {
+        if constexpr (Compact) {
+            into.positive.add(from.positive);
+            into.negative.add(from.negative);
+        } else {
+            for (std::size_t i = 0; i < into.sums.size(); ++i) {
+                into.sums[i] += from.sums[i];
+            }
+        }
+    }
+
+private:
+    /// Each prime: Montgomery products of the lane magnitudes (factor R^-(L−1)).
+    void accumulate_modular(ModularAcc& acc, const std::uint64_t (&magnitude)[L],
+                            bool negative) const noexcept {
         uint128_t* sums = acc.sums.data() + (negative ? 1 : 0);
         const numeric::Montgomery64* mont = moduli_.data();
         const std::size_t primes = moduli_.size();
+        const uint128_t first = uint128_t{magnitude[0]} * magnitude[1];
         for (std::size_t k = 0; k < primes; ++k) {
             std::uint64_t r = mont[k].redc(first);
             for (int l = 2; l < L; ++l) {
@@ -82,25 +178,6 @@ public:
         }
     }
 
-    /// Π y_i (mod p_k) with the Montgomery factor removed, summed with signs, for every prime.
-    std::vector<std::uint64_t> residues(const Acc& acc) const {
-        std::vector<std::uint64_t> out;
-        for (std::size_t k = 0; k < moduli_.size(); ++k) {
-            const std::uint64_t p = moduli_[k].modulus();
-            const std::uint64_t pos = static_cast<std::uint64_t>(acc.sums[2 * k] % p);
-            const std::uint64_t neg = static_cast<std::uint64_t>(acc.sums[2 * k + 1] % p);
-            out.push_back(numeric::mul_mod(numeric::sub_mod(pos, neg, p),
-                                           moduli_[k].r_power(L - 1), p));
-        }
-        return out;
-    }
-    static void merge(Acc& into, const Acc& from) noexcept {
-        for (std::size_t i = 0; i < into.sums.size(); ++i) {
-            into.sums[i] += from.sums[i];
-        }
-    }
-
-private:
     std::vector<numeric::Montgomery64> moduli_;
 };
 
@@ -127,8 +204,11 @@ public:
     std::uint64_t sub(std::uint64_t a, std::uint64_t b) const noexcept {
         return a >= b ? a - b : a + p_ - b;
     }
+    /// Zero modulo p (possibly a nonzero multiple of p: sparse_ryser.hpp says why skipping it is
+    /// still exact).
+    static bool is_zero(std::uint64_t a) noexcept { return a == 0; }
 
-    template <int W, bool Odd>
+    template <int W, bool Odd, bool ScalarStores = false>
     void accumulate(Acc& acc, const std::uint64_t* y) const noexcept {
         // Four chains of W/4 factors: W/4 − 1 reductions each, then 3 to combine: W − 1 in all.
         std::uint64_t chain[4];
@@ -185,11 +265,16 @@ public:
     Acc make_acc() const { return {}; }
     static double add(double a, double b) noexcept { return a + b; }
     static double sub(double a, double b) noexcept { return a - b; }
+    static bool is_zero(double a) noexcept { return a == 0; }
 
-    template <int W, bool Odd>
+    template <int W, bool Odd, bool ScalarStores = false>
     void accumulate(Acc& acc, const double* y) const noexcept {
         double lane[8];
-        lane_products<8, W>(y, lane);
+        if constexpr (ScalarStores) {
+            lane_products_scalar<8, W>(y, lane);
+        } else {
+            lane_products<8, W>(y, lane);
+        }
         const double p = ((lane[0] * lane[1]) * (lane[2] * lane[3])) *
                          ((lane[4] * lane[5]) * (lane[6] * lane[7]));
         if (Odd) {
@@ -219,8 +304,9 @@ public:
     Acc make_acc() const { return {}; }
     static DD add(DD a, DD b) noexcept { return a + b; }
     static DD sub(DD a, DD b) noexcept { return a - b; }
+    static bool is_zero(DD a) noexcept { return a.hi == 0 && a.lo == 0; }
 
-    template <int W, bool Odd>
+    template <int W, bool Odd, bool ScalarStores = false>
     void accumulate(Acc& acc, const DD* y) const noexcept {
         DD lane[4] = {y[0], y[1], y[2], y[3]};
         for (int m = 1; m < W / 4; ++m) {
@@ -267,11 +353,12 @@ public:
     Acc make_acc() const { return {}; }
     static Complex add(Complex a, Complex b) noexcept { return {a.re + b.re, a.im + b.im}; }
     static Complex sub(Complex a, Complex b) noexcept { return {a.re - b.re, a.im - b.im}; }
+    static bool is_zero(Complex a) noexcept { return a.re == 0 && a.im == 0; }
     static Complex mul(Complex a, Complex b) noexcept {
         return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
     }
 
-    template <int W, bool Odd>
+    template <int W, bool Odd, bool ScalarStores = false>
     void accumulate(Acc& acc, const Complex* y) const noexcept {
         Complex lane[4] = {y[0], y[1], y[2], y[3]};
         for (int m = 1; m < W / 4; ++m) {

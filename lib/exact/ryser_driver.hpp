@@ -158,14 +158,28 @@ inline std::uint64_t finish_residue(std::uint64_t s, vertex_t n, std::uint64_t p
     return r;
 }
 
-template <int L, int W, class Kernel>
+/// Whether a 4-lane layout allows ExactLanes' compact product: the row-norm products of lanes
+/// 0·1 and of lanes 2·3 both below 2^62.
+inline bool compact_lanes(const std::vector<uint128_t>& norms, const std::vector<int>& layout) {
+    uint128_t lane[4] = {1, 1, 1, 1};
+    for (std::size_t s = 0; s < layout.size(); ++s) {
+        if (layout[s] >= 0) {
+            lane[s % 4] *= norms[static_cast<std::size_t>(layout[s])];  // each lane ≤ 2^53
+        }
+    }
+    constexpr uint128_t kLimit = uint128_t{1} << 62;
+    return lane[0] < kLimit && lane[1] < kLimit && lane[2] < kLimit && lane[3] < kLimit &&
+           lane[0] * lane[1] < kLimit && lane[2] * lane[3] < kLimit;
+}
+
+template <int L, int W, bool Compact = false, class Kernel>
 std::vector<std::uint64_t> exact_lanes_residues(const DenseMatrix<std::int64_t>& a,
                                                 const std::vector<int>& layout,
                                                 const std::vector<std::uint64_t>& primes,
                                                 const EngineRun& run, const Kernel& kernel) {
     const vertex_t n = a.rows();
-    const ExactLanes<L> arith(primes);
-    const auto acc = kernel.template run<ExactLanes<L>, W>(
+    const ExactLanes<L, Compact> arith(primes);
+    const auto acc = kernel.template run<ExactLanes<L, Compact>, W>(
         arith, n, layout, 1.0,
         [&](int i, int j) { return static_cast<double>(twice_entry(a, i, j)); },
         [&](int i) { return static_cast<double>(start_value(a, i)); }, run);
@@ -279,6 +293,10 @@ ExactOutcome exact_permanent(const DenseMatrix<std::int64_t>& a, bool binary, co
     std::vector<std::uint64_t> residues = dispatch_width(n, [&](auto width) {
         constexpr int W = decltype(width)::value;
         if (auto layout = lane_layout(norms, W, 4); !layout.empty()) {
+            if (compact_lanes(norms, layout)) {
+                out.arithmetic = "exact 128-bit products, modular";
+                return exact_lanes_residues<4, W, true>(a, layout, primes, run, kernel);
+            }
             out.arithmetic = "exact lanes ×4, modular";
             return exact_lanes_residues<4, W>(a, layout, primes, run, kernel);
         }

@@ -14,6 +14,11 @@ constexpr double kRowComplex_ns = 1.0;
 constexpr double kRowExact_ns = 0.3;
 constexpr double kPrimeLane_ns = 1.4;
 constexpr double kBruteForceNode_ns = 6.0;
+constexpr double kSparseStep_ns = 2.0;
+constexpr double kSparseEntry_ns = 0.5;
+constexpr double kSkipVisitsPerTerm = 2.5;
+constexpr double kSkipVisit_ns = 10.0;
+constexpr double kSkipVisitRow_ns = 0.4;
 
 }  // namespace
 
@@ -32,6 +37,28 @@ double ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes, int threads)
     // Below 2^18 steps the engine runs on one thread (chunked_run.cpp).
     const int used = n - 1 < 18 ? 1 : std::max(1, threads);
     return std::ldexp(per_step * 1e-9, n - 1) / used;
+}
+
+double sparse_ryser_seconds(vertex_t n, edge_t nnz, double zero_probability, Arithmetic arithmetic,
+                            int primes, int threads, bool skip) {
+    if (n <= 0) {
+        return 0;
+    }
+    const double width = 8.0 * std::ceil(n / 8.0);
+    const double nonzero = std::clamp(1 - zero_probability, 0.0, 1.0);
+    // A subset without zeros costs about a dense step (its product); SpaRyser also pays a column
+    // update on every subset, SkipPer a visit (update, jump, product) on a multiple of them.
+    const double product_ns = ryser_seconds(n, arithmetic, primes, 1) / std::ldexp(1e-9, n - 1);
+    double per_step_ns;
+    if (skip) {
+        const double visits = std::min(1.0, kSkipVisitsPerTerm * nonzero + 1e-9);
+        per_step_ns = visits * (kSkipVisit_ns + kSkipVisitRow_ns * width);
+    } else {
+        per_step_ns = kSparseStep_ns + kSparseEntry_ns * static_cast<double>(nnz) / n +
+                      nonzero * product_ns;
+    }
+    const int used = n - 1 < 18 ? 1 : std::max(1, threads);
+    return std::ldexp(per_step_ns * 1e-9, n - 1) / used;
 }
 
 double brute_force_seconds(vertex_t n) {

@@ -6,12 +6,14 @@
 
 #include "exact/brute_force.hpp"
 #include "exact/ryser_kernel.hpp"
+#include "exact/sparse_ryser.hpp"
 #include "pmcount/error.hpp"
 
 namespace pmcount::plan {
 
 namespace {
 
+using exact::SparseVariant;
 constexpr double kUnitRoundoff = 0x1p-53;
 
 template <class T>
@@ -108,6 +110,31 @@ exact::FloatOutcome ryser_complex(const SparseMatrix<std::complex<double>>& a,
     return exact::ryser_complex(dense(a), run);
 }
 
+// ---- SpaRyser and SkipPer -------------------------------------------------------------------------
+
+template <SparseVariant V>
+double sparse_predict(const LeafFacts& f) {
+    return sparse_ryser_seconds(f.order, f.nnz, f.zero_probability, f.arithmetic, f.primes,
+                                f.threads, V == SparseVariant::skipper);
+}
+
+template <SparseVariant V>
+exact::ExactOutcome sparse_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {
+    const bool binary = std::all_of(a.values().begin(), a.values().end(),
+                                    [](std::int64_t v) { return v == 0 || v == 1; });
+    return exact::sparse_ryser_exact(dense(a), binary, V, run);
+}
+template <SparseVariant V>
+exact::FloatOutcome sparse_real(const SparseMatrix<double>& a, Precision precision,
+                                const exact::EngineRun& run) {
+    return exact::sparse_ryser_real(real_dense(a), precision, V, run);
+}
+template <SparseVariant V>
+exact::FloatOutcome sparse_complex(const SparseMatrix<std::complex<double>>& a,
+                                   const exact::EngineRun& run) {
+    return exact::sparse_ryser_complex(dense(a), V, run);
+}
+
 }  // namespace
 
 const std::vector<Engine>& engines() {
@@ -116,6 +143,12 @@ const std::vector<Engine>& engines() {
          direct_real, direct_complex},
         {"ryser", Method::ryser, true, ryser_applies, ryser_predict, ryser_exact, ryser_real,
          ryser_complex},
+        {"sparyser", Method::sparyser, true, ryser_applies, sparse_predict<SparseVariant::sparyser>,
+         sparse_exact<SparseVariant::sparyser>, sparse_real<SparseVariant::sparyser>,
+         sparse_complex<SparseVariant::sparyser>},
+        {"skipper", Method::skipper, true, ryser_applies, sparse_predict<SparseVariant::skipper>,
+         sparse_exact<SparseVariant::skipper>, sparse_real<SparseVariant::skipper>,
+         sparse_complex<SparseVariant::skipper>},
         {"brute-force", Method::brute_force, false, brute_applies, brute_predict, brute_exact,
          brute_real, brute_complex},
     };

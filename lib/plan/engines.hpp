@@ -23,6 +23,9 @@ struct LeafFacts {
     Arithmetic arithmetic = Arithmetic::exact;
     int primes = 0;  ///< exact arithmetic: moduli including the spare
     int threads = 1;
+    /// Estimated probability that a Gray-code subset leaves some y_i = 0 (sparse engines skip
+    /// or short-cut those subsets); see zero_probability().
+    double zero_probability = 0;
 };
 
 struct Engine {

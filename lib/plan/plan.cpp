@@ -17,6 +17,7 @@
 #include "numeric/scaled.hpp"
 #include "plan/cost_model.hpp"
 #include "plan/engines.hpp"
+#include "plan/zero_probability.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/structure.hpp"
 
@@ -197,6 +198,9 @@ private:
         facts.order = a.rows();
         facts.nnz = a.nnz();
         facts.threads = settings_.threads;
+        if (a.rows() <= exact::kMaxRyserOrder) {
+            facts.zero_probability = zero_probability(a);
+        }
         if (settings_.precision == Precision::exact) {
             facts.arithmetic = Arithmetic::exact;
             if (a.rows() <= exact::kMaxRyserOrder) {

@@ -33,20 +33,22 @@ TEST(RyserExact, MatchesBruteForceOnRandomBinaryAndIntegerMatrices) {
 }
 
 TEST(RyserExact, EveryArithmeticPathAgreesWithBruteForce) {
-    // Row norms decide the path: small → 4 lanes, medium → 8 lanes, huge → one prime per pass.
+    // Row norms decide the path: tiny → exact 128-bit products, small → 4 lanes, medium → 8
+    // lanes, huge → one prime per pass. Order 8 (padded width 8) puts two rows in each of four
+    // lanes and one in each of eight.
     struct Case {
         std::int64_t magnitude;
         const char* path;
     };
-    // With n in 5..8 (padded width 8) four lanes pair up rows, eight lanes hold one row each.
-    for (const Case c : {Case{3, "lanes ×4"}, Case{std::int64_t{1} << 28, "lanes ×8"},
+    for (const Case c : {Case{3, "128-bit"}, Case{std::int64_t{1} << 14, "lanes ×4"},
+                         Case{std::int64_t{1} << 28, "lanes ×8"},
                          Case{std::int64_t{1} << 61, "modular ("}}) {
         for (std::uint64_t seed = 0; seed < 12; ++seed) {
-            const int n = 5 + static_cast<int>(seed % 4);
-            const auto a = test::random_integer(n, -c.magnitude, c.magnitude, 0.9, 100 + seed);
+            const int n = 8;
+            const auto a = test::random_integer(n, -c.magnitude, c.magnitude, 0.95, 100 + seed);
             const ExactOutcome out = ryser_exact(a, false, threads(2));
             EXPECT_NE(out.arithmetic.find(c.path), std::string::npos)
-                << out.arithmetic << " for magnitude " << c.magnitude << " n " << n;
+                << out.arithmetic << " for magnitude " << c.magnitude << " seed " << seed;
             EXPECT_EQ(out.value, brute_force_exact(a)) << "magnitude " << c.magnitude;
         }
     }

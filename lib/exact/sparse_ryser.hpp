@@ -1,0 +1,55 @@
+// Sparse Ryser engines: SpaRyser and SkipPer (library-internal API).
+//
+// Both walk the same Gray code as dense Ryser but touch only the nonzeros of the column that
+// changes, and keep the number of zero entries of y, so a subset whose y has a zero costs only
+// its column update (SpaRyser; Kaya's thesis Alg. 5, SUPERMAN Alg. 2). SkipPer goes further:
+// after a step that leaves y_i = 0, no subset can contribute until a column with a nonzero in
+// row i changes, so it jumps straight to the first Gray index at which every zero row has been
+// touched, applying the Gray-code difference at once (thesis eq. 5.1, Alg. 10).
+//
+// Correctness with modular arithmetic: the engines track y_i mod p, so a "zero" may be a nonzero
+// multiple of p. Skipping is still exact: a term with y_i ≡ 0 (mod p) is ≡ 0, and y_i only
+// changes when a column with a nonzero in row i flips, so every skipped term is ≡ 0 as well. The
+// product is never divided by an entry (which could be ≡ 0): whenever y has no zero, the engines
+// form the whole product afresh, exactly as dense Ryser does. tests/unit/exact/sparse_ryser_test
+// checks this with small primes, where such false zeros are frequent.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <vector>
+
+#include "exact/chunked_run.hpp"
+#include "exact/ryser.hpp"
+#include "pmcount/count.hpp"
+#include "pmcount/matrix.hpp"
+
+namespace pmcount::exact {
+
+enum class SparseVariant {
+    sparyser,  ///< zero tracking; columns in ascending nonzero count (SortOrder)
+    skipper,   ///< zero tracking and Gray-code skipping; SkipOrder
+};
+
+const char* to_string(SparseVariant variant) noexcept;
+
+/// Column order for a variant: the permutation (new position → old column) that the engine
+/// applies. The last position holds the densest column, which the Gray code never flips.
+///   SortOrder (sparyser): the other columns by ascending number of nonzeros, so the most
+///     frequently flipped Gray bits touch the fewest rows.
+///   SkipOrder (skipper): greedily, the column that touches the fewest rows not yet touched by
+///     the columns before it, so that many rows are first touched by a rarely flipped bit and a
+///     zero there is skipped over a long run of Gray codes.
+std::vector<vertex_t> sparse_column_order(const DenseMatrix<std::int64_t>& pattern,
+                                          SparseVariant variant);
+
+ExactOutcome sparse_ryser_exact(const DenseMatrix<std::int64_t>& a, bool binary,
+                                SparseVariant variant, const EngineRun& run);
+std::uint64_t sparse_ryser_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
+                                   SparseVariant variant, const EngineRun& run);
+FloatOutcome sparse_ryser_real(const DenseMatrix<double>& a, Precision precision,
+                               SparseVariant variant, const EngineRun& run);
+FloatOutcome sparse_ryser_complex(const DenseMatrix<std::complex<double>>& a,
+                                  SparseVariant variant, const EngineRun& run);
+
+}  // namespace pmcount::exact

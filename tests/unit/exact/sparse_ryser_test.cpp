@@ -1,0 +1,181 @@
+// SpaRyser and SkipPer against dense Ryser and the brute-force oracle: exact equality for 0-1
+// and integer matrices, agreement within 1e-12 for real and complex ones, modular residues with
+// small primes (where "zeros" are often nonzero multiples of p), and thread invariance.
+#include "exact/sparse_ryser.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "exact/brute_force.hpp"
+#include "exact/ryser.hpp"
+#include "numeric/crt.hpp"
+#include "support/random_matrices.hpp"
+
+namespace pmcount::exact {
+namespace {
+
+constexpr SparseVariant kVariants[] = {SparseVariant::sparyser, SparseVariant::skipper};
+
+EngineRun threads(int t) {
+    EngineRun run;
+    run.threads = t;
+    return run;
+}
+
+/// A random sparse matrix; every seventh has an empty column, and low densities often give a
+/// zero permanent without one.
+template <class Matrix>
+Matrix with_empty_column(Matrix a, std::uint64_t seed) {
+    if (seed % 7 == 3 && a.cols() > 0) {
+        const int c = static_cast<int>(seed % static_cast<std::uint64_t>(a.cols()));
+        for (int i = 0; i < a.rows(); ++i) {
+            a(i, c) = typename Matrix::value_type{};
+        }
+    }
+    return a;
+}
+
+TEST(SparseRyser, ExactOnRandomSparseBinaryAndIntegerMatrices) {
+    int zero = 0, compared = 0;
+    for (std::uint64_t seed = 0; seed < 220; ++seed) {
+        const int n = 1 + static_cast<int>(seed % 20);
+        const double density = 0.08 + 0.03 * static_cast<double>(seed % 10);
+        const auto a = with_empty_column(
+            seed % 2 == 0 ? test::random_binary(n, density, seed)
+                          : test::random_integer(n, -4, 4, density, seed),
+            seed);
+        const BigInt dense = ryser_exact(a, seed % 2 == 0, threads(2)).value;
+        for (const SparseVariant v : kVariants) {
+            EXPECT_EQ(sparse_ryser_exact(a, seed % 2 == 0, v, threads(2)).value, dense)
+                << to_string(v) << " seed " << seed << " n " << n;
+            ++compared;
+        }
+        if (n <= 9) {
+            EXPECT_EQ(dense, brute_force_exact(a)) << "seed " << seed;
+        }
+        zero += dense.is_zero() ? 1 : 0;
+    }
+    EXPECT_GT(zero, 40);  // zero permanents are well represented
+    EXPECT_GE(compared, 440);
+}
+
+TEST(SparseRyser, RealAndComplexAgreeWithDenseRyser) {
+    for (std::uint64_t seed = 0; seed < 100; ++seed) {
+        const int n = 1 + static_cast<int>(seed % 16);
+        const double density = 0.15 + 0.05 * static_cast<double>(seed % 6);
+        if (seed % 2 == 0) {
+            const auto a = with_empty_column(test::random_real(n, -1.0, 1.0, density, seed), seed);
+            const FloatOutcome dense = ryser_real(a, Precision::double_precision, threads(2));
+            for (const SparseVariant v : kVariants) {
+                const FloatOutcome s = sparse_ryser_real(a, Precision::double_precision, v, threads(2));
+                const double d = std::ldexp(std::abs(s.mantissa - dense.mantissa), static_cast<int>(s.exponent2));
+                const double scale = std::ldexp(std::abs(dense.mantissa), static_cast<int>(dense.exponent2));
+                EXPECT_EQ(s.exponent2, dense.exponent2);
+                EXPECT_LE(d, 1e-12 * scale + std::ldexp(s.abs_error_mantissa + dense.abs_error_mantissa,
+                                                        static_cast<int>(s.exponent2)))
+                    << to_string(v) << " seed " << seed;
+            }
+        } else {
+            const auto a = with_empty_column(test::random_complex(n, density, seed), seed);
+            const FloatOutcome dense = ryser_complex(a, threads(2));
+            for (const SparseVariant v : kVariants) {
+                const FloatOutcome s = sparse_ryser_complex(a, v, threads(2));
+                EXPECT_LE(std::abs(s.mantissa - dense.mantissa),
+                          1e-12 * std::abs(dense.mantissa) + s.abs_error_mantissa + dense.abs_error_mantissa)
+                    << to_string(v) << " seed " << seed;
+            }
+        }
+    }
+}
+
+TEST(SparseRyser, DoubleDoubleMatchesTheOracle) {
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+        const int n = 2 + static_cast<int>(seed % 8);
+        const auto a = test::random_real(n, 0.0, 1.0, 0.4, 700 + seed);
+        const double oracle = brute_force(a);
+        for (const SparseVariant v : kVariants) {
+            const FloatOutcome s = sparse_ryser_real(a, Precision::double_double, v, threads(1));
+            const int e = static_cast<int>(s.exponent2);
+            EXPECT_NEAR(std::ldexp(s.mantissa.real(), e), oracle,
+                        1e-15 * std::fabs(oracle) + std::ldexp(s.abs_error_mantissa, e))
+                << "seed " << seed;
+        }
+    }
+}
+
+TEST(SparseRyser, ModularZerosThatAreMultiplesOfThePrimeAreSkippedCorrectly) {
+    // With p = 3, 5, 7, 11, 13 many y_i are nonzero multiples of p: skipping them must still give
+    // perm(A) mod p exactly.
+    int checked = 0;
+    for (std::uint64_t seed = 0; seed < 60; ++seed) {
+        const int n = 3 + static_cast<int>(seed % 7);
+        const auto a = test::random_integer(n, -6, 6, 0.5, 300 + seed);
+        const BigInt exact = brute_force_exact(a);
+        for (const std::uint64_t p : {3ULL, 5ULL, 7ULL, 11ULL, 13ULL}) {
+            for (const SparseVariant v : kVariants) {
+                EXPECT_EQ(sparse_ryser_modular(a, p, v, threads(2)), numeric::mod(exact, p))
+                    << to_string(v) << " p " << p << " seed " << seed;
+                ++checked;
+            }
+        }
+    }
+    EXPECT_EQ(checked, 600);
+}
+
+TEST(SparseRyser, SkippingAcrossChunkAndResetBoundaries) {
+    // Order 22: 2^21 Gray steps in 2^10 chunks and 2^10-step float resets, with long skips.
+    const auto a = test::random_binary(22, 0.15, 99);
+    const BigInt dense = ryser_exact(a, true, threads(2)).value;
+    EXPECT_EQ(sparse_ryser_exact(a, true, SparseVariant::skipper, threads(2)).value, dense);
+    DenseMatrix<double> real(22, 22);
+    for (int i = 0; i < 22; ++i) {
+        for (int j = 0; j < 22; ++j) {
+            real(i, j) = static_cast<double>(a(i, j));
+        }
+    }
+    const FloatOutcome s = sparse_ryser_real(real, Precision::double_precision, SparseVariant::skipper, threads(2));
+    EXPECT_EQ(std::ldexp(s.mantissa.real(), static_cast<int>(s.exponent2)), dense.to_double());
+}
+
+TEST(SparseRyser, ResultsDoNotDependOnThreadCount) {
+    const auto a = test::random_binary(24, 0.2, 5);
+    for (const SparseVariant v : kVariants) {
+        const BigInt one = sparse_ryser_exact(a, true, v, threads(1)).value;
+        EXPECT_EQ(sparse_ryser_exact(a, true, v, threads(2)).value, one);
+        EXPECT_EQ(sparse_ryser_exact(a, true, v, threads(3)).value, one);
+    }
+    const auto r = test::random_real(20, 0.0, 1.0, 0.3, 6);
+    const FloatOutcome one = sparse_ryser_real(r, Precision::double_precision, SparseVariant::skipper, threads(1));
+    const FloatOutcome two = sparse_ryser_real(r, Precision::double_precision, SparseVariant::skipper, threads(3));
+    EXPECT_EQ(one.mantissa, two.mantissa);
+}
+
+TEST(SparseRyser, ColumnOrdersArePermutationsWithTheDensestColumnLast) {
+    const auto a = test::random_binary(15, 0.3, 17);
+    std::vector<int> count(15, 0);
+    for (int i = 0; i < 15; ++i) {
+        for (int j = 0; j < 15; ++j) {
+            count[static_cast<std::size_t>(j)] += static_cast<int>(a(i, j));
+        }
+    }
+    for (const SparseVariant v : kVariants) {
+        std::vector<vertex_t> order = sparse_column_order(a, v);
+        ASSERT_EQ(order.size(), 15u);
+        EXPECT_EQ(count[static_cast<std::size_t>(order.back())], *std::max_element(count.begin(), count.end()));
+        std::sort(order.begin(), order.end());
+        for (vertex_t j = 0; j < 15; ++j) {
+            EXPECT_EQ(order[static_cast<std::size_t>(j)], j);
+        }
+    }
+    // SortOrder: ascending counts before the base column.
+    const auto sorted = sparse_column_order(a, SparseVariant::sparyser);
+    for (std::size_t k = 1; k + 1 < sorted.size(); ++k) {
+        EXPECT_LE(count[static_cast<std::size_t>(sorted[k - 1])], count[static_cast<std::size_t>(sorted[k])]);
+    }
+}
+
+}  // namespace
+}  // namespace pmcount::exact
