@@ -31,4 +31,9 @@ struct BuildInfo {
 /// Queries the build and the visible GPUs (cheap; safe without a GPU or driver).
 BuildInfo build_info();
 
+/// Measures a GPU's FP64 add/multiply instruction rate (per second) with a small kernel of
+/// independent DMUL/DADD chains: the roofline the dense GPU engine is judged against. Throws
+/// NotCompiled without CUDA, DeviceError without a usable GPU.
+double measure_gpu_fp64_rate(int device = 0);
+
 }  // namespace pmcount

@@ -33,14 +33,24 @@ enum class Precision {
     exact,             ///< multi-modular + CRT (binary/integer inputs only)
     double_precision,  ///< double, compensated accumulation
     double_double,     ///< double-double (about 106 bits)
+    double_plain,      ///< double, plain accumulation on GPUs (the CPU engines always compensate)
+};
+
+/// Where the engines run.
+enum class Backend {
+    automatic,  ///< GPUs when the planner predicts them faster and one is visible
+    cpu,
+    cuda,  ///< GPUs for every block a GPU engine can take; DeviceError when none is visible
 };
 
 const char* to_string(Method method) noexcept;
+const char* to_string(Backend backend) noexcept;
 const char* to_string(Precision precision) noexcept;
 /// Parse the CLI spellings ("auto", "brute-force", "ryser", "sparyser", "skipper", "exact",
 /// "double", "dd");
 /// InvalidArgument lists the accepted names on failure.
 Method method_from_string(std::string_view name);
+Backend backend_from_string(std::string_view name);
 Precision precision_from_string(std::string_view name);
 
 /// Progress of a long computation, reported to CountOptions::progress.
@@ -52,6 +62,9 @@ struct Progress {
 struct CountOptions {
     Method method = Method::automatic;
     Precision precision = Precision::automatic;
+    Backend backend = Backend::automatic;
+    /// GPUs to use (device indices); empty: every visible one.
+    std::vector<int> gpus;
     /// CPU threads; 0 uses every available core.
     int threads = 0;
     /// Structure front end: split into fine Dulmage–Mendelsohn blocks (the count is the product
@@ -131,7 +144,8 @@ struct CountResult {
     double rel_error = 0;
     double abs_error = 0;
     std::string method;      ///< engine that ran, e.g. "ryser"
-    std::string backend;     ///< where it ran: "cpu"
+    std::string backend;     ///< where it ran: "cpu", "cuda" or "cpu+cuda"
+    std::string device;      ///< GPU runs: the devices and how the work was split
     std::string arithmetic;  ///< e.g. "modular (3 primes of 62 bits) + CRT"
     /// Why the result is what it is when no engine had to run (e.g. unequal sides), and warnings.
     std::string note;

@@ -1,8 +1,11 @@
 // The interface between the host library and the CUDA target. pmcount_cuda implements it with
 // CUDA when the toolkit is found; otherwise lib/backend/cuda_stub.cpp builds a target of the same
-// name that reports no devices (DESIGN §4), so no #ifdef reaches algorithm code.
+// name that reports no devices and throws NotCompiled (DESIGN §4), so no #ifdef reaches algorithm
+// code. Kernels never throw; the functions here turn every CUDA status into DeviceError.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,5 +19,65 @@ bool compiled() noexcept;
 std::string toolkit_version();
 /// Visible GPUs. When there are none, `status` says why (no driver, no device, stub build).
 std::vector<DeviceInfo> devices(std::string& status);
+
+/// Arithmetic of the dense GPU kernel (cuda/kernels/ryser_dense.cuh).
+enum class GpuMode : int {
+    double_plain = 0,        ///< plain double accumulation (the roofline reference)
+    double_compensated = 1,  ///< 2^4-term block sums folded into Neumaier pairs
+    double_double = 2,
+    complex = 3,
+    modular = 4,  ///< y exact in double; 4 lane products, 31-bit primes, Montgomery
+};
+
+/// Doubles per column in GpuRyserJob::columns: n values (×2 for complex and double-double),
+/// rounded up to even so every column starts 16-byte aligned.
+inline int gpu_column_stride(int n, GpuMode mode) noexcept {
+    const int words = mode == GpuMode::complex || mode == GpuMode::double_double ? 2 : 1;
+    return words * (n + (n & 1));
+}
+
+/// Largest number of primes one modular launch carries.
+inline constexpr int kGpuMaxPrimes = 16;
+
+/// Σ over the 2^(n−1) Gray-code subsets of (−1)^k Π_i y_i, with y as in ryser_kernel.hpp.
+struct GpuRyserJob {
+    int n = 0;
+    GpuMode mode = GpuMode::double_compensated;
+    std::vector<double> base;     ///< y(∅): n values (re/im or hi/lo pairs for complex and dd)
+    std::vector<double> columns;  ///< Gray columns 0..n−2, gpu_column_stride() doubles each (2·a)
+    /// Modular: odd primes below 2^31. Rows must be laid out so each lane (rows i ≡ l mod 4) has
+    /// a product of row 1-norms below 2^53.
+    std::vector<std::uint32_t> primes;
+    std::vector<int> devices;  ///< GPUs to use; empty: every visible one
+    std::function<void(double)> progress;  ///< fraction done, from one host thread
+};
+
+struct GpuDeviceUse {
+    int device = 0;
+    std::string name;
+    int batches = 0;
+    double seconds = 0;
+};
+
+struct GpuRyserResult {
+    double re_hi = 0, re_lo = 0;  ///< the signed sum (real part), double-double
+    double im_hi = 0, im_lo = 0;  ///< imaginary part (complex)
+    double magnitude = 0;         ///< Σ |term| (|re| + |im| for complex)
+    std::vector<std::uint32_t> residues;  ///< modular: the signed sum mod each prime
+    std::vector<GpuDeviceUse> devices;
+    int chunk_log2 = 0;
+    std::uint64_t chunks = 0;
+    int batches = 0;
+    double seconds = 0;  ///< kernels and transfers, after compilation and set-up
+    double setup_seconds = 0;  ///< compilation (or cache hit) and loading
+};
+
+/// Runs the dense kernel over every chunk of the Gray range, batches handed out dynamically to
+/// one host thread per GPU; batch results are combined in batch order, so the answer does not
+/// depend on the number of GPUs. Throws DeviceError, NotCompiled (stub).
+GpuRyserResult ryser_dense(const GpuRyserJob& job);
+
+/// Measured FP64 add/multiply instructions per second of a GPU (independent DMUL/DADD chains).
+double fp64_rate(int device);
 
 }  // namespace pmcount::backend::cuda

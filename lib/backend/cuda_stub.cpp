@@ -1,7 +1,16 @@
 // Stand-in for the CUDA target in builds without a CUDA toolkit.
 #include "backend/cuda_backend.hpp"
+#include "pmcount/error.hpp"
 
 namespace pmcount::backend::cuda {
+
+namespace {
+
+[[noreturn]] void not_compiled() {
+    throw NotCompiled("this build has no CUDA backend (configured without a CUDA toolkit)");
+}
+
+}  // namespace
 
 bool compiled() noexcept { return false; }
 
@@ -11,5 +20,9 @@ std::vector<DeviceInfo> devices(std::string& status) {
     status = "this build has no CUDA backend (configured without a CUDA toolkit)";
     return {};
 }
+
+GpuRyserResult ryser_dense(const GpuRyserJob&) { not_compiled(); }
+
+double fp64_rate(int) { not_compiled(); }
 
 }  // namespace pmcount::backend::cuda

@@ -26,4 +26,6 @@ BuildInfo build_info() {
     return info;
 }
 
+double measure_gpu_fp64_rate(int device) { return backend::cuda::fp64_rate(device); }
+
 }  // namespace pmcount

@@ -13,6 +13,8 @@
 
 #include "exact/brute_force.hpp"
 #include "exact/chunked_run.hpp"
+#include "backend/cuda_backend.hpp"
+#include "exact/ryser_gpu.hpp"
 #include "exact/ryser_kernel.hpp"
 #include "plan/plan.hpp"
 #include "pmcount/error.hpp"
@@ -38,6 +40,13 @@ constexpr NamedMethod kMethods[] = {{Method::automatic, "auto"},
                                     {Method::sparyser, "sparyser"},
                                     {Method::skipper, "skipper"}};
 
+struct NamedBackend {
+    Backend backend;
+    const char* name;
+};
+constexpr NamedBackend kBackends[] = {
+    {Backend::automatic, "auto"}, {Backend::cpu, "cpu"}, {Backend::cuda, "cuda"}};
+
 struct NamedPrecision {
     Precision precision;
     const char* name;
@@ -45,7 +54,8 @@ struct NamedPrecision {
 constexpr NamedPrecision kPrecisions[] = {{Precision::automatic, "auto"},
                                           {Precision::exact, "exact"},
                                           {Precision::double_precision, "double"},
-                                          {Precision::double_double, "dd"}};
+                                          {Precision::double_double, "dd"},
+                                          {Precision::double_plain, "plain-double"}};
 
 template <class Table, class Value>
 Value parse_name(const Table& table, std::string_view name, const char* what) {
@@ -54,6 +64,8 @@ Value parse_name(const Table& table, std::string_view name, const char* what) {
         if (name == entry.name) {
             if constexpr (std::is_same_v<Value, Method>) {
                 return entry.method;
+            } else if constexpr (std::is_same_v<Value, Backend>) {
+                return entry.backend;
             } else {
                 return entry.precision;
             }
@@ -179,7 +191,13 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const ch
     settings.reductions = options.reductions;
     settings.method = options.method;
     settings.precision = precision;
+    settings.backend = options.backend;
     settings.threads = exact::resolve_threads(options.threads);
+    if (options.backend == Backend::cuda && !exact::gpu_available()) {
+        std::string status;
+        backend::cuda::devices(status);
+        throw DeviceError("--backend cuda, but " + (status.empty() ? std::string("no GPU is visible") : status));
+    }
 
     if (auto empty = empty_line(matrix, row_name, col_name)) {
         CountResult r = exact_result(kind, 0, *empty + ": no perfect matching, count is 0");
@@ -190,7 +208,6 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const ch
     }
     CountResult r;
     r.kind = kind;
-    r.backend = "cpu";
     r.stats.n = matrix.rows();
     r.stats.nnz = matrix.nnz();
     r.stats.threads = settings.threads;
@@ -205,6 +222,7 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const ch
                  " neighbour(s) together (Hall's condition fails): no perfect matching, count is 0";
     }
     if (options.explain_only) {
+        r.backend = r.backend.empty() ? "cpu" : r.backend;
         r.explained_only = true;
         r.timings.total_s = seconds_since(start);
         return r;
@@ -212,6 +230,9 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const ch
     check_feasible(r.structure, options, settings.threads);
     const auto engine_start = Clock::now();
     plan::evaluate_plan(root, settings, options, r);
+    if (r.backend.empty()) {
+        r.backend = "cpu";
+    }
     if (r.arithmetic.empty()) {  // the front end settled everything: only products and sums
         r.arithmetic = precision == Precision::exact ? "exact integers" : "double";
     }
@@ -250,6 +271,19 @@ const char* to_string(Method method) noexcept {
         }
     }
     return "unknown";
+}
+
+const char* to_string(Backend backend) noexcept {
+    for (const auto& entry : kBackends) {
+        if (entry.backend == backend) {
+            return entry.name;
+        }
+    }
+    return "unknown";
+}
+
+Backend backend_from_string(std::string_view name) {
+    return parse_name<decltype(kBackends), Backend>(kBackends, name, "backend");
 }
 
 const char* to_string(Precision precision) noexcept {

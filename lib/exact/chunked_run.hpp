@@ -21,6 +21,7 @@ struct EngineRun {
     int threads = 0;  // 0: all available
     std::function<void(const Progress&)> progress;
     double progress_interval_s = 0.25;
+    std::vector<int> gpus;  // GPU engines: the devices to use; empty: every visible one
 };
 
 /// Threads an EngineRun asks for, resolved (≥ 1).

@@ -17,6 +17,7 @@ struct ExactOutcome {
     int primes = 0;  // including the spare
     std::uint64_t gray_steps = 0;
     std::string arithmetic;
+    std::string device = "cpu";  ///< "cpu", or the GPUs and how the work was split
 };
 
 /// Exact perm(A) for a square integer matrix, n ≤ 64: enough 62-bit primes for a proven bound
@@ -37,6 +38,7 @@ struct FloatOutcome {
     double abs_error_mantissa = 0;
     std::uint64_t gray_steps = 0;
     std::string arithmetic;
+    std::string device = "cpu";
 };
 
 /// perm(A) of a real matrix in double (compensated) or double-double precision.

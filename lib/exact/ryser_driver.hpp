@@ -94,10 +94,11 @@ inline std::vector<uint128_t> row_norms(const DenseMatrix<std::int64_t>& a) {
     return norms;
 }
 
-/// Places rows into `lanes` lanes of width/lanes slots each (slot s belongs to lane s mod lanes)
+/// Places rows into `lanes` lanes (slot s belongs to lane s mod lanes, slots below `usable`)
 /// so that every lane's product of row norms is at most 2^53, balancing by the longest-processing-
 /// time rule on log2 R_i. Returns an empty layout when no such placement is found.
-inline std::vector<int> lane_layout(const std::vector<uint128_t>& norms, int width, int lanes) {
+inline std::vector<int> lane_layout(const std::vector<uint128_t>& norms, int width, int lanes,
+                                    int usable = -1) {
     constexpr uint128_t kLimit = uint128_t{1} << 53;
     const int n = static_cast<int>(norms.size());
     std::vector<int> order(static_cast<std::size_t>(n));
@@ -105,7 +106,10 @@ inline std::vector<int> lane_layout(const std::vector<uint128_t>& norms, int wid
     std::sort(order.begin(), order.end(), [&](int x, int y) {
         return norms[static_cast<std::size_t>(x)] > norms[static_cast<std::size_t>(y)];
     });
-    const int per_lane = width / lanes;
+    // Slots [0, usable) hold rows (the GPU kernel has exactly n slots); lane l owns l, l + lanes, …
+    if (usable < 0) {
+        usable = width;
+    }
     std::vector<uint128_t> product(static_cast<std::size_t>(lanes), 1);
     std::vector<int> used(static_cast<std::size_t>(lanes), 0);
     std::vector<int> slot_row(static_cast<std::size_t>(width), -1);
@@ -113,7 +117,7 @@ inline std::vector<int> lane_layout(const std::vector<uint128_t>& norms, int wid
         const uint128_t r = norms[static_cast<std::size_t>(row)];
         int best = -1;
         for (int l = 0; l < lanes; ++l) {
-            if (used[static_cast<std::size_t>(l)] < per_lane &&
+            if (used[static_cast<std::size_t>(l)] < (usable - l + lanes - 1) / lanes &&
                 (best < 0 || product[static_cast<std::size_t>(l)] < product[static_cast<std::size_t>(best)])) {
                 best = l;
             }

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
+
+#include "backend/cuda_backend.hpp"
 
 namespace pmcount::plan {
 
@@ -59,6 +63,29 @@ double sparse_ryser_seconds(vertex_t n, edge_t nnz, double zero_probability, Ari
     }
     const int used = n - 1 < 18 ? 1 : std::max(1, threads);
     return std::ldexp(per_step_ns * 1e-9, n - 1) / used;
+}
+
+double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {
+    static const double rate = [] {
+        std::string status;
+        double total = 0;
+        for (const DeviceInfo& d : backend::cuda::devices(status)) {
+            const double per_sm = d.compute_major == 9 ? 1.3e11 : d.compute_major == 8 && d.compute_minor == 0 ? 9e10 : 2e9;
+            total += per_sm * d.multiprocessors;
+        }
+        return total;
+    }();
+    if (rate <= 0) {
+        return std::numeric_limits<double>::infinity();
+    }
+    double factor = 1;
+    switch (arithmetic) {
+        case Arithmetic::exact: factor = 1.5 + 0.3 * primes; break;
+        case Arithmetic::double_precision: factor = 1; break;
+        case Arithmetic::double_double: factor = 20; break;
+        case Arithmetic::complex: factor = 3; break;
+    }
+    return 0.3 + factor * std::ldexp(2.0 * n, n - 1) / (0.9 * rate);
 }
 
 double brute_force_seconds(vertex_t n) {

@@ -32,6 +32,13 @@ double ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes, int threads)
 double sparse_ryser_seconds(vertex_t n, edge_t nnz, double zero_probability, Arithmetic arithmetic,
                             int primes, int threads, bool skip);
 
+/// Predicted seconds of dense Ryser on the visible GPUs: set-up (compilation is cached on disk,
+/// loading and transfers ~0.3 s) plus 2n FP64 instructions per Gray step at the GPUs' FP64 rate
+/// (per multiprocessor: 1.3·10^11/s on sm_90, measured 17.4·10^12/s on an H100's 132; 9·10^10 on
+/// sm_80; 2·10^9 on GPUs with slow FP64) and 90% efficiency; modular and complex cost about 3×,
+/// double-double 20×.
+double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes);
+
 /// Predicted seconds of brute force (n! / (n−1)!! paths, about e·n! node visits).
 double brute_force_seconds(vertex_t n);
 

@@ -6,6 +6,7 @@
 
 #include "exact/brute_force.hpp"
 #include "exact/ryser_kernel.hpp"
+#include "exact/ryser_gpu.hpp"
 #include "exact/sparse_ryser.hpp"
 #include "pmcount/error.hpp"
 
@@ -135,35 +136,64 @@ exact::FloatOutcome sparse_complex(const SparseMatrix<std::complex<double>>& a,
     return exact::sparse_ryser_complex(dense(a), V, run);
 }
 
+// ---- dense Ryser on GPUs ----------------------------------------------------------------------------
+
+bool gpu_applies(const LeafFacts& f) {
+    static const bool available = exact::gpu_available();
+    return available && f.order >= 2 && f.order <= exact::kMaxRyserOrder &&
+           (f.arithmetic != Arithmetic::exact || f.gpu_exact_fits);
+}
+double gpu_predict(const LeafFacts& f) { return gpu_ryser_seconds(f.order, f.arithmetic, f.primes); }
+
+exact::ExactOutcome gpu_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {
+    const bool binary = std::all_of(a.values().begin(), a.values().end(),
+                                    [](std::int64_t v) { return v == 0 || v == 1; });
+    return exact::ryser_exact_gpu(dense(a), binary, run);
+}
+exact::FloatOutcome gpu_real(const SparseMatrix<double>& a, Precision precision,
+                             const exact::EngineRun& run) {
+    return exact::ryser_real_gpu(real_dense(a), precision, run);
+}
+exact::FloatOutcome gpu_complex(const SparseMatrix<std::complex<double>>& a, const exact::EngineRun& run) {
+    return exact::ryser_complex_gpu(dense(a), run);
+}
+
 }  // namespace
 
 const std::vector<Engine>& engines() {
     static const std::vector<Engine> table = {
-        {"direct", Method::automatic, true, direct_applies, direct_predict, direct_exact,
+        {"direct", Method::automatic, Backend::cpu, true, direct_applies, direct_predict, direct_exact,
          direct_real, direct_complex},
-        {"ryser", Method::ryser, true, ryser_applies, ryser_predict, ryser_exact, ryser_real,
+        {"ryser", Method::ryser, Backend::cpu, true, ryser_applies, ryser_predict, ryser_exact, ryser_real,
          ryser_complex},
-        {"sparyser", Method::sparyser, true, ryser_applies, sparse_predict<SparseVariant::sparyser>,
+        {"sparyser", Method::sparyser, Backend::cpu, true, ryser_applies, sparse_predict<SparseVariant::sparyser>,
          sparse_exact<SparseVariant::sparyser>, sparse_real<SparseVariant::sparyser>,
          sparse_complex<SparseVariant::sparyser>},
-        {"skipper", Method::skipper, true, ryser_applies, sparse_predict<SparseVariant::skipper>,
+        {"skipper", Method::skipper, Backend::cpu, true, ryser_applies, sparse_predict<SparseVariant::skipper>,
          sparse_exact<SparseVariant::skipper>, sparse_real<SparseVariant::skipper>,
          sparse_complex<SparseVariant::skipper>},
-        {"brute-force", Method::brute_force, false, brute_applies, brute_predict, brute_exact,
+        {"ryser-gpu", Method::ryser, Backend::cuda, true, gpu_applies, gpu_predict, gpu_exact,
+         gpu_real, gpu_complex},
+        {"brute-force", Method::brute_force, Backend::cpu, false, brute_applies, brute_predict, brute_exact,
          brute_real, brute_complex},
     };
     return table;
 }
 
-const Engine* choose_engine(const LeafFacts& facts, Method method) {
+const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backend) {
     const Engine* best = nullptr;
     double best_s = std::numeric_limits<double>::infinity();
     for (const Engine& e : engines()) {
         const bool wanted = method == Method::automatic ? e.automatic : e.method == method;
-        if (!wanted || !e.applies(facts)) {
+        const bool allowed = backend == Backend::automatic || e.backend == backend ||
+                             (backend == Backend::cuda && e.backend == Backend::cpu);
+        if (!wanted || !allowed || !e.applies(facts)) {
             continue;
         }
-        const double s = e.predict_s(facts);
+        double s = e.predict_s(facts);
+        if (backend == Backend::cuda && e.backend == Backend::cuda) {
+            s = 0;  // asked for GPUs: take one wherever it applies
+        }
         if (best == nullptr || s < best_s) {
             best = &e;
             best_s = s;

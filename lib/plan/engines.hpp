@@ -20,6 +20,9 @@ namespace pmcount::plan {
 struct LeafFacts {
     vertex_t order = 0;
     edge_t nnz = 0;
+    bool binary = false;
+    /// Exact arithmetic: whether the GPU's four exact lanes and ≤ 16 primes of 31 bits suffice.
+    bool gpu_exact_fits = false;
     Arithmetic arithmetic = Arithmetic::exact;
     int primes = 0;  ///< exact arithmetic: moduli including the spare
     int threads = 1;
@@ -31,6 +34,7 @@ struct LeafFacts {
 struct Engine {
     const char* name;
     Method method;   ///< the --method value that forces this engine
+    Backend backend; ///< cpu or cuda
     bool automatic;  ///< the planner may choose it on its own
     bool (*applies)(const LeafFacts&);
     double (*predict_s)(const LeafFacts&);
@@ -44,9 +48,10 @@ struct Engine {
 /// Every engine, in the order ties are broken.
 const std::vector<Engine>& engines();
 
-/// The engine for a leaf: the one `method` names, else the cheapest applicable automatic one.
-/// nullptr when none applies (e.g. the order exceeds every engine's limit).
-const Engine* choose_engine(const LeafFacts& facts, Method method);
+/// The engine for a leaf: among the engines `method` names (all automatic ones for
+/// Method::automatic) on the allowed backends, the cheapest applicable one. Backend::cuda prefers
+/// a GPU engine whenever one applies. nullptr when none applies.
+const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backend);
 
 /// The engine called `name` (InternalError if there is none).
 const Engine& engine_named(const std::string& name);

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "exact/chunked_run.hpp"
+#include "exact/ryser_gpu.hpp"
 #include "exact/ryser.hpp"
 #include "exact/ryser_kernel.hpp"
 #include "numeric/permanent_bound.hpp"
@@ -204,10 +205,15 @@ private:
         if (settings_.precision == Precision::exact) {
             facts.arithmetic = Arithmetic::exact;
             if (a.rows() <= exact::kMaxRyserOrder) {
-                const double bound = numeric::permanent_bound_log2(integer_dense(a), false);
+                const DenseMatrix<std::int64_t> dense = integer_dense(a);
+                facts.binary = std::all_of(dense.data().begin(), dense.data().end(),
+                                           [](std::int64_t v) { return v == 0 || v == 1; });
+                const double bound = numeric::permanent_bound_log2(dense, facts.binary);
                 facts.primes = std::isinf(bound)
                                    ? 0
                                    : static_cast<int>((bound + 1) / numeric::kLargePrimeLog2) + 2;
+                facts.gpu_exact_fits =
+                    settings_.backend != Backend::cpu && exact::gpu_exact_fits(dense, facts.binary);
             }
         } else {
             facts.arithmetic = kComplex<T> ? Arithmetic::complex
@@ -215,7 +221,7 @@ private:
                                    ? Arithmetic::double_double
                                    : Arithmetic::double_precision;
         }
-        if (const Engine* engine = choose_engine(facts, settings_.method)) {
+        if (const Engine* engine = choose_engine(facts, settings_.method, settings_.backend)) {
             node.engine = engine->name;
             node.predicted_s += engine->predict_s(facts);
         } else {
@@ -441,6 +447,7 @@ private:
     auto timed_leaf(const Node<T>& node, F compute) {
         const auto start = std::chrono::steady_clock::now();
         run_.threads = settings_.threads;
+        run_.gpus = options_.gpus;
         run_.progress_interval_s = options_.progress_interval_s;
         run_.progress = nullptr;
         if (options_.progress && total_ > 0) {
@@ -462,7 +469,9 @@ private:
             return 1;
         }
         if constexpr (kIntegral<T>) {
-            exact::ExactOutcome out = engine_named(node.engine).count_exact(node.matrix, run_);
+            const Engine& engine = engine_named(node.engine);
+            exact::ExactOutcome out = engine.count_exact(node.matrix, run_);
+            note_backend(engine, out.device);
             result_.stats.primes = std::max(result_.stats.primes, out.primes);
             result_.stats.gray_steps += out.gray_steps;
             note_arithmetic(out.arithmetic);
@@ -493,8 +502,21 @@ private:
         }
         result_.stats.gray_steps += out.gray_steps;
         note_arithmetic(out.arithmetic);
+        note_backend(engine, out.device);
         return {Scaled::from(out.mantissa, out.exponent2),
                 Scaled::from(out.abs_error_mantissa, out.exponent2)};
+    }
+
+    void note_backend(const Engine& engine, const std::string& device) {
+        const std::string name = engine.backend == Backend::cuda ? "cuda" : "cpu";
+        if (result_.backend.empty() || result_.backend == name) {
+            result_.backend = name;
+        } else if (result_.backend.find(name) == std::string::npos) {
+            result_.backend = "cpu+cuda";
+        }
+        if (engine.backend == Backend::cuda) {
+            result_.device = device;
+        }
     }
 
     void note_arithmetic(const std::string& arithmetic) {

@@ -25,8 +25,9 @@ struct Settings {
     bool dulmage_mendelsohn = true;
     bool reductions = true;
     Method method = Method::automatic;
-    /// Resolved: exact, double_precision or double_double.
+    /// Resolved: exact, double_precision, double_plain or double_double.
     Precision precision = Precision::exact;
+    Backend backend = Backend::automatic;
     int threads = 1;
     /// Splits of lines with 3–4 nonzeros the planner may try in one plan. Each attempt plans
     /// both parts to compare them with keeping the matrix whole, so this bounds planning time.

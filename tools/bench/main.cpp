@@ -37,6 +37,20 @@
 // block orders, leaves, reductions, predicted_s), explain_only and predicted_seconds, refused.
 // A front end that misses the planted blocks is a MISMATCH too.
 //
+// The cases sparse-binary and sparse-real measure the sparse engines against dense Ryser: random
+// matrices whose entries are nonzero independently with probability --density (default 0.1 for
+// these cases), redrawn until they have a perfect matching (so no permanent is 0; the number of
+// redraws is reported). Each of ryser, sparyser and skipper (CountOptions::method) counts the
+// whole matrix with the structure front end off (front_end "none"), exact on 0-1 matrices, double
+// (and dd when --precision has it) on real ones, at every thread count and repeat. Before an
+// engine is timed the planner predicts its time (explain_only); over --dense-max-seconds it is not
+// run ("skipped", with predicted_seconds) — in practice that is dense Ryser at large n, and the
+// ratios against it are then labelled "predicted". Every line carries predicted_seconds next to
+// the measured seconds, to check the cost model. The default planner (front end on, automatic
+// engine) runs once per matrix at the highest thread count as "planner", with the engine(s) it
+// chose ("chosen_method"): what a user gets. Ratio lines: skipper and sparyser over ryser, skipper
+// over sparyser (same threads and arithmetic), and the planner over each engine.
+//
 // Exit codes: 0 every check passed, 1 usage error, 2 a check failed, 3 runtime error (an engine
 // threw, or --thewalrus require and thewalrus could not run).
 #include <sys/wait.h>
@@ -86,10 +100,15 @@ constexpr const char* examples_text = R"(Examples:
   pmcount-bench --cases dense-binary --n 20:28:4 --exact --out bench.jsonl
   pmcount-bench --cases dense-signed --n 24 --precision double,dd --thewalrus off
   pmcount-bench --cases reducible-binary --n 60 --threads 1,2 --repeat 3
+  pmcount-bench --cases sparse-binary,sparse-real --n 24:36:4 --density 0.1 --threads 2
 
 Cases: dense-real (uniform [0,1)), dense-binary (0-1, each entry 1 with probability --density),
 dense-signed (uniform [-1,1)), reducible-binary (0-1 with hidden diagonal blocks of order
-<= --max-block; always exact, times the structure front end against no front end).
+<= --max-block; always exact, times the structure front end against no front end),
+sparse-binary and sparse-real (each entry nonzero with probability --density, default 0.1 for
+these; 1, or uniform (0,1]; redrawn until a perfect matching exists; times dense ryser, sparyser
+and skipper without front end, and the default planner; an engine predicted to take more than
+--dense-max-seconds is skipped and its predicted time used in the ratios).
 --threads accepts N for all cores; --n accepts lists and ranges first:last[:step]. Exit codes:
 0 all checks ok, 1 usage error, 2 a check failed (MISMATCH), 3 runtime error.)";
 
@@ -97,13 +116,17 @@ struct CaseSpec {
     const char* name;
     bool binary;
     bool reducible;            // hidden block-triangular form; front-end runs instead of the grid
+    bool sparse;               // random sparse with a perfect matching; engine comparison runs
     const char* quick_orders;  // --quick's orders when --n is not given
 };
-constexpr CaseSpec known_cases[] = {{"dense-real", false, false, "6,10,14"},
-                                    {"dense-binary", true, false, "6,10,14"},
-                                    {"dense-signed", false, false, "6,10,14"},
-                                    {"reducible-binary", true, true, "12"}};
-constexpr const char* known_case_names = "dense-real, dense-binary, dense-signed, reducible-binary";
+constexpr CaseSpec known_cases[] = {{"dense-real", false, false, false, "6,10,14"},
+                                    {"dense-binary", true, false, false, "6,10,14"},
+                                    {"dense-signed", false, false, false, "6,10,14"},
+                                    {"reducible-binary", true, true, false, "12"},
+                                    {"sparse-binary", true, false, true, "16"},
+                                    {"sparse-real", false, false, true, "16"}};
+constexpr const char* known_case_names =
+    "dense-real, dense-binary, dense-signed, reducible-binary, sparse-binary, sparse-real";
 
 /// The predicted-time limit offered to the no-front-end plan of reducible-binary.
 constexpr double no_front_end_limit_s = 60;
@@ -122,8 +145,10 @@ struct BenchOptions {
     std::vector<pmcount::Precision> precisions;
     int repeat = 1;
     std::uint64_t seed = 1;
-    double density = 0.5;
-    int max_block = 26;  // reducible-binary: largest diagonal block
+    double density = 0.5;            // dense-binary, reducible-binary
+    double sparse_density = 0.1;     // sparse-binary, sparse-real (--density overrides both)
+    double dense_max_seconds = 600;  // sparse cases: skip an engine predicted to take longer
+    int max_block = 26;              // reducible-binary: largest diagonal block
     bool exact = false;
     int dd_reference_max_n = 24;
     int brute_force_max_n = 10;
@@ -373,6 +398,9 @@ struct TestMatrix {
     std::int64_t nnz = 0;
     std::string hash;                 // of n and the doubles' bit patterns
     std::vector<int> planted_blocks;  // reducible-binary: diagonal block orders; else empty
+    bool sparse = false;              // sparse-binary, sparse-real
+    double density = 0;               // sparse cases: probability of a nonzero
+    std::int64_t redraws = 0;         // sparse cases: matrices rejected for lack of a matching
 
     bool reducible() const { return !planted_blocks.empty(); }
 };
@@ -424,6 +452,99 @@ std::vector<double> dense_entries(const CaseSpec& spec, int n, double density, D
         }
     }
     return entries;
+}
+
+/// Kuhn's augmenting-path algorithm (Kuhn 1955) on the nonzero pattern of a square row-major
+/// matrix: one depth-first search for an augmenting path per row, O(n · nnz) time, O(n + nnz)
+/// memory (adjacency lists, the row matched to each column, the columns visited by the current
+/// search). Small and independent of the library's Hopcroft–Karp, which it must not rely on to
+/// build the matrices that test it.
+class KuhnMatcher {
+public:
+    KuhnMatcher(const std::vector<double>& entries, int n)
+        : neighbours_(static_cast<std::size_t>(n)),
+          row_of_col_(static_cast<std::size_t>(n), -1),
+          visited_(static_cast<std::size_t>(n), 0) {
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                if (entries[static_cast<std::size_t>(i) * static_cast<std::size_t>(n) +
+                            static_cast<std::size_t>(j)] != 0.0) {
+                    neighbours_[static_cast<std::size_t>(i)].push_back(j);
+                }
+            }
+        }
+    }
+
+    bool has_perfect_matching() {
+        for (std::size_t row = 0; row < neighbours_.size(); ++row) {
+            std::fill(visited_.begin(), visited_.end(), 0);
+            if (!augment(static_cast<int>(row))) {
+                return false;  // a maximum matching misses this row for good
+            }
+        }
+        return true;
+    }
+
+private:
+    /// Matches `row`, re-matching the rows along an alternating path; recursion depth <= n.
+    bool augment(int row) {
+        for (const int col : neighbours_[static_cast<std::size_t>(row)]) {
+            char& seen = visited_[static_cast<std::size_t>(col)];
+            if (seen != 0) {
+                continue;
+            }
+            seen = 1;
+            int& owner = row_of_col_[static_cast<std::size_t>(col)];
+            if (owner < 0 || augment(owner)) {
+                owner = row;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    std::vector<std::vector<int>> neighbours_;
+    std::vector<int> row_of_col_;
+    std::vector<char> visited_;
+};
+
+/// Rejected draws after which a sparse case gives up: the density is too low for n.
+constexpr std::int64_t max_sparse_redraws = 100'000'000;
+
+/// Row-major entries of the sparse cases: each entry nonzero with probability `density` (one
+/// uniform draw), its value 1 (sparse-binary) or 1 − a second draw, uniform in (0, 1]
+/// (sparse-real). A matrix without a perfect matching is rejected and the next one drawn from the
+/// same stream, so the result is the i.i.d. matrix conditioned on a nonzero pattern with a perfect
+/// matching (its permanent is then > 0). A draw is abandoned as soon as a row comes out empty:
+/// the same conditional distribution, far fewer draws at low density. `redraws` counts rejections.
+std::vector<double> sparse_entries(const CaseSpec& spec, int n, double density, Draw& draw,
+                                   std::int64_t& redraws) {
+    std::vector<double> entries(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+    for (redraws = 0;; ++redraws) {
+        if (redraws > max_sparse_redraws) {
+            throw std::runtime_error(std::string(spec.name) + " n=" + std::to_string(n) +
+                                     ": no matrix with a perfect matching in " +
+                                     std::to_string(max_sparse_redraws) + " draws at density " +
+                                     format_short(density) + "; raise --density");
+        }
+        bool empty_row = false;
+        for (int i = 0; i < n && !empty_row; ++i) {
+            bool nonzero_in_row = false;
+            for (int j = 0; j < n; ++j) {
+                double x = 0.0;
+                if (draw.uniform01() < density) {
+                    x = spec.binary ? 1.0 : 1.0 - draw.uniform01();
+                    nonzero_in_row = true;
+                }
+                entries[static_cast<std::size_t>(i) * static_cast<std::size_t>(n) +
+                        static_cast<std::size_t>(j)] = x;
+            }
+            empty_row = !nonzero_in_row;
+        }
+        if (!empty_row && KuhnMatcher(entries, n).has_perfect_matching()) {
+            return entries;
+        }
+    }
 }
 
 /// Diagonal block orders of reducible-binary: max_block while more than max_block remains, then
@@ -512,6 +633,10 @@ TestMatrix make_matrix(const CaseSpec& spec, int n, const BenchOptions& options)
     if (spec.reducible) {
         m.planted_blocks = diagonal_block_orders(n, options.max_block);
         entries = reducible_entries(n, m.planted_blocks, options.density, draw);
+    } else if (spec.sparse) {
+        m.sparse = true;
+        m.density = options.sparse_density;
+        entries = sparse_entries(spec, n, m.density, draw, m.redraws);
     } else {
         entries = dense_entries(spec, n, options.density, draw);
     }
@@ -550,7 +675,7 @@ struct Measurement {
     int threads_used = 1;         // as reported by the engine (brute force is serial; 0 when no
                                   // engine ran, e.g. a matrix with a zero row)
     std::string note;             // CountResult::note, e.g. why no engine had to run
-    std::string front_end;        // reducible-binary: dm+reductions, dm or none
+    std::string front_end;        // reducible-binary, sparse cases: dm+reductions, dm or none
     bool reference_only = false;  // run to check the others, not part of the requested grid
     bool pmcount = true;          // false for thewalrus: no error bound, never a reference
 
@@ -559,6 +684,9 @@ struct Measurement {
     std::string run_error;               // what an engine threw; empty when it ran
     double max_predicted_seconds = std::numeric_limits<double>::infinity();
     std::string refused;  // ProblemTooLarge under a finite max_predicted_seconds: expected
+    std::optional<double> predicted_seconds;  // the planner's prediction (sparse cases)
+    std::string skipped;     // sparse cases: not run, its prediction exceeds --dense-max-seconds
+    std::string method_ran;  // CountResult::method: the engine(s) that counted
 
     double value = 0;  // nearest double of the answer
     std::string value_text;
@@ -599,8 +727,12 @@ struct RunSpec {
     // The structure front end (CountOptions' switches); front_end names the combination.
     bool dulmage_mendelsohn = true;
     bool reductions = true;
-    std::string front_end{};  // reported only for reducible-binary
+    std::string front_end{};  // reported only for reducible-binary and the sparse cases
     double max_predicted_seconds = std::numeric_limits<double>::infinity();
+    // Ask the planner for its prediction (explain_only) before the first run, and skip the run
+    // when the prediction exceeds skip_above_predicted_s (sparse cases).
+    bool predict = false;
+    double skip_above_predicted_s = std::numeric_limits<double>::infinity();
 };
 
 std::string precision_name(pmcount::Precision precision) {
@@ -633,7 +765,42 @@ void record(Measurement& m, const pmcount::CountResult& r) {
     m.arithmetic_detail = r.arithmetic;
     m.threads_used = r.stats.threads;
     m.note = r.note;
+    m.method_ran = r.method;
     m.structure = r.structure;
+}
+
+pmcount::CountOptions count_options(const RunSpec& spec) {
+    pmcount::CountOptions options;
+    options.method = spec.method;
+    options.precision = spec.precision;
+    options.threads = spec.threads;
+    options.dulmage_mendelsohn = spec.dulmage_mendelsohn;
+    options.reductions = spec.reductions;
+    options.max_predicted_seconds = spec.max_predicted_seconds;
+    return options;
+}
+
+pmcount::CountResult count(const TestMatrix& matrix, const pmcount::CountOptions& options) {
+    return matrix.binary ? pmcount::permanent(matrix.integer, options)
+                         : pmcount::permanent(matrix.real, options);
+}
+
+/// The planner's predicted seconds for the spec (the same options, explain_only), recorded on m;
+/// m.skipped is set when they exceed the spec's limit or are infinite (an order beyond the
+/// engine).
+void predict(const TestMatrix& matrix, const RunSpec& spec, Measurement& m) {
+    pmcount::CountOptions options = count_options(spec);
+    options.explain_only = true;
+    try {
+        const double predicted = count(matrix, options).structure.predicted_s;
+        m.predicted_seconds = predicted;
+        if (!(predicted <= spec.skip_above_predicted_s)) {
+            m.skipped = "predicted " + format_short(predicted) + " s > --dense-max-seconds " +
+                        format_short(spec.skip_above_predicted_s);
+        }
+    } catch (const pmcount::Error& e) {
+        m.run_error = std::string("planning: ") + e.what();
+    }
 }
 
 /// Runs every spec on the matrix. Repeats are interleaved (repeat 1 of every spec, then repeat 2,
@@ -653,21 +820,23 @@ std::vector<Measurement> run_pmcount(const TestMatrix& matrix, const std::vector
     for (int round = 0; round < rounds; ++round) {
         for (std::size_t k = 0; k < specs.size(); ++k) {
             Measurement& m = measurements[k];
-            if (round >= specs[k].repeats || !m.run_error.empty() || !m.refused.empty()) {
+            if (round >= specs[k].repeats || !m.run_error.empty() || !m.refused.empty() ||
+                !m.skipped.empty()) {
                 continue;
             }
-            pmcount::CountOptions options;
-            options.method = specs[k].method;
-            options.precision = specs[k].precision;
-            options.threads = specs[k].threads;
-            options.dulmage_mendelsohn = specs[k].dulmage_mendelsohn;
-            options.reductions = specs[k].reductions;
-            options.max_predicted_seconds = specs[k].max_predicted_seconds;
+            if (round == 0 && specs[k].predict) {
+                predict(matrix, specs[k], m);
+                if (!m.skipped.empty() || !m.run_error.empty()) {
+                    std::cerr << "  " << matrix.case_name << " n=" << matrix.n << " " << m.label()
+                              << ": " << (m.skipped.empty() ? "error: " + m.run_error : m.skipped)
+                              << "\n";
+                    continue;
+                }
+            }
+            const pmcount::CountOptions options = count_options(specs[k]);
             try {
                 const auto start = std::chrono::steady_clock::now();
-                const pmcount::CountResult r = matrix.binary
-                                                   ? pmcount::permanent(matrix.integer, options)
-                                                   : pmcount::permanent(matrix.real, options);
+                const pmcount::CountResult r = count(matrix, options);
                 const double wall =
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
                 Measurement run;
@@ -696,6 +865,9 @@ std::vector<Measurement> run_pmcount(const TestMatrix& matrix, const std::vector
                       << (!m.run_error.empty() ? "error: " + m.run_error
                           : !m.refused.empty() ? "refused: " + m.refused
                                                : format_short(m.samples.back()) + " s")
+                      << (m.predicted_seconds && m.run_error.empty()
+                              ? " (predicted " + format_short(*m.predicted_seconds) + " s)"
+                              : std::string())
                       << "\n";
         }
     }
@@ -992,6 +1164,21 @@ void check_planted_blocks(std::vector<Measurement>& all, const TestMatrix& matri
     }
 }
 
+/// Sparse cases: a run that forced an engine on the whole matrix (no front end) must have been
+/// counted by that engine, or its time is not the engine's.
+void check_engines_ran(std::vector<Measurement>& all) {
+    for (Measurement& m : all) {
+        if (!m.pmcount || !m.ran() || m.front_end != "none" || m.engine == "brute-force") {
+            continue;
+        }
+        ++m.checks;
+        m.references.push_back("engine that ran");
+        if (m.method_ran != m.engine) {
+            m.mismatches.push_back("asked for " + m.engine + ", the planner ran " + m.method_ran);
+        }
+    }
+}
+
 // ---- Report -------------------------------------------------------------------------------------
 
 /// What the planner found and planned (the fields that --explain prints, less the tree).
@@ -1024,6 +1211,19 @@ Json measurement_line(const TestMatrix& matrix, const Measurement& m) {
     if (!m.front_end.empty()) {
         j["front_end"] = m.front_end;
     }
+    if (matrix.sparse) {
+        j["density"] = matrix.density;
+        j["redraws"] = matrix.redraws;
+    }
+    if (!m.skipped.empty()) {
+        j["predicted_seconds"] = finite_or_null(m.predicted_seconds.value_or(0));
+        j["skipped"] = m.skipped;
+        j["check"] = "skipped";
+        j["seed"] = matrix.base_seed;
+        j["matrix_seed"] = matrix.seed;
+        j["matrix_hash"] = matrix.hash;
+        return j;
+    }
     if (m.ran() && m.threads_used != m.threads) {
         j["threads_used"] = m.threads_used;
     }
@@ -1045,6 +1245,9 @@ Json measurement_line(const TestMatrix& matrix, const Measurement& m) {
         return j;
     }
     j["seconds"] = seconds(m);
+    if (m.predicted_seconds) {
+        j["predicted_seconds"] = finite_or_null(*m.predicted_seconds);
+    }
     j["samples"] = m.samples;
     if (!m.engine_samples.empty()) {
         j["engine_seconds"] = median(m.engine_samples);
@@ -1067,6 +1270,10 @@ Json measurement_line(const TestMatrix& matrix, const Measurement& m) {
     }
     if (matrix.reducible() && m.pmcount) {
         j["planted_blocks"] = matrix.planted_blocks;
+        j["structure"] = structure_json(m.structure);
+    }
+    if (matrix.sparse && m.engine == "planner") {
+        j["chosen_method"] = m.method_ran;
         j["structure"] = structure_json(m.structure);
     }
     j["arithmetic_detail"] = m.arithmetic_detail;
@@ -1142,6 +1349,75 @@ std::vector<Json> ratio_lines(const TestMatrix& matrix, const std::vector<Measur
     return lines;
 }
 
+/// Sparse cases: skipper and sparyser against dense ryser, skipper against sparyser (equal
+/// threads and arithmetic), and the planner against each engine. An engine that was skipped
+/// enters with its predicted seconds: the line then names it "predicted ..." and has basis
+/// "predicted". predicted_speedup is the cost model's view of the same ratio.
+std::vector<Json> sparse_ratio_lines(const TestMatrix& matrix,
+                                     const std::vector<Measurement>& all) {
+    auto timed = [](const Measurement& m) {
+        return m.pmcount && !m.reference_only &&
+               (m.ran() ||
+                (!m.skipped.empty() && m.predicted_seconds && std::isfinite(*m.predicted_seconds)));
+    };
+    auto find = [&](const std::string& engine, const std::string& arithmetic,
+                    int threads) -> const Measurement* {
+        const auto it = std::find_if(all.begin(), all.end(), [&](const Measurement& m) {
+            return timed(m) && m.engine == engine && m.arithmetic == arithmetic &&
+                   m.threads == threads;
+        });
+        return it == all.end() ? nullptr : &*it;
+    };
+    auto time_of = [](const Measurement& m) { return m.ran() ? seconds(m) : *m.predicted_seconds; };
+    auto name = [](const Measurement& m) {
+        return (m.ran() ? "" : "predicted ") + m.family() +
+               "(threads=" + std::to_string(m.threads) + ")";
+    };
+    auto line = [&](const Measurement& measured, const Measurement& baseline) {
+        Json j;
+        j["case"] = matrix.case_name;
+        j["n"] = matrix.n;
+        j["density"] = matrix.density;
+        j["ratio"] = name(measured) + " vs " + name(baseline);
+        j["speedup"] = time_of(baseline) / time_of(measured);
+        j["basis"] = measured.ran() && baseline.ran() ? "measured" : "predicted";
+        if (measured.predicted_seconds && baseline.predicted_seconds) {
+            j["predicted_speedup"] =
+                finite_or_null(*baseline.predicted_seconds / *measured.predicted_seconds);
+        }
+        return j;
+    };
+    constexpr std::pair<const char*, const char*> pairs[] = {
+        {"skipper", "ryser"}, {"sparyser", "ryser"}, {"skipper", "sparyser"}};
+    std::vector<Json> lines;
+    for (const Measurement& m : all) {
+        // Each (arithmetic, threads) once: at its ryser measurement, which every grid point has.
+        if (!timed(m) || m.engine != "ryser") {
+            continue;
+        }
+        for (const auto& [fast, slow] : pairs) {
+            const Measurement* measured = find(fast, m.arithmetic, m.threads);
+            const Measurement* baseline = find(slow, m.arithmetic, m.threads);
+            if (measured != nullptr && baseline != nullptr) {
+                lines.push_back(line(*measured, *baseline));
+            }
+        }
+    }
+    for (const Measurement& planner : all) {
+        if (planner.engine != "planner" || !planner.ran()) {
+            continue;
+        }
+        for (const char* engine : {"ryser", "sparyser", "skipper"}) {
+            if (const Measurement* other = find(engine, planner.arithmetic, planner.threads)) {
+                Json j = line(planner, *other);
+                j["chosen_method"] = planner.method_ran;
+                lines.push_back(std::move(j));
+            }
+        }
+    }
+    return lines;
+}
+
 // ---- Driver -------------------------------------------------------------------------------------
 
 /// The runs for one matrix: the requested grid (each arithmetic × thread count), then the
@@ -1196,6 +1472,49 @@ std::vector<RunSpec> plan_front_end_runs(const TestMatrix& matrix, const BenchOp
                      "none", no_front_end_limit_s});
     if (matrix.n <= options.brute_force_max_n) {
         specs.push_back({"brute-force", Method::brute_force, Precision::exact, 1, 1, true, false,
+                         false, "none"});
+    }
+    return specs;
+}
+
+/// The runs for one sparse matrix: dense ryser, sparyser and skipper on the whole matrix (front
+/// end off) for each arithmetic (exact on 0-1 matrices; double, and dd when --precision has it,
+/// on real ones) × thread count, each first planned and skipped when predicted above
+/// --dense-max-seconds; then the default planner once at the highest thread count (what a user
+/// gets); brute force as an oracle for small n.
+std::vector<RunSpec> plan_sparse_runs(const TestMatrix& matrix, const BenchOptions& options) {
+    using pmcount::Method;
+    using pmcount::Precision;
+    std::vector<Precision> arithmetics{matrix.binary ? Precision::exact
+                                                     : Precision::double_precision};
+    if (!matrix.binary && std::find(options.precisions.begin(), options.precisions.end(),
+                                    Precision::double_double) != options.precisions.end()) {
+        arithmetics.push_back(Precision::double_double);
+    }
+    constexpr std::pair<const char*, Method> engines[] = {
+        {"ryser", Method::ryser}, {"sparyser", Method::sparyser}, {"skipper", Method::skipper}};
+    std::vector<RunSpec> specs;
+    for (const Precision precision : arithmetics) {
+        for (const int threads : options.threads) {
+            for (const auto& [name, method] : engines) {
+                RunSpec spec{name, method, precision, threads, options.repeat, false};
+                spec.dulmage_mendelsohn = false;
+                spec.reductions = false;
+                spec.front_end = "none";
+                spec.predict = true;
+                spec.skip_above_predicted_s = options.dense_max_seconds;
+                specs.push_back(std::move(spec));
+            }
+        }
+    }
+    const int most_threads = *std::max_element(options.threads.begin(), options.threads.end());
+    RunSpec planner{"planner", Method::automatic, arithmetics.front(), most_threads, 1, false};
+    planner.front_end = "dm+reductions";
+    planner.predict = true;
+    planner.skip_above_predicted_s = options.dense_max_seconds;
+    specs.push_back(std::move(planner));
+    if (matrix.n <= options.brute_force_max_n) {
+        specs.push_back({"brute-force", Method::brute_force, arithmetics.front(), 1, 1, true, false,
                          false, "none"});
     }
     return specs;
@@ -1278,6 +1597,7 @@ struct Totals {
     int errors = 0;
     int predictions = 0;  // explain-only lines
     int refusals = 0;     // expected refusals under a predicted-time limit
+    int skipped = 0;      // sparse cases: predicted above --dense-max-seconds, not run
 };
 
 /// Starts OpenMP's thread pool (and faults in the code) before the first timed run, so that the
@@ -1320,14 +1640,25 @@ int run(const BenchOptions& options, const std::string& command) {
         const TestMatrix matrix = make_matrix(spec, n, options);
         std::cerr << "pmcount-bench: " << spec.name << " n=" << n << " (seed " << matrix.seed
                   << ", hash " << matrix.hash
-                  << (matrix.reducible() ? ", blocks " + join(matrix.planted_blocks) : "") << ")\n";
+                  << (matrix.reducible() ? ", blocks " + join(matrix.planted_blocks) : "")
+                  << (matrix.sparse ? ", density " + format_short(matrix.density) + ", nnz " +
+                                          std::to_string(matrix.nnz) + ", redraws " +
+                                          std::to_string(matrix.redraws)
+                                    : "")
+                  << ")\n";
         std::vector<Measurement> all =
             run_pmcount(matrix, matrix.reducible() ? plan_front_end_runs(matrix, options)
+                                : matrix.sparse    ? plan_sparse_runs(matrix, options)
                                                    : plan_runs(matrix, options));
-        // reducible-binary is about the front end at sizes beyond a serial thewalrus.
+        // reducible-binary is about the front end at sizes beyond a serial thewalrus; the sparse
+        // cases compare pmcount's own engines.
         const bool walrus_size =
             n <= options.thewalrus_max_n && (!matrix.reducible() || n <= options.brute_force_max_n);
-        if (use_thewalrus && walrus_size) {
+        if (use_thewalrus && matrix.sparse) {
+            emit.line(Json{{"note", "thewalrus skipped for " + std::string(spec.name) +
+                                        " n=" + std::to_string(n) +
+                                        " (the sparse cases compare pmcount's engines)"}});
+        } else if (use_thewalrus && walrus_size) {
             std::string failure;
             std::vector<Measurement> walrus = thewalrus.time(matrix, options.repeat, failure);
             if (walrus.empty()) {
@@ -1348,12 +1679,16 @@ int run(const BenchOptions& options, const std::string& command) {
         if (matrix.reducible()) {
             check_planted_blocks(all, matrix);
         }
+        if (matrix.sparse) {
+            check_engines_ran(all);
+        }
         for (const Measurement& m : all) {
             emit.line(measurement_line(matrix, m));
             ++totals.measurements;
             totals.mismatches += m.mismatches.empty() ? 0 : 1;
-            totals.errors += m.ran() || !m.refused.empty() ? 0 : 1;
+            totals.errors += m.ran() || !m.refused.empty() || !m.skipped.empty() ? 0 : 1;
             totals.refusals += m.refused.empty() ? 0 : 1;
+            totals.skipped += m.skipped.empty() ? 0 : 1;
         }
         Predictions predictions;
         if (matrix.reducible()) {
@@ -1370,13 +1705,19 @@ int run(const BenchOptions& options, const std::string& command) {
         for (const Json& line : predictions.ratios) {
             emit.line(line);
         }
+        if (matrix.sparse) {
+            for (const Json& line : sparse_ratio_lines(matrix, all)) {
+                emit.line(line);
+            }
+        }
     }
     emit.line(Json{{"summary",
                     {{"measurements", totals.measurements},
                      {"mismatches", totals.mismatches},
                      {"errors", totals.errors},
                      {"predictions", totals.predictions},
-                     {"refusals", totals.refusals}}}});
+                     {"refusals", totals.refusals},
+                     {"skipped", totals.skipped}}}});
     if (totals.mismatches > 0) {
         std::cerr << "pmcount-bench: " << totals.mismatches << " measurement(s) MISMATCH\n";
         return exit_code::check_failed;
@@ -1419,9 +1760,16 @@ int bench_main(int argc, char** argv) {
     auto* precision_option =
         app.add_option("--precision", precisions, "floating arithmetics: double, dd (comma list)")
             ->capture_default_str();
-    app.add_option("--density", options.density,
-                   "probability of a 1 in dense-binary, and of a random 1 in reducible-binary")
-        ->check(CLI::Range(0.0, 1.0))
+    auto* density_option =
+        app.add_option("--density", options.density,
+                       "probability of a 1 in dense-binary, of a random 1 in reducible-binary, "
+                       "and of a nonzero in sparse-binary and sparse-real (there default 0.1)")
+            ->check(CLI::Range(0.0, 1.0))
+            ->capture_default_str();
+    app.add_option("--dense-max-seconds", options.dense_max_seconds,
+                   "sparse cases: skip an engine (in practice dense ryser) whose predicted time "
+                   "exceeds this; its prediction stands in for it in the ratios")
+        ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     auto* max_block_option =
         app.add_option("--max-block", options.max_block,
@@ -1451,15 +1799,16 @@ int bench_main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--out", options.out_path, "also append the JSON lines to this file");
     app.add_flag("--quick", quick,
-                 "small preset that finishes in seconds (all cases, n 6,10,14 and reducible-binary "
-                 "n 12 with --max-block 5, double and dd, --exact, thewalrus off); explicit "
-                 "options override it");
+                 "small preset that finishes in seconds (all cases, n 6,10,14, reducible-binary "
+                 "n 12 with --max-block 5, sparse cases n 16 at density 0.2, double and dd, "
+                 "--exact, thewalrus off); explicit options override it");
 
     try {
         app.parse(argc, argv);
         if (quick) {
             // Every case and every check path (brute force at n <= 10, dd, exact, the front end
-            // against Dulmage–Mendelsohn only and no front end) on small n.
+            // against Dulmage–Mendelsohn only and no front end, the sparse engines against dense
+            // Ryser and the planner) on small n.
             if (cases_option->count() == 0) {
                 cases = known_case_names;
             }
@@ -1478,6 +1827,13 @@ int bench_main(int argc, char** argv) {
             if (repeat_option->count() == 0) {
                 options.repeat = 1;
             }
+            if (density_option->count() == 0) {
+                // n = 16 at 0.1 has 1.6 nonzeros a row: mostly redraws, and permanents of 1 or 2.
+                options.sparse_density = 0.2;
+            }
+        }
+        if (density_option->count() > 0) {
+            options.sparse_density = options.density;
         }
         for (const CaseSpec& spec : parse_cases(cases)) {
             const bool quick_orders = quick && orders_option->count() == 0;

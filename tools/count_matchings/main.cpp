@@ -77,6 +77,9 @@ nlohmann::json to_json(const pmcount::Input& input, const pmcount::CountResult& 
     }
     j["method"] = r.method;
     j["backend"] = r.backend;
+    if (!r.device.empty()) {
+        j["device"] = r.device;
+    }
     j["arithmetic"] = r.arithmetic;
     j["rows"] = input.rows();
     j["cols"] = input.cols();
@@ -209,7 +212,8 @@ int main(int argc, char** argv) {
     app.footer(kExamples);
     std::string path;
     bool perfect_matchings = false, cycle_covers = false, permanent = false;
-    std::string method = "auto", precision = "auto", format = "auto";
+    std::string method = "auto", precision = "auto", format = "auto", backend = "auto";
+    std::vector<int> gpus;
     int threads = 0;
     bool json = false, quiet = false, version = false, sum_duplicates = false;
     bool explain = false, no_dm = false, no_reduce = false;
@@ -225,13 +229,23 @@ int main(int argc, char** argv) {
                             "permanent of the weighted matrix (default for weighted inputs)");
     pm->excludes(cc, pe);
     cc->excludes(pe);
-    app.add_option("--method", method, "engine: auto, brute-force, ryser")->capture_default_str();
+    app.add_option("--method", method,
+                   "engine for every block: auto (the planner chooses), ryser (dense), sparyser, "
+                   "skipper (sparse), brute-force (the oracle, n <= 12)")
+        ->capture_default_str();
+    app.add_option("--backend", backend,
+                   "where engines run: auto (GPUs when predicted faster), cpu, cuda")
+        ->capture_default_str();
+    app.add_option("--gpus", gpus, "GPU device indices to use, e.g. --gpus 0,1 (default: all)")
+        ->delimiter(',')
+        ->check(CLI::NonNegativeNumber);
     app.add_option("--threads", threads, "CPU threads (0: all cores)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     app.add_option(
            "--precision", precision,
-           "arithmetic: auto (exact for integer inputs, double otherwise), exact, double, dd")
+           "arithmetic: auto (exact for integer inputs, double otherwise), exact, double, dd, "
+           "plain-double (GPU, uncompensated)")
         ->capture_default_str();
     app.add_option("--format", format, "input format: auto, edgelist, mtx")
         ->check(CLI::IsMember({"auto", "edgelist", "mtx"}))
@@ -274,11 +288,13 @@ int main(int argc, char** argv) {
     try {
         options.method = pmcount::method_from_string(method);
         options.precision = pmcount::precision_from_string(precision);
+        options.backend = pmcount::backend_from_string(backend);
     } catch (const pmcount::InvalidArgument& e) {
         std::cerr << "count_matchings: " << e.what() << "\n";
         return kUsage;
     }
     options.threads = threads;
+    options.gpus = gpus;
     options.explain_only = explain;
     options.dulmage_mendelsohn = !no_dm;
     options.reductions = !no_reduce;
@@ -337,7 +353,9 @@ int main(int argc, char** argv) {
                 std::cerr << "relative error ≤ " << result.rel_error << " (estimated)";
             }
             std::cerr << "; " << result.method << ", " << result.arithmetic << ", "
-                      << result.stats.threads << " thread(s), " << seconds() << " s\n";
+                      << (result.device.empty() ? std::to_string(result.stats.threads) + " thread(s)"
+                                                : result.device)
+                      << ", " << seconds() << " s\n";
             if (!result.note.empty()) {
                 std::cerr << "note: " << result.note << "\n";
             }

@@ -1,0 +1,519 @@
+// Host side of the dense GPU engine: run-time compilation of cuda/kernels/ryser_dense.cuh with
+// NVRTC for the order n and arithmetic at hand (so x sits in registers with compile-time indices),
+// an on-disk cache of the compiled code keyed by a hash of source, options and target, and a
+// scheduler that hands batches of chunks to one host thread per GPU.
+//
+// Layers (CUB style): ryser_dense() (device-wide entry: plan the chunks, start the workers,
+// combine) → run_device() (one GPU: load, upload, launch batch after batch) → the kernel.
+// Every CUDA and NVRTC status is checked here and turned into DeviceError.
+#include <cuda_runtime.h>
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "backend/cuda_backend.hpp"
+#include "cuda/ryser_dense_source.hpp"
+#include "pmcount/error.hpp"
+
+namespace pmcount::backend::cuda {
+
+namespace {
+
+using u64 = unsigned long long;
+__extension__ using u128 = unsigned __int128;
+
+/// Launch policy for sm_90 (H100/H200). 128-thread blocks: the kernel needs 126–166 registers at
+/// n = 40–64, so 3–4 blocks fit per SM whatever the block size, and small blocks keep the tail of
+/// each batch short. 64 batches per GPU keep dynamic scheduling between unequal GPUs fine-grained
+/// (each launch ~40 ms at n = 40) at a negligible launch cost. Chunks of at least 2^5 steps let
+/// the compensated modes fold 2^4-term block sums.
+struct LaunchPolicy90 {
+    static constexpr int kBlockThreads = 128;
+    static constexpr int kBatchesPerGpu = 64;
+    static constexpr int kMinChunkLog2 = 5;
+    static constexpr int kReductionBytes = 5 * 8 * kBlockThreads;  // ≥ 16 primes × 4 B × 128
+};
+using Policy = LaunchPolicy90;
+
+/// Mirrors pmcount_gpu::Params in the kernel source (same layout).
+struct KernelParams {
+    const double* columns;
+    const double* base;
+    double* out;
+    u64 first_chunk;
+    u64 chunk_count;
+    int chunk_log2;
+    int primes;
+    std::uint32_t p[kGpuMaxPrimes];
+    std::uint32_t neg_p_inverse[kGpuMaxPrimes];
+};
+
+void check(cudaError_t status, const char* what) {
+    if (status != cudaSuccess) {
+        const std::string message = std::string(what) + ": " + cudaGetErrorString(status);
+        cudaGetLastError();
+        throw DeviceError(message);
+    }
+}
+
+void check(nvrtcResult status, const char* what) {
+    if (status != NVRTC_SUCCESS) {
+        throw DeviceError(std::string(what) + ": " + nvrtcGetErrorString(status));
+    }
+}
+
+// ---- run-time compilation and its cache ----------------------------------------------------------
+
+std::uint64_t fnv1a(const std::string& text, std::uint64_t hash = 0xcbf29ce484222325ULL) {
+    for (const unsigned char c : text) {
+        hash = (hash ^ c) * 0x100000001b3ULL;
+    }
+    return hash;
+}
+
+/// $PMCOUNT_KERNEL_CACHE, else $XDG_CACHE_HOME/pmcount, else ~/.cache/pmcount, else /tmp.
+std::string cache_directory() {
+    if (const char* dir = std::getenv("PMCOUNT_KERNEL_CACHE"); dir != nullptr && *dir != 0) {
+        return dir;
+    }
+    std::string base;
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != 0) {
+        base = xdg;
+    } else if (const char* home = std::getenv("HOME"); home != nullptr && *home != 0) {
+        base = std::string(home) + "/.cache";
+    } else {
+        base = "/tmp/pmcount-" + std::to_string(getuid());
+    }
+    return base + "/pmcount/kernels";
+}
+
+void make_directories(const std::string& path) {
+    for (std::size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
+        mkdir(path.substr(0, slash).c_str(), 0755);
+        if (slash == std::string::npos) {
+            break;
+        }
+    }
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return {};
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+/// Writes atomically (temporary file, then rename), so concurrent processes never read half a
+/// cubin; a failure to cache is not an error.
+void write_file(const std::string& path, const std::string& data) {
+    const std::string temporary = path + ".tmp" + std::to_string(getpid());
+    {
+        std::ofstream out(temporary, std::ios::binary);
+        out.write(data.data(), static_cast<std::streamsize>(data.size()));
+        if (!out) {
+            std::remove(temporary.c_str());
+            return;
+        }
+    }
+    std::rename(temporary.c_str(), path.c_str());
+}
+
+struct Compiled {
+    std::string cubin;
+    std::string lowered_name;
+};
+
+/// Compiles `name_expression` from the kernel source for compute capability major.minor, or
+/// takes it from the cache.
+Compiled compile(const std::string& name_expression, int major, int minor) {
+    const std::string arch = "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
+    const std::vector<std::string> options = {arch, "-std=c++17", "--fmad=false", "-default-device"};
+    int nvrtc_major = 0, nvrtc_minor = 0;
+    check(nvrtcVersion(&nvrtc_major, &nvrtc_minor), "nvrtcVersion");
+    std::string key_text = std::string(kRyserDenseSource) + '\n' + name_expression + '\n' +
+                           std::to_string(nvrtc_major) + "." + std::to_string(nvrtc_minor);
+    for (const auto& o : options) {
+        key_text += '\n' + o;
+    }
+    char key[17];
+    std::snprintf(key, sizeof key, "%016llx", static_cast<u64>(fnv1a(key_text)));
+    const std::string directory = cache_directory();
+    const std::string stem = directory + "/" + key;
+    Compiled compiled{read_file(stem + ".cubin"), read_file(stem + ".name")};
+    if (!compiled.cubin.empty() && !compiled.lowered_name.empty()) {
+        return compiled;
+    }
+
+    nvrtcProgram program;
+    check(nvrtcCreateProgram(&program, kRyserDenseSource, "ryser_dense.cu", 0, nullptr, nullptr),
+          "nvrtcCreateProgram");
+    struct Destroy {
+        nvrtcProgram& p;
+        ~Destroy() { nvrtcDestroyProgram(&p); }
+    } destroy{program};
+    check(nvrtcAddNameExpression(program, name_expression.c_str()), "nvrtcAddNameExpression");
+    std::vector<const char*> argv;
+    for (const auto& o : options) {
+        argv.push_back(o.c_str());
+    }
+    const nvrtcResult result = nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
+    if (result != NVRTC_SUCCESS) {
+        std::size_t size = 0;
+        nvrtcGetProgramLogSize(program, &size);
+        std::string log(size, '\0');
+        nvrtcGetProgramLog(program, log.data());
+        throw DeviceError("NVRTC could not compile " + name_expression + ": " + log.substr(0, 400));
+    }
+    const char* lowered = nullptr;
+    check(nvrtcGetLoweredName(program, name_expression.c_str(), &lowered), "nvrtcGetLoweredName");
+    compiled.lowered_name = lowered;
+    std::size_t size = 0;
+    check(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
+    compiled.cubin.assign(size, '\0');
+    check(nvrtcGetCUBIN(program, compiled.cubin.data()), "nvrtcGetCUBIN");
+    make_directories(directory);
+    write_file(stem + ".cubin", compiled.cubin);
+    write_file(stem + ".name", compiled.lowered_name);
+    return compiled;
+}
+
+/// Loaded kernels, one library per (name, architecture); libraries stay loaded for the process.
+cudaKernel_t load_kernel(const std::string& name_expression, int major, int minor) {
+    static std::mutex mutex;
+    static std::map<std::string, cudaKernel_t> loaded;
+    const std::string key = name_expression + "@" + std::to_string(major) + std::to_string(minor);
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = loaded.find(key); it != loaded.end()) {
+        return it->second;
+    }
+    const Compiled compiled = compile(name_expression, major, minor);
+    cudaLibrary_t library;
+    check(cudaLibraryLoadData(&library, compiled.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+          "cudaLibraryLoadData");
+    cudaKernel_t kernel;
+    check(cudaLibraryGetKernel(&kernel, library, compiled.lowered_name.c_str()), "cudaLibraryGetKernel");
+    loaded.emplace(key, kernel);
+    return kernel;
+}
+
+// ---- modular helpers ------------------------------------------------------------------------------
+
+std::uint32_t mul_mod(std::uint32_t a, std::uint32_t b, std::uint32_t p) {
+    return static_cast<std::uint32_t>(static_cast<u64>(a) * b % p);
+}
+
+/// −p⁻¹ mod 2^32 by Newton's iteration.
+std::uint32_t negative_inverse(std::uint32_t p) {
+    std::uint32_t inverse = p;
+    for (int i = 0; i < 5; ++i) {
+        inverse *= 2 - p * inverse;
+    }
+    return ~inverse + 1;
+}
+
+// ---- double-double on the host (combining block and batch records) -------------------------------
+
+struct DD {
+    double hi = 0;
+    double lo = 0;
+};
+
+DD dd_add(DD a, DD b) {
+    const double s = a.hi + b.hi;
+    const double bb = s - a.hi;
+    double e = (a.hi - (s - bb)) + (b.hi - bb);
+    e += a.lo + b.lo;
+    const double hi = s + e;
+    return {hi, e - (hi - s)};
+}
+
+/// What one batch contributes: double-double sums or residues.
+struct BatchRecord {
+    DD re, im;
+    double magnitude = 0;
+    std::vector<std::uint32_t> residues;
+};
+
+struct Plan {
+    int chunk_log2 = 0;
+    u64 chunks = 0;
+    u64 chunks_per_batch = 0;
+    int batches = 0;
+    std::size_t shared_bytes = 0;
+};
+
+std::string kernel_name(int n, GpuMode mode) {
+    return "pmcount_gpu::ryser_dense<" + std::to_string(n) + ", " +
+           std::to_string(static_cast<int>(mode)) + ">";
+}
+
+/// One GPU's worker: loads the kernel, uploads the tables, and runs batches until none is left.
+void run_device(int device, const GpuRyserJob& job, const Plan& plan, std::atomic<int>& next,
+                std::vector<BatchRecord>& records, GpuDeviceUse& use, bool report_progress,
+                std::atomic<int>& done, std::atomic<bool>& stop) {
+    const auto start = std::chrono::steady_clock::now();
+    check(cudaSetDevice(device), "cudaSetDevice");
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+    use.device = device;
+    use.name = prop.name;
+    const cudaKernel_t kernel = load_kernel(kernel_name(job.n, job.mode), prop.major, prop.minor);
+    const void* function = reinterpret_cast<const void*>(kernel);
+    if (plan.shared_bytes > 48 * 1024) {
+        check(cudaKernelSetAttributeForDevice(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              static_cast<int>(plan.shared_bytes), device),
+              "cudaKernelSetAttributeForDevice");
+    }
+    const u64 max_blocks = (plan.chunks_per_batch + Policy::kBlockThreads - 1) / Policy::kBlockThreads;
+    const std::size_t record_doubles = job.mode == GpuMode::modular ? kGpuMaxPrimes : 5;
+
+    double *columns = nullptr, *base = nullptr, *out = nullptr;
+    struct Free {
+        double** pointers[3];
+        ~Free() {
+            for (double** p : pointers) {
+                cudaFree(*p);
+            }
+        }
+    } free_all{{&columns, &base, &out}};
+    check(cudaMalloc(&columns, job.columns.size() * sizeof(double)), "cudaMalloc");
+    check(cudaMalloc(&base, job.base.size() * sizeof(double)), "cudaMalloc");
+    check(cudaMalloc(&out, max_blocks * record_doubles * sizeof(double)), "cudaMalloc");
+    check(cudaMemcpy(columns, job.columns.data(), job.columns.size() * sizeof(double),
+                     cudaMemcpyHostToDevice),
+          "cudaMemcpy");
+    check(cudaMemcpy(base, job.base.data(), job.base.size() * sizeof(double), cudaMemcpyHostToDevice),
+          "cudaMemcpy");
+
+    KernelParams params{};
+    params.columns = columns;
+    params.base = base;
+    params.out = out;
+    params.chunk_log2 = plan.chunk_log2;
+    params.primes = static_cast<int>(job.primes.size());
+    for (std::size_t k = 0; k < job.primes.size(); ++k) {
+        params.p[k] = job.primes[k];
+        params.neg_p_inverse[k] = negative_inverse(job.primes[k]);
+    }
+    std::vector<double> host(max_blocks * record_doubles);
+    for (int batch = next++; batch < plan.batches && !stop; batch = next++) {
+        params.first_chunk = static_cast<u64>(batch) * plan.chunks_per_batch;
+        params.chunk_count = std::min(plan.chunks_per_batch, plan.chunks - params.first_chunk);
+        const u64 blocks = (params.chunk_count + Policy::kBlockThreads - 1) / Policy::kBlockThreads;
+        void* args[] = {&params};
+        check(cudaLaunchKernel(function, dim3(static_cast<unsigned>(blocks)),
+                               dim3(Policy::kBlockThreads), args, plan.shared_bytes, nullptr),
+              "launching the dense Ryser kernel");
+        check(cudaMemcpy(host.data(), out, blocks * record_doubles * sizeof(double),
+                         cudaMemcpyDeviceToHost),
+              "dense Ryser kernel");
+        BatchRecord& record = records[static_cast<std::size_t>(batch)];
+        if (job.mode == GpuMode::modular) {
+            record.residues.assign(job.primes.size(), 0);
+            for (u64 b = 0; b < blocks; ++b) {
+                for (std::size_t k = 0; k < job.primes.size(); ++k) {
+                    const auto r = static_cast<std::uint32_t>(host[b * kGpuMaxPrimes + k]);
+                    record.residues[k] = static_cast<std::uint32_t>(
+                        (static_cast<u64>(record.residues[k]) + r) % job.primes[k]);
+                }
+            }
+        } else {
+            for (u64 b = 0; b < blocks; ++b) {
+                const double* r = host.data() + b * 5;
+                record.re = dd_add(record.re, {r[0], r[1]});
+                record.im = dd_add(record.im, {r[2], r[3]});
+                record.magnitude += r[4];
+            }
+        }
+        ++use.batches;
+        const int finished = ++done;
+        if (report_progress && job.progress) {
+            job.progress(static_cast<double>(finished) / plan.batches);
+        }
+    }
+    use.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::vector<int> chosen_devices(const std::vector<int>& requested) {
+    int count = 0;
+    check(cudaGetDeviceCount(&count), "no usable GPU");
+    std::vector<int> out;
+    if (requested.empty()) {
+        for (int d = 0; d < count; ++d) {
+            out.push_back(d);
+        }
+    } else {
+        for (const int d : requested) {
+            if (d < 0 || d >= count) {
+                throw DeviceError("GPU " + std::to_string(d) + " does not exist (" +
+                                  std::to_string(count) + " visible)");
+            }
+            out.push_back(d);
+        }
+    }
+    if (out.empty()) {
+        throw DeviceError("no GPU visible");
+    }
+    return out;
+}
+
+}  // namespace
+
+GpuRyserResult ryser_dense(const GpuRyserJob& job) {
+    if (job.n < 2 || job.n > 64) {
+        throw InvalidArgument("the GPU engine handles orders 2 to 64");
+    }
+    if (job.mode == GpuMode::modular &&
+        (job.primes.empty() || job.primes.size() > static_cast<std::size_t>(kGpuMaxPrimes))) {
+        throw InvalidArgument("the modular GPU kernel takes 1 to 16 primes per launch");
+    }
+    const std::vector<int> gpus = chosen_devices(job.devices);
+    const auto start = std::chrono::steady_clock::now();
+
+    // Compile (or fetch from the cache) before timing; size the batches from the occupancy of
+    // the first GPU, so that a batch is about one wave of resident threads.
+    check(cudaSetDevice(gpus[0]), "cudaSetDevice");
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, gpus[0]), "cudaGetDeviceProperties");
+    const cudaKernel_t kernel = load_kernel(kernel_name(job.n, job.mode), prop.major, prop.minor);
+    Plan plan;
+    plan.shared_bytes = static_cast<std::size_t>(job.n - 1) *
+                            static_cast<std::size_t>(gpu_column_stride(job.n, job.mode)) * sizeof(double) +
+                        Policy::kReductionBytes;
+    if (plan.shared_bytes > 48 * 1024) {
+        check(cudaKernelSetAttributeForDevice(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              static_cast<int>(plan.shared_bytes), gpus[0]),
+              "cudaKernelSetAttributeForDevice");
+    }
+    int blocks_per_sm = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, reinterpret_cast<const void*>(kernel),
+                                                        Policy::kBlockThreads, plan.shared_bytes),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    const u64 wave = static_cast<u64>(std::max(1, blocks_per_sm)) * prop.multiProcessorCount *
+                     Policy::kBlockThreads;
+    const int bits = job.n - 1;
+    // Chunk length 2^L: about kBatchesPerGpu waves per GPU, and at least 2^kMinChunkLog2 steps.
+    int chunk_log2 = bits;
+    const double target_chunks = static_cast<double>(wave) * Policy::kBatchesPerGpu * gpus.size();
+    while (chunk_log2 > Policy::kMinChunkLog2 && std::ldexp(1.0, bits - chunk_log2) < target_chunks) {
+        --chunk_log2;
+    }
+    plan.chunk_log2 = std::min(chunk_log2, bits);
+    plan.chunks = u64{1} << (bits - plan.chunk_log2);
+    plan.chunks_per_batch = std::min<u64>(wave, plan.chunks);
+    plan.batches = static_cast<int>((plan.chunks + plan.chunks_per_batch - 1) / plan.chunks_per_batch);
+    GpuRyserResult result;
+    result.chunk_log2 = plan.chunk_log2;
+    result.chunks = plan.chunks;
+    result.batches = plan.batches;
+    const auto ready = std::chrono::steady_clock::now();
+    result.setup_seconds = std::chrono::duration<double>(ready - start).count();
+
+    std::vector<BatchRecord> records(static_cast<std::size_t>(plan.batches));
+    result.devices.resize(gpus.size());
+    std::atomic<int> next{0}, done{0};
+    std::atomic<bool> stop{false};
+    std::vector<std::exception_ptr> errors(gpus.size());
+    std::vector<std::thread> workers;
+    for (std::size_t g = 0; g < gpus.size(); ++g) {
+        workers.emplace_back([&, g] {
+            try {
+                run_device(gpus[g], job, plan, next, records, result.devices[g], g == 0, done, stop);
+            } catch (...) {
+                errors[g] = std::current_exception();
+                stop = true;
+            }
+        });
+    }
+    for (auto& w : workers) {
+        w.join();
+    }
+    for (const auto& e : errors) {
+        if (e) {
+            std::rethrow_exception(e);
+        }
+    }
+
+    // Batch order, never completion order: the same sum for any number of GPUs.
+    DD re, im;
+    std::vector<std::uint32_t> residues(job.primes.size(), 0);
+    for (const BatchRecord& r : records) {
+        re = dd_add(re, r.re);
+        im = dd_add(im, r.im);
+        result.magnitude += r.magnitude;
+        for (std::size_t k = 0; k < residues.size() && k < r.residues.size(); ++k) {
+            residues[k] = static_cast<std::uint32_t>((static_cast<u64>(residues[k]) + r.residues[k]) % job.primes[k]);
+        }
+    }
+    // The kernel's Montgomery reductions leave a factor 2^-224 (7 reductions of 2^-32 each).
+    for (std::size_t k = 0; k < residues.size(); ++k) {
+        const std::uint32_t p = job.primes[k];
+        std::uint32_t factor = 1;
+        const auto two32 = static_cast<std::uint32_t>((u64{1} << 32) % p);
+        for (int i = 0; i < 7; ++i) {
+            factor = mul_mod(factor, two32, p);
+        }
+        residues[k] = mul_mod(residues[k], factor, p);
+    }
+    result.re_hi = re.hi;
+    result.re_lo = re.lo;
+    result.im_hi = im.hi;
+    result.im_lo = im.lo;
+    result.residues = std::move(residues);
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ready).count();
+    return result;
+}
+
+double fp64_rate(int device) {
+    check(cudaSetDevice(device), "cudaSetDevice");
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+    const void* function =
+        reinterpret_cast<const void*>(load_kernel("pmcount_gpu::fp64_rate", prop.major, prop.minor));
+    double* out = nullptr;
+    check(cudaMalloc(&out, sizeof(double)), "cudaMalloc");
+    constexpr int kThreads = 256;
+    const int blocks = prop.multiProcessorCount * 8;
+    int iterations = 1 << 14;
+    double a = 0.999999, b = 1e-7;
+    void* args[] = {&out, &a, &b, &iterations};
+    cudaEvent_t begin, end;
+    check(cudaEventCreate(&begin), "cudaEventCreate");
+    check(cudaEventCreate(&end), "cudaEventCreate");
+    float best_ms = 0;
+    for (int round = 0; round < 4; ++round) {  // the first round warms up
+        check(cudaEventRecord(begin), "cudaEventRecord");
+        check(cudaLaunchKernel(function, dim3(blocks), dim3(kThreads), args, 0, nullptr), "fp64_rate");
+        check(cudaEventRecord(end), "cudaEventRecord");
+        check(cudaEventSynchronize(end), "fp64_rate");
+        float ms = 0;
+        check(cudaEventElapsedTime(&ms, begin, end), "cudaEventElapsedTime");
+        if (round > 0 && (best_ms == 0 || ms < best_ms)) {
+            best_ms = ms;
+        }
+    }
+    cudaEventDestroy(begin);
+    cudaEventDestroy(end);
+    cudaFree(out);
+    const double operations = 16.0 * iterations * static_cast<double>(blocks) * kThreads;
+    return operations / (best_ms * 1e-3);
+}
+
+}  // namespace pmcount::backend::cuda

@@ -1,0 +1,35 @@
+// Dense Ryser on GPUs (library side): builds the tables the CUDA backend walks, chooses primes,
+// and assembles perm(A) with the shared Ryser driver's helpers. The kernels are in
+// cuda/kernels/ryser_dense.cuh; without CUDA every function throws NotCompiled.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <string>
+
+#include "exact/chunked_run.hpp"
+#include "exact/ryser.hpp"
+#include "pmcount/count.hpp"
+#include "pmcount/matrix.hpp"
+
+namespace pmcount::exact {
+
+/// Whether a GPU can run dense Ryser here (built with CUDA and a device visible).
+bool gpu_available() noexcept;
+
+/// Exact perm(A) for integer matrices whose rows fit four exact lanes (each lane's product of row
+/// 1-norms below 2^53) and whose bound needs at most 15 primes of 31 bits plus a spare:
+/// multi-modular on the GPU, CRT on the host, checked against the spare. InvalidArgument when the
+/// matrix does not fit (the CPU engines handle it).
+ExactOutcome ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary, const EngineRun& run);
+
+/// Whether ryser_exact_gpu accepts this matrix.
+bool gpu_exact_fits(const DenseMatrix<std::int64_t>& a, bool binary);
+
+/// perm(A) of a real matrix: Precision::double_precision (compensated), double_plain or
+/// double_double. The outcome's `device` names the GPUs and how the work was split.
+FloatOutcome ryser_real_gpu(const DenseMatrix<double>& a, Precision precision,
+                            const EngineRun& run);
+FloatOutcome ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a, const EngineRun& run);
+
+}  // namespace pmcount::exact
