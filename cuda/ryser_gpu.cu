@@ -45,7 +45,10 @@ struct LaunchPolicy90 {
     static constexpr int kBlockThreads = 128;
     static constexpr int kBatchesPerGpu = 64;
     static constexpr int kMinChunkLog2 = 5;
-    static constexpr int kReductionBytes = 5 * 8 * kBlockThreads;  // ≥ 16 primes × 4 B × 128
+    // Block-reduction scratch: 5 doubles per thread (floating modes) or one 32-bit sum per prime
+    // and thread (modular), whichever is larger.
+    static constexpr int kReductionBytes =
+        std::max(5 * 8 * kBlockThreads, kGpuMaxPrimes * 4 * kBlockThreads);
 };
 using Policy = LaunchPolicy90;
 
