@@ -508,8 +508,10 @@ private:
     std::vector<char> visited_;
 };
 
-/// Rejected draws after which a sparse case gives up: the density is too low for n.
-constexpr std::int64_t max_sparse_redraws = 100'000'000;
+/// Rejected draws after which a sparse case gives up: the density is too low for n. A rejection
+/// costs about 0.3 µs at n = 24, density 0.05, where 1 draw in 2·10^7 to 6·10^7 is accepted;
+/// 10^9 keeps a failure there out of reach (e^-16) and gives up after about 5 minutes.
+constexpr std::int64_t max_sparse_redraws = 1'000'000'000;
 
 /// Row-major entries of the sparse cases: each entry nonzero with probability `density` (one
 /// uniform draw), its value 1 (sparse-binary) or 1 − a second draw, uniform in (0, 1]
