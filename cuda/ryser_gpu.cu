@@ -36,34 +36,52 @@ namespace {
 using u64 = unsigned long long;
 __extension__ using u128 = unsigned __int128;
 
-/// Launch policy for sm_90 (H100/H200). 128-thread blocks: the kernel needs 126–166 registers at
-/// n = 40–64, so 3–4 blocks fit per SM whatever the block size, and small blocks keep the tail of
-/// each batch short. 64 batches per GPU keep dynamic scheduling between unequal GPUs fine-grained
-/// (each launch ~40 ms at n = 40) at a negligible launch cost. Chunks of at least 2^5 steps let
-/// the compensated modes fold 2^4-term block sums.
+/// Launch policy for sm_90 (H100/H200), from timings of the n = 40 double kernel on an H100.
+/// 128-thread blocks: the kernel needs 255 registers at n = 36–48, so two blocks fit per SM
+/// whatever the block size, and the persistent warps take groups dynamically, so block size only
+/// sets the granularity of residency. Batches: a sixteenth of the remaining segments (the last
+/// ones small, so GPUs finish together), at least 8 groups per resident warp (one wave of work
+/// per launch) and at most 4096 segments (64 MiB of group records).
 struct LaunchPolicy90 {
     static constexpr int kBlockThreads = 128;
-    static constexpr int kBatchesPerGpu = 64;
-    static constexpr int kMinChunkLog2 = 5;
-    // Block-reduction scratch: 5 doubles per thread (floating modes) or one 32-bit sum per prime
-    // and thread (modular), whichever is larger.
-    static constexpr int kReductionBytes =
-        std::max(5 * 8 * kBlockThreads, kGpuMaxPrimes * 4 * kBlockThreads);
+    static constexpr int kBatchDivisor = 16;
+    static constexpr int kMinGroupsPerWarp = 8;
+    static constexpr unsigned long long kMaxBatchSegments = 4096;
+    /// Chunks of 2^12 steps: the floating modes recompute x every 2^12 steps anyway, so a chunk
+    /// start costs nothing extra, and one chunk is the most a warp can trail the others by.
+    static constexpr int kChunkLog2 = 12;
 };
 using Policy = LaunchPolicy90;
 
-/// Mirrors pmcount_gpu::Params in the kernel source (same layout).
+/// Mirrors pmcount_gpu::Params and the work geometry in the kernel source (same layout).
 struct KernelParams {
     const double* columns;
     const double* base;
-    double* out;
-    u64 first_chunk;
+    double* records;
+    u64* counter;
+    u64 first_group;
+    u64 group_count;
     u64 chunk_count;
     int chunk_log2;
     int primes;
     std::uint32_t p[kGpuMaxPrimes];
     std::uint32_t neg_p_inverse[kGpuMaxPrimes];
 };
+constexpr int kGroupChunks = 32;
+constexpr int kGroupsPerSegment = 256;
+constexpr int kRecordDoubles = 8;
+/// Columns unrolled into the constant bank (unroll_log2<N, MODE>() in the kernel source).
+int unroll_log2(int n, GpuMode mode) {
+    int wanted = 1;
+    switch (mode) {
+        case GpuMode::double_plain: wanted = n <= 40 ? 4 : 3; break;
+        case GpuMode::double_compensated: wanted = 3; break;
+        case GpuMode::double_double:
+        case GpuMode::complex: wanted = 2; break;
+        case GpuMode::modular: wanted = 1; break;
+    }
+    return std::min(n - 1, wanted);
+}
 
 void check(cudaError_t status, const char* what) {
     if (status != cudaSuccess) {
@@ -254,12 +272,20 @@ struct BatchRecord {
     std::vector<std::uint32_t> residues;
 };
 
+struct Batch {
+    u64 first_segment = 0;
+    u64 segments = 0;
+};
+
 struct Plan {
     int chunk_log2 = 0;
     u64 chunks = 0;
-    u64 chunks_per_batch = 0;
-    int batches = 0;
+    u64 groups = 0;
+    u64 segments = 0;
+    std::vector<Batch> batches;
+    int blocks = 0;  // resident blocks of the first GPU: the persistent grid
     std::size_t shared_bytes = 0;
+    u64 max_batch_segments = 0;
 };
 
 std::string kernel_name(int n, GpuMode mode) {
@@ -267,10 +293,25 @@ std::string kernel_name(int n, GpuMode mode) {
            std::to_string(static_cast<int>(mode)) + ">";
 }
 
-/// One GPU's worker: loads the kernel, uploads the tables, and runs batches until none is left.
+/// The batches, fixed before any GPU starts (so the per-batch sums, combined in batch order, do
+/// not depend on which GPU ran what): a 1/kBatchDivisor share of what remains, clamped.
+std::vector<Batch> make_batches(u64 segments, u64 min_segments) {
+    std::vector<Batch> batches;
+    for (u64 first = 0; first < segments;) {
+        const u64 remaining = segments - first;
+        u64 size = (remaining + Policy::kBatchDivisor - 1) / Policy::kBatchDivisor;
+        size = std::min<u64>(std::max(size, min_segments), Policy::kMaxBatchSegments);
+        size = std::min(size, remaining);
+        batches.push_back({first, size});
+        first += size;
+    }
+    return batches;
+}
+
+/// One GPU's worker: loads the kernels, uploads the tables, and runs batches until none is left.
 void run_device(int device, const GpuRyserJob& job, const Plan& plan, std::atomic<int>& next,
-                std::vector<BatchRecord>& records, GpuDeviceUse& use, bool report_progress,
-                std::atomic<int>& done, std::atomic<bool>& stop) {
+                std::vector<BatchRecord>& records, GpuDeviceUse& use, std::atomic<u64>& segments_done,
+                bool report_progress, std::atomic<bool>& stop) {
     const auto start = std::chrono::steady_clock::now();
     check(cudaSetDevice(device), "cudaSetDevice");
     cudaDeviceProp prop{};
@@ -278,27 +319,40 @@ void run_device(int device, const GpuRyserJob& job, const Plan& plan, std::atomi
     use.device = device;
     use.name = prop.name;
     const cudaKernel_t kernel = load_kernel(kernel_name(job.n, job.mode), prop.major, prop.minor);
-    const void* function = reinterpret_cast<const void*>(kernel);
+    const cudaKernel_t reduce = load_kernel("pmcount_gpu::reduce_records", prop.major, prop.minor);
     if (plan.shared_bytes > 48 * 1024) {
         check(cudaKernelSetAttributeForDevice(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               static_cast<int>(plan.shared_bytes), device),
               "cudaKernelSetAttributeForDevice");
     }
-    const u64 max_blocks = (plan.chunks_per_batch + Policy::kBlockThreads - 1) / Policy::kBlockThreads;
-    const std::size_t record_doubles = job.mode == GpuMode::modular ? kGpuMaxPrimes : 5;
+    int blocks_per_sm = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, reinterpret_cast<const void*>(kernel),
+                                                        Policy::kBlockThreads, plan.shared_bytes),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    const u64 resident_blocks = static_cast<u64>(std::max(1, blocks_per_sm)) * prop.multiProcessorCount;
+    const bool modular = job.mode == GpuMode::modular;
 
-    double *columns = nullptr, *base = nullptr, *out = nullptr;
+    double *columns = nullptr, *base = nullptr, *group_records = nullptr, *segment_records = nullptr;
+    u64* counter = nullptr;
     struct Free {
-        double** pointers[3];
+        void* pointers[5];
         ~Free() {
-            for (double** p : pointers) {
-                cudaFree(*p);
+            for (void* p : pointers) {
+                cudaFree(p);
             }
         }
-    } free_all{{&columns, &base, &out}};
+    } free_all{};
+    const u64 max_groups = plan.max_batch_segments * kGroupsPerSegment;
     check(cudaMalloc(&columns, job.columns.size() * sizeof(double)), "cudaMalloc");
+    free_all.pointers[0] = columns;
     check(cudaMalloc(&base, job.base.size() * sizeof(double)), "cudaMalloc");
-    check(cudaMalloc(&out, max_blocks * record_doubles * sizeof(double)), "cudaMalloc");
+    free_all.pointers[1] = base;
+    check(cudaMalloc(&group_records, max_groups * kRecordDoubles * sizeof(double)), "cudaMalloc");
+    free_all.pointers[2] = group_records;
+    check(cudaMalloc(&segment_records, plan.max_batch_segments * kRecordDoubles * sizeof(double)), "cudaMalloc");
+    free_all.pointers[3] = segment_records;
+    check(cudaMalloc(&counter, sizeof(u64)), "cudaMalloc");
+    free_all.pointers[4] = counter;
     check(cudaMemcpy(columns, job.columns.data(), job.columns.size() * sizeof(double),
                      cudaMemcpyHostToDevice),
           "cudaMemcpy");
@@ -308,47 +362,62 @@ void run_device(int device, const GpuRyserJob& job, const Plan& plan, std::atomi
     KernelParams params{};
     params.columns = columns;
     params.base = base;
-    params.out = out;
+    params.records = group_records;
+    params.counter = counter;
+    params.chunk_count = plan.chunks;
     params.chunk_log2 = plan.chunk_log2;
     params.primes = static_cast<int>(job.primes.size());
     for (std::size_t k = 0; k < job.primes.size(); ++k) {
         params.p[k] = job.primes[k];
         params.neg_p_inverse[k] = negative_inverse(job.primes[k]);
     }
-    std::vector<double> host(max_blocks * record_doubles);
-    for (int batch = next++; batch < plan.batches && !stop; batch = next++) {
-        params.first_chunk = static_cast<u64>(batch) * plan.chunks_per_batch;
-        params.chunk_count = std::min(plan.chunks_per_batch, plan.chunks - params.first_chunk);
-        const u64 blocks = (params.chunk_count + Policy::kBlockThreads - 1) / Policy::kBlockThreads;
-        void* args[] = {&params};
-        check(cudaLaunchKernel(function, dim3(static_cast<unsigned>(blocks)),
+    // The constant-bank columns: the first unroll_log2 Gray columns, by value.
+    std::vector<double> low(job.columns.begin(),
+                            job.columns.begin() + static_cast<std::ptrdiff_t>(unroll_log2(job.n, job.mode)) *
+                                                      gpu_column_stride(job.n, job.mode));
+    int modular_flag = modular ? 1 : 0;
+    std::vector<double> host(plan.max_batch_segments * kRecordDoubles);
+    for (int b = next++; b < static_cast<int>(plan.batches.size()) && !stop; b = next++) {
+        const Batch& batch = plan.batches[static_cast<std::size_t>(b)];
+        params.first_group = batch.first_segment * kGroupsPerSegment;
+        params.group_count = std::min(batch.segments * kGroupsPerSegment, plan.groups - params.first_group);
+        const u64 warps_needed = (params.group_count + Policy::kMinGroupsPerWarp - 1) / Policy::kMinGroupsPerWarp;
+        const u64 blocks = std::min(resident_blocks, (warps_needed * 32 + Policy::kBlockThreads - 1) /
+                                                         Policy::kBlockThreads);
+        check(cudaMemsetAsync(counter, 0, sizeof(u64)), "cudaMemsetAsync");
+        void* args[] = {&params, low.data()};
+        check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(blocks)),
                                dim3(Policy::kBlockThreads), args, plan.shared_bytes, nullptr),
               "launching the dense Ryser kernel");
-        check(cudaMemcpy(host.data(), out, blocks * record_doubles * sizeof(double),
+        void* reduce_args[] = {&params, &modular_flag, &segment_records};
+        check(cudaLaunchKernel(reinterpret_cast<const void*>(reduce), dim3(static_cast<unsigned>(batch.segments)),
+                               dim3(kGroupsPerSegment), reduce_args, 0, nullptr),
+              "launching the record reduction");
+        check(cudaMemcpy(host.data(), segment_records, batch.segments * kRecordDoubles * sizeof(double),
                          cudaMemcpyDeviceToHost),
               "dense Ryser kernel");
-        BatchRecord& record = records[static_cast<std::size_t>(batch)];
-        if (job.mode == GpuMode::modular) {
+        BatchRecord& record = records[static_cast<std::size_t>(b)];
+        if (modular) {
             record.residues.assign(job.primes.size(), 0);
-            for (u64 b = 0; b < blocks; ++b) {
+            for (u64 g = 0; g < batch.segments; ++g) {
+                const auto* r = reinterpret_cast<const std::uint32_t*>(host.data() + g * kRecordDoubles);
                 for (std::size_t k = 0; k < job.primes.size(); ++k) {
-                    const auto r = static_cast<std::uint32_t>(host[b * kGpuMaxPrimes + k]);
                     record.residues[k] = static_cast<std::uint32_t>(
-                        (static_cast<u64>(record.residues[k]) + r) % job.primes[k]);
+                        (static_cast<u64>(record.residues[k]) + r[k]) % job.primes[k]);
                 }
             }
         } else {
-            for (u64 b = 0; b < blocks; ++b) {
-                const double* r = host.data() + b * 5;
+            for (u64 g = 0; g < batch.segments; ++g) {
+                const double* r = host.data() + g * kRecordDoubles;
                 record.re = dd_add(record.re, {r[0], r[1]});
                 record.im = dd_add(record.im, {r[2], r[3]});
                 record.magnitude += r[4];
             }
         }
         ++use.batches;
-        const int finished = ++done;
+        const u64 done = segments_done += batch.segments;
         if (report_progress && job.progress) {
-            job.progress(static_cast<double>(finished) / plan.batches);
+            job.progress(static_cast<double>(done) / static_cast<double>(plan.segments));
         }
     }
     use.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -391,15 +460,14 @@ GpuRyserResult ryser_dense(const GpuRyserJob& job) {
     const auto start = std::chrono::steady_clock::now();
 
     // Compile (or fetch from the cache) before timing; size the batches from the occupancy of
-    // the first GPU, so that a batch is about one wave of resident threads.
+    // the first GPU.
     check(cudaSetDevice(gpus[0]), "cudaSetDevice");
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, gpus[0]), "cudaGetDeviceProperties");
     const cudaKernel_t kernel = load_kernel(kernel_name(job.n, job.mode), prop.major, prop.minor);
     Plan plan;
     plan.shared_bytes = static_cast<std::size_t>(job.n - 1) *
-                            static_cast<std::size_t>(gpu_column_stride(job.n, job.mode)) * sizeof(double) +
-                        Policy::kReductionBytes;
+                        static_cast<std::size_t>(gpu_column_stride(job.n, job.mode)) * sizeof(double);
     if (plan.shared_bytes > 48 * 1024) {
         check(cudaKernelSetAttributeForDevice(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               static_cast<int>(plan.shared_bytes), gpus[0]),
@@ -409,36 +477,38 @@ GpuRyserResult ryser_dense(const GpuRyserJob& job) {
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, reinterpret_cast<const void*>(kernel),
                                                         Policy::kBlockThreads, plan.shared_bytes),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-    const u64 wave = static_cast<u64>(std::max(1, blocks_per_sm)) * prop.multiProcessorCount *
-                     Policy::kBlockThreads;
+    const u64 resident_warps = static_cast<u64>(std::max(1, blocks_per_sm)) * prop.multiProcessorCount *
+                               (Policy::kBlockThreads / 32);
     const int bits = job.n - 1;
-    // Chunk length 2^L: about kBatchesPerGpu waves per GPU, and at least 2^kMinChunkLog2 steps.
-    int chunk_log2 = bits;
-    const double target_chunks = static_cast<double>(wave) * Policy::kBatchesPerGpu * gpus.size();
-    while (chunk_log2 > Policy::kMinChunkLog2 && std::ldexp(1.0, bits - chunk_log2) < target_chunks) {
-        --chunk_log2;
-    }
-    plan.chunk_log2 = std::min(chunk_log2, bits);
+    plan.chunk_log2 = std::min(bits, Policy::kChunkLog2);
     plan.chunks = u64{1} << (bits - plan.chunk_log2);
-    plan.chunks_per_batch = std::min<u64>(wave, plan.chunks);
-    plan.batches = static_cast<int>((plan.chunks + plan.chunks_per_batch - 1) / plan.chunks_per_batch);
+    plan.groups = (plan.chunks + kGroupChunks - 1) / kGroupChunks;
+    plan.segments = (plan.groups + kGroupsPerSegment - 1) / kGroupsPerSegment;
+    const u64 min_segments =
+        (resident_warps * Policy::kMinGroupsPerWarp + kGroupsPerSegment - 1) / kGroupsPerSegment;
+    plan.batches = make_batches(plan.segments, min_segments);
+    for (const Batch& b : plan.batches) {
+        plan.max_batch_segments = std::max(plan.max_batch_segments, b.segments);
+    }
     GpuRyserResult result;
     result.chunk_log2 = plan.chunk_log2;
     result.chunks = plan.chunks;
-    result.batches = plan.batches;
+    result.batches = static_cast<int>(plan.batches.size());
     const auto ready = std::chrono::steady_clock::now();
     result.setup_seconds = std::chrono::duration<double>(ready - start).count();
 
-    std::vector<BatchRecord> records(static_cast<std::size_t>(plan.batches));
+    std::vector<BatchRecord> records(plan.batches.size());
     result.devices.resize(gpus.size());
-    std::atomic<int> next{0}, done{0};
+    std::atomic<int> next{0};
+    std::atomic<u64> segments_done{0};
     std::atomic<bool> stop{false};
     std::vector<std::exception_ptr> errors(gpus.size());
     std::vector<std::thread> workers;
     for (std::size_t g = 0; g < gpus.size(); ++g) {
         workers.emplace_back([&, g] {
             try {
-                run_device(gpus[g], job, plan, next, records, result.devices[g], g == 0, done, stop);
+                run_device(gpus[g], job, plan, next, records, result.devices[g], segments_done, g == 0,
+                           stop);
             } catch (...) {
                 errors[g] = std::current_exception();
                 stop = true;

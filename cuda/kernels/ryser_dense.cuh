@@ -2,44 +2,80 @@
 // compiled at run time by NVRTC for each order N and arithmetic MODE, so x lives in registers
 // with compile-time indices. No host includes: this file is embedded in the library as a string.
 //
-// Thread t walks Gray indices [k0, k0 + 2^L) with k0 = chunk·2^L. Because k0 is a multiple of
-// 2^L, gray(k0 + s) = gray(k0) ^ gray(s): every thread of a warp flips the same column at the same
-// step, so the column is a shared-memory broadcast (16-byte loads), and only the direction of bit
-// L−1, which depends on k0, differs between the threads of a warp. (Unrolling blocks of steps so
-// the low columns become compile-time constants was tried: the compiler then overlaps the steps'
-// product trees and spills x at N = 40.)
+// A thread walks a chunk of Gray indices [k0, k0 + 2^L) with k0 = chunk·2^L. Because k0 is a
+// multiple of 2^L, gray(k0 + s) = gray(k0) ^ gray(s): every thread of a warp flips the same
+// column at the same step. The steps come in super-blocks of 2^M (M = unroll_log2), unrolled:
+// inside one, step r flips column ctz(r) < M, known at compile time, and so is its direction
+// (except for column M−1, whose direction is bit M of the step index) and the sign of the term.
+// Those M columns are a __grid_constant__ kernel parameter: the compiler reads them with uniform
+// constant loads (ULDC, off the FP64 pipe) and adds them with DADD, and there is no address
+// arithmetic or Gray bookkeeping inside a super-block. Only its first step flips a column ≥ M,
+// read from shared memory (16-byte broadcasts) with a run-time direction.
 //
-// Per Gray step (MODE double, order N): N FMAs (x ± column, the sign as a ±1 factor), N−1
-// multiplications (a balanced product tree), 2 additions (term and |term|), N/2 16-byte shared
-// loads, and about 8 integer instructions for the Gray bookkeeping. Compensated modes sum 2^B
-// terms plainly and fold each block sum into a Neumaier pair (B = kInnerLog2).
+// Per Gray step (MODE 0, order N): N DADD (x ± column), N−1 DMUL (a balanced product tree),
+// 1 DADD (the term, its sign known) and 1 DADD (|term|, for the error bound): 2N+1 FP64
+// instructions, and about N/2 uniform loads. Per super-block: N/2 16-byte shared loads, N DFMA
+// and about 15 integer instructions. The FP64 floor is 2N per step (SUPERMAN's count).
 //
-// MODE 0 double, plain accumulation · 1 double, per-block sums folded into a Neumaier pair ·
-// 2 double-double · 3 complex · 4 modular (31-bit primes; x and 4 lane products exact in
-// double, one Montgomery reduction per lane and per product, all primes sharing the x update).
-// Block results are reduced in double-double (modular: mod p) and written per block.
+// MODE 0 double, plain accumulation · 1 double, compensated (error-free sums and top products,
+// see Arith<1>) · 2 double-double · 3 complex, 2^F-term sums folded into Neumaier pairs
+// (F = kFoldLog2) · 4 modular (31-bit primes; x and 4 lane products exact in double, one
+// Montgomery reduction per lane and per product, all primes sharing the x update).
+// Work is handed out in groups of 32 chunks (one per warp at a time, from a counter); each
+// warp's chunk results are combined into one record per group and records into one per segment
+// (reduce_records), in double-double (modular: mod p), so the result does not depend on the
+// schedule.
 
 namespace pmcount_gpu {
 
 typedef unsigned long long u64;
 typedef unsigned int u32;
 
-constexpr int kInnerLog2 = 4;
+/// Super-blocks of 2^M steps are unrolled (columns 0..M−1 in the constant bank). Measured on an
+/// H100 (MODE 0, seconds for the whole range, docs/gpu.md): M = 4 fastest up to n = 40 (n = 40:
+/// 2.84 s against 2.86 with M = 3, 3.18 with M = 2, 3.34 with M = 5, which spills), M = 3 beyond
+/// (n = 44: 50.8 s against 55.2 with M = 4); M = 3 for the longer steps of MODE 1; double-double
+/// and complex elements take two register pairs each and spill beyond M = 2; the integer-heavy
+/// steps of MODE 4 overflow the instruction cache when unrolled (n = 40: 12.0 s with M = 1 and
+/// four blocks per SM, 16.2 s with M = 2, 42 s with M = 4).
+template <int N, int MODE>
+constexpr int unroll_log2_wanted() {
+    return MODE == 0 ? (N <= 40 ? 4 : 3) : MODE == 1 ? 3 : (MODE == 2 || MODE == 3) ? 2 : 1;
+}
+
+/// Blocks per SM the register allocation aims at: the modular kernel fits 128 registers up to
+/// n = 40 (four blocks), 168 beyond (three); the others take what they need.
+template <int N, int MODE>
+constexpr int min_blocks_per_sm() {
+    return MODE == 4 ? (N <= 40 ? 4 : 3) : 1;
+}
+
+/// The complex mode folds plain sums of 2^kFoldLog2 terms into its Neumaier pairs.
+constexpr int kFoldLog2 = 3;
 /// Floating modes recompute x from the columns every 2^12 steps, so the rounding drift of the
 /// incremental updates stays bounded (the CPU engines do the same every 2^10 steps); the cost is
 /// about N·log2(chunk)/2 FMAs per 4096 steps, under 1%.
 constexpr int kResetLog2 = 12;
-constexpr int kInner = 1 << kInnerLog2;
 constexpr int kMaxPrimes = 16;
 constexpr int kLanes = 4;
 constexpr int kBlockThreads = 128;
 
+/// Work geometry: chunks of 2^L consecutive Gray indices (one per thread at a time), groups of
+/// 32 consecutive chunks (one per warp at a time, taken from a counter), segments of
+/// kGroupsPerSegment consecutive groups (the unit of the host's batches and of the final
+/// reduction). A group's result is one record of kRecordDoubles doubles.
+constexpr int kGroupChunks = 32;
+constexpr int kGroupsPerSegment = 256;
+constexpr int kRecordDoubles = 8;
+
 struct Params {
     const double* columns;  // Gray columns j < N−1, each stride<N, MODE>() doubles
     const double* base;     // y(∅): N values (×2 for complex and double-double)
-    double* out;            // per block: see write_block
-    u64 first_chunk;
-    u64 chunk_count;
+    double* records;        // one per group of this launch: see write_record
+    u64* counter;           // groups of this launch taken so far (zero at launch)
+    u64 first_group;
+    u64 group_count;        // groups in this launch
+    u64 chunk_count;        // chunks in the whole Gray range (lanes past it idle)
     int chunk_log2;
     int primes;
     u32 p[kMaxPrimes];
@@ -91,7 +127,7 @@ struct DoubleAccPlain {
     double sum = 0, magnitude = 0;
 };
 struct DoubleAccCompensated {
-    double sum = 0, compensation = 0, magnitude = 0, block = 0;
+    double sum = 0, compensation = 0, magnitude = 0, low = 0;  // low: Σ the products' low parts
 };
 
 /// Π x[Lo..Hi) as a balanced tree (depth ⌈log2 N⌉ instead of a chain of N−1 dependent
@@ -119,6 +155,8 @@ struct Arith<0> {
     static constexpr bool kReset = true;
     __device__ static Elem load(const double* p) { return p[0]; }
     __device__ static Elem update(Elem x, Elem c, double sign) { return fma(sign, c, x); }
+    template <int kSign>
+    __device__ static Elem step(Elem x, Elem c) { return kSign > 0 ? x + c : x - c; }
     template <int N>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
         const double p = tree_product<N>(x, [](double a, double b) { return a * b; });
@@ -128,6 +166,37 @@ struct Arith<0> {
     __device__ static void end_block(Acc&) {}
 };
 
+/// Π x[0..N) with the three top multiplications error-free: hi + lo equals the product of the
+/// four quarter products (each rounded as by tree_product) up to the dropped e1·e2 term, which is
+/// below u² of the result. The split is tree_product's, so hi is its result bit for bit.
+template <int N>
+__device__ __forceinline__ DD top_exact_product(const double (&x)[N]) {
+    auto mul = [](double a, double b) { return a * b; };
+    if constexpr (N < 4) {
+        const double h = tree_product<N>(x, mul);
+        return {h, 0.0};
+    } else {
+        constexpr int kMid = N / 2;
+        constexpr int kLeftMid = kMid / 2;
+        constexpr int kRightMid = kMid + (N - kMid) / 2;
+        const double q0 = tree_product_range<0, kLeftMid>(x, mul);
+        const double q1 = tree_product_range<kLeftMid, kMid>(x, mul);
+        const double q2 = tree_product_range<kMid, kRightMid>(x, mul);
+        const double q3 = tree_product_range<kRightMid, N>(x, mul);
+        const double h1 = q0 * q1, e1 = fma(q0, q1, -h1);
+        const double h2 = q2 * q3, e2 = fma(q2, q3, -h2);
+        const double h = h1 * h2;
+        return {h, fma(h1, e2, fma(e1, h2, fma(h1, h2, -h)))};
+    }
+}
+
+/// Compensated double: every term is added error-free (TwoSum into a Neumaier pair) and comes
+/// from a product whose three top multiplications are error-free (top_exact_product), so the
+/// only roundings left are those inside the four quarter products and in x. 12 FP64
+/// instructions per step more than MODE 0 (measured +18% at n = 40). Cheaper schemes measured on
+/// J_40 (40!, heavy cancellation), H100: Neumaier-folded sums of 8 terms with plain products,
+/// +5% time, relative error 5.8e-11; the same with error-free top products, +12%, 3.0e-11;
+/// this one 3.2e-12 (docs/gpu.md).
 template <>
 struct Arith<1> {
     typedef double Elem;
@@ -136,18 +205,20 @@ struct Arith<1> {
     static constexpr bool kReset = true;
     __device__ static Elem load(const double* p) { return p[0]; }
     __device__ static Elem update(Elem x, Elem c, double sign) { return fma(sign, c, x); }
+    template <int kSign>
+    __device__ static Elem step(Elem x, Elem c) { return kSign > 0 ? x + c : x - c; }
     template <int N>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
-        const double p = tree_product<N>(x, [](double a, double b) { return a * b; });
-        acc.block = fma(sign, p, acc.block);
-        acc.magnitude += fabs(p);
-    }
-    // A block's 2^B terms are summed plainly, then folded into (sum, compensation) exactly.
-    __device__ static void end_block(Acc& acc) {
-        const DD s = two_sum(acc.sum, acc.block);
+        const DD p = top_exact_product<N>(x);
+        const DD s = two_sum(acc.sum, sign > 0 ? p.hi : -p.hi);
         acc.sum = s.hi;
         acc.compensation += s.lo;
-        acc.block = 0;
+        acc.low = fma(sign, p.lo, acc.low);
+        acc.magnitude += fabs(p.hi);
+    }
+    __device__ static void end_block(Acc& acc) {
+        acc.compensation += acc.low;
+        acc.low = 0;
     }
 };
 
@@ -164,6 +235,8 @@ struct Arith<2> {
     __device__ static Elem update(Elem x, Elem c, double sign) {
         return dd_add(x, sign > 0 ? c : dd_neg(c));
     }
+    template <int kSign>
+    __device__ static Elem step(Elem x, Elem c) { return dd_add(x, kSign > 0 ? c : dd_neg(c)); }
     template <int N>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
         const DD p = tree_product<N>(x, [](DD a, DD b) { return dd_mul(a, b); });
@@ -189,6 +262,10 @@ struct Arith<3> {
     __device__ static Elem load(const double* p) { return {p[0], p[1]}; }
     __device__ static Elem update(Elem x, Elem c, double sign) {
         return {fma(sign, c.re, x.re), fma(sign, c.im, x.im)};
+    }
+    template <int kSign>
+    __device__ static Elem step(Elem x, Elem c) {
+        return kSign > 0 ? Elem{x.re + c.re, x.im + c.im} : Elem{x.re - c.re, x.im - c.im};
     }
     template <int N>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
@@ -227,6 +304,8 @@ struct Arith<4> {
     static constexpr bool kReset = false;  // exact integers
     __device__ static Elem load(const double* p) { return p[0]; }
     __device__ static Elem update(Elem x, Elem c, double sign) { return fma(sign, c, x); }
+    template <int kSign>
+    __device__ static Elem step(Elem x, Elem c) { return kSign > 0 ? x + c : x - c; }
     // Lanes: slot i belongs to lane i mod 4 (the host lays rows out so each lane's product of
     // row norms is below 2^53: every lane product is an exact integer). Each lane magnitude is
     // reduced with one Montgomery step (factor 2^-32), the four residues multiplied with three
@@ -310,96 +389,86 @@ __device__ __forceinline__ void apply(typename Arith<MODE>::Elem (&x)[N], const 
     }
 }
 
+/// Columns 0..M−1 of the Gray sequence (M = unroll_log2<N, MODE>()), passed by value as a
+/// __grid_constant__ kernel parameter: the unrolled steps read them as constant-bank operands.
 template <int N, int MODE>
-__device__ void write_block(const typename Arith<MODE>::Acc& acc, const Params& q, double* shared);
-
-template <int N, int MODE>
-__global__ void __launch_bounds__(kBlockThreads) ryser_dense(Params q) {
-    typedef Arith<MODE> A;
-    typedef typename A::Elem Elem;
-    extern __shared__ double2 shared_pairs[];  // Gray columns, then the block reduction's scratch
-    double* shared = reinterpret_cast<double*>(shared_pairs);
-    constexpr int kStride = stride<N, MODE>();
-    const int words = (N - 1) * kStride;
-    for (int w = threadIdx.x; w < words; w += blockDim.x) {
-        shared[w] = q.columns[w];
-    }
-    __syncthreads();
-
-    typename A::Acc acc;
-    if constexpr (MODE == 4) {
-#pragma unroll
-        for (int k = 0; k < kMaxPrimes; ++k) {
-            acc.sum[k] = 0;
-        }
-    }
-    const u64 chunk = q.first_chunk + static_cast<u64>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (chunk < q.first_chunk + q.chunk_count) {
-        const u64 k0 = chunk << q.chunk_log2;
-        Elem x[N];
-        // x = y(∅) + Σ_{j ∈ gray(k)} column j.
-        auto load = [&](u64 k) {
-#pragma unroll
-            for (int i = 0; i < N; ++i) {
-                x[i] = A::load(q.base + A::kWords * i);
-            }
-            for (u64 g = gray(k); g != 0; g &= g - 1) {
-                apply<N, MODE>(x, shared + (__ffsll(static_cast<long long>(g)) - 1) * kStride, 1.0);
-            }
-        };
-        load(k0);
-        A::template emit<N>(acc, x, 1.0, q);  // k0 is even
-        const u64 steps = u64{1} << q.chunk_log2;
-#pragma unroll 1
-        for (u64 s = 1; s < steps; ++s) {
-            // Step s flips bit j = ctz(s), the same for every thread of the warp (chunks are
-            // aligned to 2^L ≥ 2^(j+1)); the direction is bit j of gray(k0 + s).
-            if (A::kReset && (s & ((u64{1} << kResetLog2) - 1)) == 0) {
-                load(k0 + s);
-            } else {
-                const int j = __ffsll(static_cast<long long>(s)) - 1;
-                const double direction = ((gray(k0 + s) >> j) & 1) != 0 ? 1.0 : -1.0;
-                apply<N, MODE>(x, shared + j * kStride, direction);
-            }
-            A::template emit<N>(acc, x, (s & 1) != 0 ? -1.0 : 1.0, q);
-            if ((s & (kInner - 1)) == kInner - 1) {
-                A::end_block(acc);
-            }
-        }
-        A::end_block(acc);
-    }
-    write_block<N, MODE>(acc, q, shared + words);
+constexpr int unroll_log2() {
+    return N - 1 < unroll_log2_wanted<N, MODE>() ? N - 1 : unroll_log2_wanted<N, MODE>();
 }
 
-/// Block reduction: double-double for the floating modes (sum, magnitude), per-prime sums for
-/// the modular one. Thread 0 writes the block's record to q.out.
 template <int N, int MODE>
-__device__ void write_block(const typename Arith<MODE>::Acc& acc, const Params& q,
-                            double* scratch) {
-    const int t = threadIdx.x;
-    if constexpr (MODE == 4) {
-        u32* sums = reinterpret_cast<u32*>(scratch);
+struct LowColumns {
+    double v[unroll_log2<N, MODE>() * stride<N, MODE>()];
+};
+
+/// x ± column with the column in the constant bank: kSign = ±1 is the direction known at compile
+/// time (one DADD per entry, the column an operand), 0 a run-time `sign` (one DFMA per entry).
+template <int N, int MODE, int kSign>
+__device__ __forceinline__ void apply_constant(typename Arith<MODE>::Elem (&x)[N], const double* column,
+                                               double sign) {
+    typedef Arith<MODE> A;
 #pragma unroll
-        for (int k = 0; k < kMaxPrimes; ++k) {  // unrolled: acc.sum never needs local memory
-            sums[t * kMaxPrimes + k] = acc.sum[k];
+    for (int i = 0; i < N; ++i) {
+        if constexpr (kSign == 0) {
+            x[i] = A::update(x[i], A::load(column + A::kWords * i), sign);
+        } else {
+            x[i] = A::template step<kSign>(x[i], A::load(column + A::kWords * i));
         }
-        __syncthreads();
-        for (int width = blockDim.x / 2; width > 0; width /= 2) {
-            if (t < width) {
-                for (int k = 0; k < q.primes; ++k) {
-                    const u32 s = sums[t * kMaxPrimes + k] + sums[(t + width) * kMaxPrimes + k];
-                    sums[t * kMaxPrimes + k] = s >= q.p[k] ? s - q.p[k] : s;
-                }
+    }
+}
+
+/// Steps R..2^M−1 of a super-block, unrolled by template recursion so the flipped column
+/// ctz(R), its direction (bit ctz(R) of gray(R); for the top column M−1 it is `top_sign`, given
+/// by bit M of the step index) and the term's sign (−1)^R are all compile-time constants.
+template <int N, int MODE, int R>
+struct SuperBlock {
+    static constexpr int kM = unroll_log2<N, MODE>();
+    __device__ __forceinline__ static void run(typename Arith<MODE>::Elem (&x)[N],
+                                               typename Arith<MODE>::Acc& acc,
+                                               const LowColumns<N, MODE>& low, double top_sign,
+                                               const Params& q) {
+        typedef Arith<MODE> A;
+        if constexpr (R < (1 << kM)) {
+            constexpr int j = ctz_constexpr(R);
+            const double* column = low.v + j * stride<N, MODE>();
+            if constexpr (j < kM - 1) {
+                apply_constant<N, MODE, ((gray_constexpr(R) >> j) & 1) != 0 ? 1 : -1>(x, column, 0.0);
+            } else {
+                apply_constant<N, MODE, 0>(x, column, top_sign);
             }
-            __syncthreads();
+            A::template emit<N>(acc, x, (R & 1) != 0 ? -1.0 : 1.0, q);
+            if constexpr ((R & ((1 << kFoldLog2) - 1)) == (1 << kFoldLog2) - 1) {
+                A::end_block(acc);
+            }
+            SuperBlock<N, MODE, R + 1>::run(x, acc, low, top_sign, q);
         }
-        if (t == 0) {
-            for (int k = 0; k < q.primes; ++k) {
-                q.out[blockIdx.x * kMaxPrimes + k] = sums[k];
+    }
+};
+
+/// The warp's 32 chunk results combined in lane order (a fixed tree of shuffles, so the record
+/// does not depend on which warp took the group), written by lane 0 as record `index`:
+/// floating modes (re.hi, re.lo, im.hi, im.lo, magnitude) with re/im in double-double, the
+/// modular mode one 32-bit residue per prime.
+template <int MODE>
+__device__ void write_record(const typename Arith<MODE>::Acc& acc, const Params& q, u64 index) {
+    constexpr unsigned kAll = 0xffffffffu;
+    const int lane = threadIdx.x & 31;
+    double* record = q.records + index * kRecordDoubles;
+    if constexpr (MODE == 4) {
+        u32* residues = reinterpret_cast<u32*>(record);
+#pragma unroll
+        for (int k = 0; k < kMaxPrimes; ++k) {  // unrolled: acc.sum stays in registers
+            u32 v = acc.sum[k];
+#pragma unroll
+            for (int offset = 16; offset > 0; offset /= 2) {
+                const u32 w = v + __shfl_down_sync(kAll, v, offset);  // < 2p < 2^32
+                v = (k < q.primes && w >= q.p[k]) ? w - q.p[k] : w;
+            }
+            if (lane == 0) {
+                residues[k] = v;
             }
         }
     } else {
-        // Each thread's (hi, lo) pairs: real part, imaginary part (complex), magnitude.
         DD re{0, 0}, im{0, 0};
         double magnitude = acc.magnitude;
         if constexpr (MODE == 0) {
@@ -412,31 +481,136 @@ __device__ void write_block(const typename Arith<MODE>::Acc& acc, const Params& 
             re = two_sum(acc.re, acc.re_c);
             im = two_sum(acc.im, acc.im_c);
         }
-        double* s = scratch;  // 5 doubles per thread
-        s[5 * t + 0] = re.hi;
-        s[5 * t + 1] = re.lo;
-        s[5 * t + 2] = im.hi;
-        s[5 * t + 3] = im.lo;
-        s[5 * t + 4] = magnitude;
+#pragma unroll
+        for (int offset = 16; offset > 0; offset /= 2) {
+            re = dd_add(re, {__shfl_down_sync(kAll, re.hi, offset), __shfl_down_sync(kAll, re.lo, offset)});
+            im = dd_add(im, {__shfl_down_sync(kAll, im.hi, offset), __shfl_down_sync(kAll, im.lo, offset)});
+            magnitude += __shfl_down_sync(kAll, magnitude, offset);
+        }
+        if (lane == 0) {
+            record[0] = re.hi;
+            record[1] = re.lo;
+            record[2] = im.hi;
+            record[3] = im.lo;
+            record[4] = magnitude;
+        }
+    }
+}
+
+/// Persistent kernel: each warp takes groups from q.counter until the launch's groups are gone,
+/// so warps that the scheduler favours take more groups and all finish within one chunk of each
+/// other (with one static chunk per thread, a launch ran until its slowest warp finished, the
+/// others' slots idle meanwhile: 11% of the run at n = 40 on an H100). Each thread sums its chunk
+/// from a fresh accumulator and the warp writes the group's record, so the result does not
+/// depend on the schedule.
+template <int N, int MODE>
+__global__ void __launch_bounds__(kBlockThreads, min_blocks_per_sm<N, MODE>())
+    ryser_dense(const __grid_constant__ Params q, const __grid_constant__ LowColumns<N, MODE> low) {
+    typedef Arith<MODE> A;
+    typedef typename A::Elem Elem;
+    constexpr int kM = unroll_log2<N, MODE>();
+    extern __shared__ double2 shared_pairs[];  // the Gray columns
+    double* shared = reinterpret_cast<double*>(shared_pairs);
+    constexpr int kStride = stride<N, MODE>();
+    const int words = (N - 1) * kStride;
+    for (int w = threadIdx.x; w < words; w += blockDim.x) {
+        shared[w] = q.columns[w];
+    }
+    __syncthreads();
+
+    const int lane = threadIdx.x & 31;
+    for (;;) {
+        u64 taken = 0;
+        if (lane == 0) {
+            taken = atomicAdd(q.counter, u64{1});
+        }
+        taken = __shfl_sync(0xffffffffu, taken, 0);
+        if (taken >= q.group_count) {
+            break;
+        }
+        typename A::Acc acc;
+        if constexpr (MODE == 4) {
+#pragma unroll
+            for (int k = 0; k < kMaxPrimes; ++k) {
+                acc.sum[k] = 0;
+            }
+        }
+        const u64 chunk = (q.first_group + taken) * kGroupChunks + lane;
+        if (chunk < q.chunk_count) {
+            // Chunks span 2^L ≥ 2^M steps (the host guarantees L ≥ M), so super-blocks never
+            // straddle two chunks.
+            const u64 k0 = chunk << q.chunk_log2;
+            Elem x[N];
+            // x = y(∅) + Σ_{j ∈ gray(k)} column j.
+            auto load = [&](u64 k) {
+#pragma unroll
+                for (int i = 0; i < N; ++i) {
+                    x[i] = A::load(q.base + A::kWords * i);
+                }
+                for (u64 g = gray(k); g != 0; g &= g - 1) {
+                    apply<N, MODE>(x, shared + (__ffsll(static_cast<long long>(g)) - 1) * kStride, 1.0);
+                }
+            };
+            const u64 blocks = u64{1} << (q.chunk_log2 - kM);
+            const u64 first_block = k0 >> kM;
+#pragma unroll 1
+            for (u64 b = 0; b < blocks; ++b) {
+                const u64 s = (first_block + b) << kM;  // the super-block's first Gray index
+                // Its first step flips column j = ctz(s) ≥ M, the same for every thread of the
+                // warp (chunks are aligned to 2^L > j); the direction is bit j of gray(s).
+                if (b == 0 || (A::kReset && (s & ((u64{1} << kResetLog2) - 1)) == 0)) {
+                    load(s);
+                } else {
+                    const int j = __ffsll(static_cast<long long>(s)) - 1;
+                    apply<N, MODE>(x, shared + j * kStride, ((gray(s) >> j) & 1) != 0 ? 1.0 : -1.0);
+                }
+                A::template emit<N>(acc, x, 1.0, q);  // s is even
+                // Step 2^(M−1) of the super-block flips column M−1: added when bit M of s is 0.
+                SuperBlock<N, MODE, 1>::run(x, acc, low, ((s >> kM) & 1) != 0 ? -1.0 : 1.0, q);
+            }
+            A::end_block(acc);
+        }
+        write_record<MODE>(acc, q, taken);
+    }
+}
+
+/// Combines the records of aligned segments of kGroupsPerSegment groups, one block per segment,
+/// in a fixed tree (double-double sums; modular sums mod p), and writes one record per segment:
+/// with records of the whole range reduced segment by segment, the host's sum in segment order
+/// is the same for any batching and any number of GPUs.
+__global__ void __launch_bounds__(kGroupsPerSegment)
+    reduce_records(const __grid_constant__ Params q, int modular, double* out) {
+    __shared__ double part[kGroupsPerSegment][kRecordDoubles];
+    const int t = threadIdx.x;
+    const u64 index = static_cast<u64>(blockIdx.x) * kGroupsPerSegment + t;
+#pragma unroll
+    for (int w = 0; w < kRecordDoubles; ++w) {
+        part[t][w] = index < q.group_count ? q.records[index * kRecordDoubles + w] : 0.0;
+    }
+    __syncthreads();
+    for (int width = kGroupsPerSegment / 2; width > 0; width /= 2) {
+        if (t < width) {
+            if (modular != 0) {
+                u32* a = reinterpret_cast<u32*>(part[t]);
+                const u32* b = reinterpret_cast<const u32*>(part[t + width]);
+                for (int k = 0; k < q.primes; ++k) {
+                    const u32 v = a[k] + b[k];
+                    a[k] = v >= q.p[k] ? v - q.p[k] : v;
+                }
+            } else {
+                const DD re = dd_add({part[t][0], part[t][1]}, {part[t + width][0], part[t + width][1]});
+                const DD im = dd_add({part[t][2], part[t][3]}, {part[t + width][2], part[t + width][3]});
+                part[t][0] = re.hi;
+                part[t][1] = re.lo;
+                part[t][2] = im.hi;
+                part[t][3] = im.lo;
+                part[t][4] += part[t + width][4];
+            }
+        }
         __syncthreads();
-        for (int width = blockDim.x / 2; width > 0; width /= 2) {
-            if (t < width) {
-                const int o = 5 * (t + width);
-                const DD a = dd_add({s[5 * t], s[5 * t + 1]}, {s[o], s[o + 1]});
-                const DD b = dd_add({s[5 * t + 2], s[5 * t + 3]}, {s[o + 2], s[o + 3]});
-                s[5 * t] = a.hi;
-                s[5 * t + 1] = a.lo;
-                s[5 * t + 2] = b.hi;
-                s[5 * t + 3] = b.lo;
-                s[5 * t + 4] += s[o + 4];
-            }
-            __syncthreads();
-        }
-        if (t == 0) {
-            for (int k = 0; k < 5; ++k) {
-                q.out[blockIdx.x * 5 + k] = s[k];
-            }
-        }
+    }
+    if (t < kRecordDoubles) {
+        out[static_cast<u64>(blockIdx.x) * kRecordDoubles + t] = part[0][t];
     }
 }
 
