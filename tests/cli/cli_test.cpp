@@ -300,6 +300,19 @@ TEST_F(CountMatchingsCli, UsageErrorsExitOne) {
     EXPECT_NE(no_input.err.find("missing input file"), std::string::npos) << no_input.err;
     const Outcome both = run("--cycle-covers --permanent " + name);
     EXPECT_EQ(both.status, kUsage);
+    const Outcome gpu = run("--gpus -1 " + name);
+    EXPECT_EQ(gpu.status, kUsage);
+}
+
+TEST_F(CountMatchingsCli, GpuListTakesOneArgumentAndLeavesTheInputFile) {
+    // `--gpus 0 FILE` and `--gpus 0,1 FILE`: the list never swallows the file name (the CPU
+    // backend ignores the list, so this runs without a GPU).
+    const std::string name = write("g.txt", kFourCycle);
+    for (const char* list : {"0", "0,1"}) {
+        const Outcome r = run(std::string("--backend cpu --gpus ") + list + " " + name);
+        EXPECT_EQ(r.status, kOk) << r.err;
+        EXPECT_EQ(r.out, "2\n");
+    }
 }
 
 TEST_F(CountMatchingsCli, MissingFileExitsTwo) {

@@ -236,9 +236,11 @@ int main(int argc, char** argv) {
     app.add_option("--backend", backend,
                    "where engines run: auto (GPUs when predicted faster), cpu, cuda")
         ->capture_default_str();
+    // One argument, split at commas: `--gpus 0 FILE` must leave FILE to the positional.
     app.add_option("--gpus", gpus, "GPU device indices to use, e.g. --gpus 0,1 (default: all)")
         ->delimiter(',')
-        ->check(CLI::NonNegativeNumber);
+        ->allow_extra_args(false)
+        ->check(CLI::Range(0, 1023));
     app.add_option("--threads", threads, "CPU threads (0: all cores)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
