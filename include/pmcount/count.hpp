@@ -83,6 +83,9 @@ struct CountOptions {
 struct Timings {
     double preprocess_s = 0;  ///< validation and setup before the engine
     double count_s = 0;       ///< the engine itself
+    /// GPU engines: seconds in kernels and transfers, after run-time compilation (or the cache)
+    /// and set-up; 0 when everything ran on the CPU. count_s − device_s is the GPU's set-up.
+    double device_s = 0;
     double total_s = 0;
 };
 

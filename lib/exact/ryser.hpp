@@ -18,6 +18,7 @@ struct ExactOutcome {
     std::uint64_t gray_steps = 0;
     std::string arithmetic;
     std::string device = "cpu";  ///< "cpu", or the GPUs and how the work was split
+    double device_seconds = 0;   ///< GPU runs: kernels and transfers (after set-up)
 };
 
 /// Exact perm(A) for a square integer matrix, n ≤ 64: enough 62-bit primes for a proven bound
@@ -39,6 +40,7 @@ struct FloatOutcome {
     std::uint64_t gray_steps = 0;
     std::string arithmetic;
     std::string device = "cpu";
+    double device_seconds = 0;  ///< GPU runs: kernels and transfers (after set-up)
 };
 
 /// perm(A) of a real matrix in double (compensated) or double-double precision.

@@ -152,6 +152,7 @@ ExactOutcome ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary, co
     out.arithmetic = "exact lanes ×4, modular (" + std::to_string(primes.size()) +
                      " primes of 31 bits, one spare) + CRT";
     out.device = describe(r);
+    out.device_seconds = r.seconds;
     return out;
 }
 
@@ -195,6 +196,7 @@ FloatOutcome ryser_real_gpu(const DenseMatrix<double>& a, Precision precision, c
     const double factor = dd ? (std::ldexp(1.0, n) + 4.0 * n) * u2 : gpu_error_factor(n);
     FloatOutcome out = driver::float_outcome(r.re_hi + r.re_lo, r.magnitude, factor, n, e, arithmetic);
     out.device = describe(r);
+    out.device_seconds = r.seconds;
     return out;
 }
 
@@ -236,6 +238,7 @@ FloatOutcome ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a, const
     FloatOutcome out = driver::float_outcome({r.re_hi + r.re_lo, r.im_hi + r.im_lo}, r.magnitude,
                                              gpu_error_factor(n), n, e, arithmetic);
     out.device = describe(r);
+    out.device_seconds = r.seconds;
     return out;
 }
 

@@ -70,7 +70,7 @@ double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {
         std::string status;
         double total = 0;
         for (const DeviceInfo& d : backend::cuda::devices(status)) {
-            const double per_sm = d.compute_major == 9 ? 1.3e11 : d.compute_major == 8 && d.compute_minor == 0 ? 9e10 : 2e9;
+            const double per_sm = d.compute_major == 9 ? 1.263e11 : d.compute_major == 8 && d.compute_minor == 0 ? 9e10 : 2e9;
             total += per_sm * d.multiprocessors;
         }
         return total;
@@ -80,12 +80,12 @@ double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {
     }
     double factor = 1;
     switch (arithmetic) {
-        case Arithmetic::exact: factor = 1.5 + 0.3 * primes; break;
-        case Arithmetic::double_precision: factor = 1; break;
+        case Arithmetic::exact: factor = 1.5 + 0.45 * primes; break;
+        case Arithmetic::double_precision: factor = 1.17; break;
         case Arithmetic::double_double: factor = 20; break;
         case Arithmetic::complex: factor = 3; break;
     }
-    return 0.3 + factor * std::ldexp(2.0 * n, n - 1) / (0.9 * rate);
+    return 0.3 + factor * std::ldexp(2.0 * n, n - 1) / (0.92 * rate);
 }
 
 double brute_force_seconds(vertex_t n) {

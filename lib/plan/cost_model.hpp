@@ -34,8 +34,10 @@ double sparse_ryser_seconds(vertex_t n, edge_t nnz, double zero_probability, Ari
 
 /// Predicted seconds of dense Ryser on the visible GPUs: set-up (compilation is cached on disk,
 /// loading and transfers ~0.3 s) plus 2n FP64 instructions per Gray step at the GPUs' FP64 rate
-/// (per multiprocessor: 1.3·10^11/s on sm_90, measured 17.4·10^12/s on an H100's 132; 9·10^10 on
-/// sm_80; 2·10^9 on GPUs with slow FP64) and 90% efficiency; modular and complex cost about 3×,
+/// (per multiprocessor: 1.263·10^11/s on sm_90, measured 16.67·10^12/s on an H100's 132; 9·10^10
+/// on sm_80; 2·10^9 on GPUs with slow FP64) and the 92% of it the kernel reaches at n = 40
+/// (docs/gpu.md). The compensated double mode costs 1.17× (measured), the exact mode
+/// 1.5 + 0.45 per 31-bit prime (n = 40, 6 primes: 12.0 s against 2.84 s), complex about 3×,
 /// double-double 20×.
 double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes);
 

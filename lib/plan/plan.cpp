@@ -471,7 +471,7 @@ private:
         if constexpr (kIntegral<T>) {
             const Engine& engine = engine_named(node.engine);
             exact::ExactOutcome out = engine.count_exact(node.matrix, run_);
-            note_backend(engine, out.device);
+            note_backend(engine, out.device, out.device_seconds);
             result_.stats.primes = std::max(result_.stats.primes, out.primes);
             result_.stats.gray_steps += out.gray_steps;
             note_arithmetic(out.arithmetic);
@@ -502,12 +502,13 @@ private:
         }
         result_.stats.gray_steps += out.gray_steps;
         note_arithmetic(out.arithmetic);
-        note_backend(engine, out.device);
+        note_backend(engine, out.device, out.device_seconds);
         return {Scaled::from(out.mantissa, out.exponent2),
                 Scaled::from(out.abs_error_mantissa, out.exponent2)};
     }
 
-    void note_backend(const Engine& engine, const std::string& device) {
+    void note_backend(const Engine& engine, const std::string& device, double device_seconds) {
+        result_.timings.device_s += device_seconds;
         const std::string name = engine.backend == Backend::cuda ? "cuda" : "cpu";
         if (result_.backend.empty() || result_.backend == name) {
             result_.backend = name;

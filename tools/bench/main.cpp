@@ -25,6 +25,14 @@
 //     against Ryser); exact answers must be equal.
 // thewalrus's answers carry no error bound; they are reported with their observed error only.
 //
+// --backend cuda: the dense cases' ryser runs go to the GPUs (engine "ryser-gpu", device = the
+// GPUs and how the work was split). The run first measures each GPU's FP64 add/multiply rate
+// ({"case": "fp64-roofline"} lines); GPU lines add device_seconds (kernels and transfers, after
+// run-time compilation) and roofline_fraction = 2n·2^(n−1) / (rate · device_seconds). CPU ryser
+// runs on the same matrix up to --cpu-reference-max-n are references, so GPU and CPU answers are
+// compared in the same run; beyond it, GPU arithmetics are compared with each other (double
+// against exact on 0-1 matrices).
+//
 // The case reducible-binary measures the structure front end instead of the dense engines: a 0-1
 // matrix in hidden block-triangular form (see reducible_entries) is counted exactly by the
 // planner with its default front end (Dulmage–Mendelsohn + Forbert–Marx reductions) at each
@@ -101,6 +109,8 @@ constexpr const char* examples_text = R"(Examples:
   pmcount-bench --cases dense-signed --n 24 --precision double,dd --thewalrus off
   pmcount-bench --cases reducible-binary --n 60 --threads 1,2 --repeat 3
   pmcount-bench --cases sparse-binary,sparse-real --n 24:36:4 --density 0.1 --threads 2
+  pmcount-bench --backend cuda --cases dense-real,dense-binary --n 30,36,40 --density 0.8 \
+                --precision plain-double,double --exact --thewalrus off
 
 Cases: dense-real (uniform [0,1)), dense-binary (0-1, each entry 1 with probability --density),
 dense-signed (uniform [-1,1)), reducible-binary (0-1 with hidden diagonal blocks of order
@@ -109,6 +119,9 @@ sparse-binary and sparse-real (each entry nonzero with probability --density, de
 these; 1, or uniform (0,1]; redrawn until a perfect matching exists; times dense ryser, sparyser
 and skipper without front end, and the default planner; an engine predicted to take more than
 --dense-max-seconds is skipped and its predicted time used in the ratios).
+--backend cuda runs the dense cases' ryser on the GPUs (engine ryser-gpu), measures the GPUs' FP64
+roofline first and reports device_seconds and roofline_fraction per run, with CPU ryser as a
+reference up to --cpu-reference-max-n (and a GPU-vs-CPU ratio line).
 --threads accepts N for all cores; --n accepts lists and ranges first:last[:step]. Exit codes:
 0 all checks ok, 1 usage error, 2 a check failed (MISMATCH), 3 runtime error.)";
 
@@ -157,6 +170,11 @@ struct BenchOptions {
     std::string thewalrus_script;
     std::string python;
     std::string out_path;
+    // --backend cuda: the dense cases' ryser runs go to the GPUs (engine "ryser-gpu", one run at
+    // the highest thread count), with CPU ryser references up to cpu_reference_max_n.
+    pmcount::Backend backend = pmcount::Backend::cpu;
+    std::vector<int> gpus;  // empty: every visible GPU
+    int cpu_reference_max_n = 30;
 };
 
 // ---- Argument parsing ---------------------------------------------------------------------------
@@ -259,9 +277,10 @@ std::vector<pmcount::Precision> parse_precisions(const std::string& text) {
             throw CLI::ValidationError("--precision", e.what());
         }
         if (precision != pmcount::Precision::double_precision &&
+            precision != pmcount::Precision::double_plain &&
             precision != pmcount::Precision::double_double) {
-            throw CLI::ValidationError("--precision",
-                                       "'" + item + "': use double or dd (--exact adds exact)");
+            throw CLI::ValidationError(
+                "--precision", "'" + item + "': use double, plain-double or dd (--exact adds exact)");
         }
         if (std::find(precisions.begin(), precisions.end(), precision) == precisions.end()) {
             precisions.push_back(precision);
@@ -689,6 +708,9 @@ struct Measurement {
     std::optional<double> predicted_seconds;  // the planner's prediction (sparse cases)
     std::string skipped;     // sparse cases: not run, its prediction exceeds --dense-max-seconds
     std::string method_ran;  // CountResult::method: the engine(s) that counted
+    std::string device = "cpu";          // "cpu", or the GPUs and how the work was split
+    std::vector<double> device_samples;  // GPU runs: CountResult::timings.device_s per repeat
+    double fp64_rate = 0;                // GPU runs: the measured FP64 roofline of the GPUs used
 
     double value = 0;  // nearest double of the answer
     std::string value_text;
@@ -735,6 +757,8 @@ struct RunSpec {
     // when the prediction exceeds skip_above_predicted_s (sparse cases).
     bool predict = false;
     double skip_above_predicted_s = std::numeric_limits<double>::infinity();
+    pmcount::Backend backend = pmcount::Backend::cpu;
+    std::vector<int> gpus{};
 };
 
 std::string precision_name(pmcount::Precision precision) {
@@ -769,6 +793,7 @@ void record(Measurement& m, const pmcount::CountResult& r) {
     m.note = r.note;
     m.method_ran = r.method;
     m.structure = r.structure;
+    m.device = r.backend == "cpu" ? "cpu" : r.device;
 }
 
 pmcount::CountOptions count_options(const RunSpec& spec) {
@@ -779,6 +804,8 @@ pmcount::CountOptions count_options(const RunSpec& spec) {
     options.dulmage_mendelsohn = spec.dulmage_mendelsohn;
     options.reductions = spec.reductions;
     options.max_predicted_seconds = spec.max_predicted_seconds;
+    options.backend = spec.backend;
+    options.gpus = spec.gpus;
     return options;
 }
 
@@ -851,6 +878,7 @@ std::vector<Measurement> run_pmcount(const TestMatrix& matrix, const std::vector
                 }
                 m.samples.push_back(wall);
                 m.engine_samples.push_back(r.timings.count_s);
+                m.device_samples.push_back(r.timings.device_s);
             } catch (const pmcount::ProblemTooLarge& e) {
                 // Under a finite limit the refusal is the outcome being measured.
                 if (std::isfinite(m.max_predicted_seconds)) {
@@ -1205,7 +1233,7 @@ Json measurement_line(const TestMatrix& matrix, const Measurement& m) {
     Json j;
     j["case"] = matrix.case_name;
     j["engine"] = m.engine;
-    j["device"] = "cpu";
+    j["device"] = m.device;
     j["arithmetic"] = m.arithmetic;
     j["threads"] = m.threads;
     j["n"] = matrix.n;
@@ -1253,6 +1281,17 @@ Json measurement_line(const TestMatrix& matrix, const Measurement& m) {
     j["samples"] = m.samples;
     if (!m.engine_samples.empty()) {
         j["engine_seconds"] = median(m.engine_samples);
+    }
+    if (m.device != "cpu" && !m.device_samples.empty()) {
+        // Kernels and transfers only (run-time compilation and set-up excluded), against the
+        // FP64 roofline measured in this run: 2n FP64 instructions per Gray step (SUPERMAN's
+        // count), 2^(n−1) steps.
+        const double device_seconds = median(m.device_samples);
+        j["device_seconds"] = device_seconds;
+        if (m.fp64_rate > 0 && device_seconds > 0) {
+            j["fp64_rate"] = m.fp64_rate;
+            j["roofline_fraction"] = std::ldexp(2.0 * matrix.n, matrix.n - 1) / (m.fp64_rate * device_seconds);
+        }
     }
     j["value"] = m.value_text;
     j["rel_error"] = m.pmcount ? finite_or_null(m.rel_error) : Json(nullptr);
@@ -1324,6 +1363,18 @@ std::vector<Json> ratio_lines(const TestMatrix& matrix, const std::vector<Measur
                     base.arithmetic == baseline_arithmetic) {
                     lines.push_back(ratio_line(matrix, m, base));
                 }
+            }
+        }
+    }
+    // GPU against CPU on the same matrix and arithmetic (the CPU runs are references here).
+    for (const Measurement& m : all) {
+        if (!grid(m) || m.device == "cpu") {
+            continue;
+        }
+        for (const Measurement& cpu : all) {
+            if (cpu.pmcount && cpu.ran() && cpu.device == "cpu" && cpu.engine == "ryser" &&
+                cpu.arithmetic == m.arithmetic) {
+                lines.push_back(ratio_line(matrix, m, cpu));
             }
         }
     }
@@ -1433,12 +1484,22 @@ std::vector<RunSpec> plan_runs(const TestMatrix& matrix, const BenchOptions& opt
     if (matrix.binary && options.exact) {
         arithmetics.push_back(Precision::exact);
     }
+    const int most_threads = *std::max_element(options.threads.begin(), options.threads.end());
     for (const Precision precision : arithmetics) {
+        if (options.backend == pmcount::Backend::cuda) {
+            RunSpec gpu{"ryser-gpu", Method::ryser, precision, most_threads, options.repeat, false};
+            gpu.backend = pmcount::Backend::cuda;
+            gpu.gpus = options.gpus;
+            specs.push_back(gpu);
+            if (matrix.n <= options.cpu_reference_max_n) {
+                specs.push_back({"ryser", Method::ryser, precision, most_threads, 1, true});
+            }
+            continue;
+        }
         for (const int threads : options.threads) {
             specs.push_back({"ryser", Method::ryser, precision, threads, options.repeat, false});
         }
     }
-    const int most_threads = *std::max_element(options.threads.begin(), options.threads.end());
     const bool has_dd = std::find(arithmetics.begin(), arithmetics.end(),
                                   Precision::double_double) != arithmetics.end();
     if (!has_dd && matrix.n <= options.dd_reference_max_n) {
@@ -1637,6 +1698,33 @@ int run(const BenchOptions& options, const std::string& command) {
     }
 
     warm_up(*std::max_element(options.threads.begin(), options.threads.end()));
+    double fp64_rate = 0;  // --backend cuda: Σ of the measured rates of the GPUs used
+    if (options.backend == pmcount::Backend::cuda) {
+        // The roofline of the GPUs used, measured now (the sum of their rates).
+        std::vector<int> gpus = options.gpus;
+        if (gpus.empty()) {
+            for (const pmcount::DeviceInfo& d : pmcount::build_info().devices) {
+                gpus.push_back(d.index);
+            }
+        }
+        try {
+            for (const int g : gpus) {
+                const double rate = pmcount::measure_gpu_fp64_rate(g);
+                fp64_rate += rate;
+                emit.line(Json{{"case", "fp64-roofline"},
+                               {"gpu", g},
+                               {"fp64_instructions_per_s", rate},
+                               {"note", "independent DMUL/DADD chains; the dense GPU engine's ceiling"}});
+            }
+        } catch (const pmcount::Error& e) {
+            std::cerr << "pmcount-bench: --backend cuda, but " << e.what() << "\n";
+            return exit_code::runtime_error;
+        }
+        if (gpus.empty()) {
+            std::cerr << "pmcount-bench: --backend cuda, but no GPU is visible\n";
+            return exit_code::runtime_error;
+        }
+    }
     const std::string baseline_arithmetic = precision_name(options.precisions.front());
     for (const auto& [spec, n] : options.jobs) {
         const TestMatrix matrix = make_matrix(spec, n, options);
@@ -1652,6 +1740,11 @@ int run(const BenchOptions& options, const std::string& command) {
             run_pmcount(matrix, matrix.reducible() ? plan_front_end_runs(matrix, options)
                                 : matrix.sparse    ? plan_sparse_runs(matrix, options)
                                                    : plan_runs(matrix, options));
+        for (Measurement& m : all) {
+            if (m.device != "cpu") {
+                m.fp64_rate = fp64_rate;
+            }
+        }
         // reducible-binary is about the front end at sizes beyond a serial thewalrus; the sparse
         // cases compare pmcount's own engines.
         const bool walrus_size =
@@ -1800,6 +1893,20 @@ int bench_main(int argc, char** argv) {
     app.add_option("--python", options.python, "Python interpreter for thewalrus")
         ->capture_default_str();
     app.add_option("--out", options.out_path, "also append the JSON lines to this file");
+    std::string backend = "cpu";
+    app.add_option("--backend", backend,
+                   "cpu, or cuda: the dense cases' ryser runs on the GPUs (engine ryser-gpu), with "
+                   "the FP64 roofline measured in the same run and CPU references up to "
+                   "--cpu-reference-max-n")
+        ->check(CLI::IsMember({"cpu", "cuda"}))
+        ->capture_default_str();
+    app.add_option("--gpus", options.gpus, "--backend cuda: GPU indices, e.g. 0,1 (default: all)")
+        ->delimiter(',')
+        ->allow_extra_args(false)
+        ->check(CLI::Range(0, 1023));
+    app.add_option("--cpu-reference-max-n", options.cpu_reference_max_n,
+                   "--backend cuda: check the GPU against CPU ryser up to this n")
+        ->capture_default_str();
     app.add_flag("--quick", quick,
                  "small preset that finishes in seconds (all cases, n 6,10,14, reducible-binary "
                  "n 12 with --max-block 5, sparse cases n 16 at density 0.2, double and dd, "
@@ -1844,6 +1951,7 @@ int bench_main(int argc, char** argv) {
             }
         }
         options.threads = parse_threads(threads, all_cores);
+        options.backend = backend == "cuda" ? pmcount::Backend::cuda : pmcount::Backend::cpu;
         options.precisions = parse_precisions(precisions);
         options.thewalrus = thewalrus == "off"       ? ThewalrusMode::off
                             : thewalrus == "require" ? ThewalrusMode::require

@@ -97,6 +97,7 @@ nlohmann::json to_json(const pmcount::Input& input, const pmcount::CountResult& 
     j["timings"] = {{"read_s", read_s},
                     {"preprocess_s", r.timings.preprocess_s},
                     {"count_s", r.timings.count_s},
+                    {"device_s", r.timings.device_s},
                     {"total_s", total_s}};
     return j;
 }
