@@ -20,4 +20,15 @@ constexpr bool gray_step_adds(std::uint64_t k, int bit) noexcept {
     return ((gray(k) >> bit) & 1U) != 0;
 }
 
+/// The first Gray index t > k whose step flips a bit of `mask` (ctz(t) ∈ mask); mask ≠ 0 and
+/// k < 2^63. In O(1): t differs from k first (from the top) at a bit h where k has a 0, keeps k's
+/// bits above h and sets h; below h it is as small as allowed, 0 if h ∈ mask, else 2^m with
+/// m = ctz(mask), which needs h > m. The lowest such h gives the least t (SkipPer's jumps).
+inline std::uint64_t next_step_flipping(std::uint64_t k, std::uint64_t mask) noexcept {
+    const int m = __builtin_ctzll(mask);
+    const int h = __builtin_ctzll(~k & (mask | (~std::uint64_t{0} << (m + 1))));
+    const std::uint64_t t = ((k >> h) | 1U) << h;
+    return ((mask >> h) & 1U) != 0 ? t : t | (std::uint64_t{1} << m);
+}
+
 }  // namespace pmcount::exact

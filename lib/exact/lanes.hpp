@@ -30,6 +30,34 @@ void lane_products(const double* y, double (&out)[L]) noexcept {
     std::memcpy(out, product, sizeof out);
 }
 
+/// The same products in two interleaved chains (even and odd m) multiplied at the end: half the
+/// latency of lane_products. It reassociates, so it is for exact integer lanes only (every
+/// partial product divides the lane product and is exact too).
+template <int L, int W>
+void lane_products_two_chains(const double* y, double (&out)[L]) noexcept {
+    static_assert(L % 4 == 0 && W % L == 0, "lanes must be a multiple of 4 and divide the width");
+    constexpr int kRounds = W / L;
+    Double4 even[L / 4], odd[L / 4], factor;
+    for (int c = 0; c < L / 4; ++c) {
+        std::memcpy(&even[c], y + 4 * c, sizeof factor);
+        odd[c] = Double4{1.0, 1.0, 1.0, 1.0};
+    }
+    for (int m = 1; m < kRounds; ++m) {
+        for (int c = 0; c < L / 4; ++c) {
+            std::memcpy(&factor, y + m * L + 4 * c, sizeof factor);
+            if (m % 2 == 1) {
+                odd[c] *= factor;
+            } else {
+                even[c] *= factor;
+            }
+        }
+    }
+    for (int c = 0; c < L / 4; ++c) {
+        even[c] *= odd[c];
+    }
+    std::memcpy(out, even, sizeof out);
+}
+
 /// The same products read one double at a time. The sparse kernels update y with scalar
 /// stores, and a vector load that spans several recent scalar stores cannot be forwarded from
 /// the store buffer (a stall of ~15 cycles each, measured 3× slower products in SkipPer), while

@@ -47,6 +47,12 @@ ExactOutcome ryser_exact(const DenseMatrix<std::int64_t>& a, bool binary, const 
     return driver::exact_permanent(a, binary, run, DenseKernel{});
 }
 
+ExactProducts exact_products(const DenseMatrix<std::int64_t>& a) {
+    std::vector<int> layout;
+    return driver::choose_exact_products(driver::row_norms(a), 8 * ((std::max(a.rows(), 1) + 7) / 8),
+                                         layout);
+}
+
 std::uint64_t ryser_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
                             const EngineRun& run) {
     return driver::modular_permanent(a, p, run, DenseKernel{});

@@ -26,6 +26,13 @@ struct ExactOutcome {
 /// spare residue (InternalError on mismatch). `binary` enables Brégman's bound.
 ExactOutcome ryser_exact(const DenseMatrix<std::int64_t>& a, bool binary, const EngineRun& run);
 
+/// How ryser_exact (and the sparse engines) multiply the y_i of an integer matrix, fastest
+/// first: exact 128-bit products of 4 lanes (no modular work per term), 4 or 8 exact lanes
+/// reduced modulo every prime, or one modular pass per prime. Chosen from the row norms
+/// (ryser_driver.hpp); the cost model needs it.
+enum class ExactProducts { compact, lanes4, lanes8, modular };
+ExactProducts exact_products(const DenseMatrix<std::int64_t>& a);
+
 /// perm(A) mod p, for an odd prime p < 2^62, with the general modular arithmetic.
 std::uint64_t ryser_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
                             const EngineRun& run);

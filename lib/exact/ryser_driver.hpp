@@ -176,6 +176,19 @@ inline bool compact_lanes(const std::vector<uint128_t>& norms, const std::vector
            lane[0] * lane[1] < kLimit && lane[2] * lane[3] < kLimit;
 }
 
+/// The product scheme for row norms `norms` at padded width `width`, and its lane layout (empty
+/// for modular).
+inline ExactProducts choose_exact_products(const std::vector<uint128_t>& norms, int width,
+                                           std::vector<int>& layout) {
+    if (layout = lane_layout(norms, width, 4); !layout.empty()) {
+        return compact_lanes(norms, layout) ? ExactProducts::compact : ExactProducts::lanes4;
+    }
+    if (layout = lane_layout(norms, width, 8); !layout.empty()) {
+        return ExactProducts::lanes8;
+    }
+    return ExactProducts::modular;
+}
+
 template <int L, int W, bool Compact = false, class Kernel>
 std::vector<std::uint64_t> exact_lanes_residues(const DenseMatrix<std::int64_t>& a,
                                                 const std::vector<int>& layout,
@@ -296,17 +309,18 @@ ExactOutcome exact_permanent(const DenseMatrix<std::int64_t>& a, bool binary, co
     const std::vector<uint128_t> norms = row_norms(a);
     std::vector<std::uint64_t> residues = dispatch_width(n, [&](auto width) {
         constexpr int W = decltype(width)::value;
-        if (auto layout = lane_layout(norms, W, 4); !layout.empty()) {
-            if (compact_lanes(norms, layout)) {
+        std::vector<int> layout;
+        switch (choose_exact_products(norms, W, layout)) {
+            case ExactProducts::compact:
                 out.arithmetic = "exact 128-bit products, modular";
                 return exact_lanes_residues<4, W, true>(a, layout, primes, run, kernel);
-            }
-            out.arithmetic = "exact lanes ×4, modular";
-            return exact_lanes_residues<4, W>(a, layout, primes, run, kernel);
-        }
-        if (auto layout = lane_layout(norms, W, 8); !layout.empty()) {
-            out.arithmetic = "exact lanes ×8, modular";
-            return exact_lanes_residues<8, W>(a, layout, primes, run, kernel);
+            case ExactProducts::lanes4:
+                out.arithmetic = "exact lanes ×4, modular";
+                return exact_lanes_residues<4, W>(a, layout, primes, run, kernel);
+            case ExactProducts::lanes8:
+                out.arithmetic = "exact lanes ×8, modular";
+                return exact_lanes_residues<8, W>(a, layout, primes, run, kernel);
+            case ExactProducts::modular: break;
         }
         out.arithmetic = "modular";
         std::vector<std::uint64_t> r;

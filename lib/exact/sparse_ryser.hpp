@@ -41,7 +41,26 @@ const char* to_string(SparseVariant variant) noexcept;
 ///     the columns before it, so that many rows are first touched by a rarely flipped bit and a
 ///     zero there is skipped over a long run of Gray codes.
 std::vector<vertex_t> sparse_column_order(const DenseMatrix<std::int64_t>& pattern,
-                                          SparseVariant variant);
+                                          SparseVariant variant, bool binary = false);
+
+/// What the sparse engines meet on a matrix, for the planner's cost model.
+struct SparseWalkEstimate {
+    /// Fraction of the 2^(n−1) Gray indices whose y has no zero: the terms that need a product.
+    double term_fraction = 1;
+    /// Fraction SkipPer visits: its terms and the indices its jumps land on.
+    double visit_fraction = 1;
+    /// SpaRyser: mean nonzeros of the column flipped by a Gray step (SortOrder).
+    double entries_per_step = 0;
+    /// The Gray columns are 0-1: with exact lanes SkipPer takes its 0-1 path.
+    bool binary = false;
+};
+
+/// Estimates by sampling (SkipOrder, SkipPer's jump rule, exact zero tests on the entries): the
+/// term fraction from seeded uniform Gray indices, visits per term from 16 short walks; the whole
+/// walk when it has at most 4096 indices (sparse_ryser.cpp gives the method and its accuracy).
+/// Deterministic.
+template <class T>
+SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a);
 
 ExactOutcome sparse_ryser_exact(const DenseMatrix<std::int64_t>& a, bool binary,
                                 SparseVariant variant, const EngineRun& run);

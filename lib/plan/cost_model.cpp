@@ -11,58 +11,112 @@ namespace pmcount::plan {
 
 namespace {
 
-constexpr double kBase_ns = 1.0;
-constexpr double kRow_ns = 0.3;
+// ---- Constants: nanoseconds per Gray step (or per row of one) on one thread ---------------------
+constexpr double kStepBase_ns = 1.0;
+constexpr double kRowDouble_ns = 0.3;
 constexpr double kRowDoubleDouble_ns = 3.0;
 constexpr double kRowComplex_ns = 1.0;
 constexpr double kRowExact_ns = 0.3;
-constexpr double kPrimeLane_ns = 1.4;
-constexpr double kBruteForceNode_ns = 6.0;
+constexpr double kTermCompact_ns = 10.0;
+constexpr double kTermPrimeLane_ns = 1.4;
+constexpr double kModularRow_ns = 1.0;
 constexpr double kSparseStep_ns = 2.0;
-constexpr double kSparseEntry_ns = 0.5;
-constexpr double kSkipVisitsPerTerm = 2.5;
+constexpr double kSparseEntry_ns = 1.0;
+constexpr double kSparseProductRow_ns = 0.4;
 constexpr double kSkipVisit_ns = 10.0;
 constexpr double kSkipVisitRow_ns = 0.4;
+constexpr double kSkipBinaryVisit_ns = 10.0;
+constexpr double kSkipBinaryVisitRow_ns = 0.2;
+constexpr double kSkipBinaryTermRow_ns = 0.3;
+constexpr double kStart_s = 20e-6;
+constexpr double kParallelEfficiency = 1.0;
+constexpr double kBruteForceNode_ns = 6.0;
+
+double padded_width(vertex_t n) { return 8.0 * std::ceil(n / 8.0); }
+
+/// Seconds of 2^(n−1) steps of `per_step_ns` on the threads the engines use (one below 2^18 steps,
+/// chunked_run.cpp), plus the fixed start-up.
+double steps_seconds(vertex_t n, double per_step_ns, int threads) {
+    const double used = n - 1 < 18 ? 1.0 : std::max(1, threads) * kParallelEfficiency;
+    return kStart_s + std::ldexp(per_step_ns * 1e-9, n - 1) / used;
+}
+
+/// Per-row cost of updating y and multiplying it out, by arithmetic.
+double row_ns(const LeafFacts& f) {
+    switch (f.arithmetic) {
+        case Arithmetic::exact: return kRowExact_ns;
+        case Arithmetic::double_precision: return kRowDouble_ns;
+        case Arithmetic::double_double: return kRowDoubleDouble_ns;
+        case Arithmetic::complex: return kRowComplex_ns;
+    }
+    return kRowDouble_ns;
+}
+
+/// Exact lanes: the work per term after the lane products (none for a term with a zero).
+double term_ns(const LeafFacts& f) {
+    if (f.arithmetic != Arithmetic::exact) {
+        return 0;
+    }
+    switch (f.products) {
+        case exact::ExactProducts::compact: return kTermCompact_ns;
+        case exact::ExactProducts::lanes4: return kTermPrimeLane_ns * f.primes * 4;
+        case exact::ExactProducts::lanes8: return kTermPrimeLane_ns * f.primes * 8;
+        case exact::ExactProducts::modular: return 0;
+    }
+    return 0;
+}
+
+/// Modular arithmetic makes one pass per prime.
+int passes(const LeafFacts& f) {
+    return f.arithmetic == Arithmetic::exact && f.products == exact::ExactProducts::modular
+               ? std::max(1, f.primes)
+               : 1;
+}
+
+double clamp01(double x) { return std::clamp(x, 0.0, 1.0); }
 
 }  // namespace
 
-double ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes, int threads) {
-    if (n <= 0) {
+double ryser_seconds(const LeafFacts& f) {
+    if (f.order <= 0) {
         return 0;
     }
-    const double width = 8.0 * std::ceil(n / 8.0);
-    double per_step = kBase_ns;
-    switch (arithmetic) {
-        case Arithmetic::exact: per_step += kRowExact_ns * width + kPrimeLane_ns * primes * 4; break;
-        case Arithmetic::double_precision: per_step += kRow_ns * width; break;
-        case Arithmetic::double_double: per_step += kRowDoubleDouble_ns * width; break;
-        case Arithmetic::complex: per_step += kRowComplex_ns * width; break;
+    const double width = padded_width(f.order);
+    double per_step = 0;
+    if (passes(f) > 1) {
+        per_step = passes(f) * (kStepBase_ns + kModularRow_ns * width);
+    } else {
+        per_step = kStepBase_ns + row_ns(f) * width + clamp01(f.term_fraction) * term_ns(f);
     }
-    // Below 2^18 steps the engine runs on one thread (chunked_run.cpp).
-    const int used = n - 1 < 18 ? 1 : std::max(1, threads);
-    return std::ldexp(per_step * 1e-9, n - 1) / used;
+    return steps_seconds(f.order, per_step, f.threads);
 }
 
-double sparse_ryser_seconds(vertex_t n, edge_t nnz, double zero_probability, Arithmetic arithmetic,
-                            int primes, int threads, bool skip) {
-    if (n <= 0) {
+double sparyser_seconds(const LeafFacts& f) {
+    if (f.order <= 0) {
         return 0;
     }
-    const double width = 8.0 * std::ceil(n / 8.0);
-    const double nonzero = std::clamp(1 - zero_probability, 0.0, 1.0);
-    // A subset without zeros costs about a dense step (its product); SpaRyser also pays a column
-    // update on every subset, SkipPer a visit (update, jump, product) on a multiple of them.
-    const double product_ns = ryser_seconds(n, arithmetic, primes, 1) / std::ldexp(1e-9, n - 1);
-    double per_step_ns;
-    if (skip) {
-        const double visits = std::min(1.0, kSkipVisitsPerTerm * nonzero + 1e-9);
-        per_step_ns = visits * (kSkipVisit_ns + kSkipVisitRow_ns * width);
-    } else {
-        per_step_ns = kSparseStep_ns + kSparseEntry_ns * static_cast<double>(nnz) / n +
-                      nonzero * product_ns;
+    const double width = padded_width(f.order);
+    const double product = (passes(f) > 1 ? kModularRow_ns : kSparseProductRow_ns) * width + term_ns(f);
+    const double per_step = kSparseStep_ns + kSparseEntry_ns * f.entries_per_step +
+                            clamp01(f.term_fraction) * product;
+    return steps_seconds(f.order, passes(f) * per_step, f.threads);
+}
+
+double skipper_seconds(const LeafFacts& f) {
+    if (f.order <= 0) {
+        return 0;
     }
-    const int used = n - 1 < 18 ? 1 : std::max(1, threads);
-    return std::ldexp(per_step_ns * 1e-9, n - 1) / used;
+    const double width = padded_width(f.order);
+    const double visits = clamp01(f.visit_fraction), terms = clamp01(f.term_fraction);
+    double per_step = 0;
+    if (f.binary_walk && f.arithmetic == Arithmetic::exact && passes(f) == 1) {
+        per_step = visits * (kSkipBinaryVisit_ns + kSkipBinaryVisitRow_ns * width) +
+                   terms * (kSkipBinaryTermRow_ns * width + term_ns(f));
+    } else {
+        const double product = (passes(f) > 1 ? kModularRow_ns : kSparseProductRow_ns) * width + term_ns(f);
+        per_step = passes(f) * (visits * (kSkipVisit_ns + kSkipVisitRow_ns * width) + terms * product);
+    }
+    return steps_seconds(f.order, per_step, f.threads);
 }
 
 double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {

@@ -1,20 +1,13 @@
-// Predicted running time of the engines, for the planner. Per Gray-code step, a dense Ryser
-// engine of order n (row width W = n rounded up to 8) costs about
-//     exact:         c_base + c_row·W + c_prime·primes·lanes  (lanes = 4 or 8)
-//     double:        c_base + c_row·W
-//     double-double: c_base + c_row_dd·W
-//     complex:       c_base + c_row_complex·W
-// nanoseconds on one thread, for 2^(n−1) steps, divided by the threads used. Fitted to
-// single-thread runs on the 2-core development machine (Xeon with AVX-512, 2026-11-21):
-// `pmcount-bench --cases dense-real,dense-binary --n 22,24,26 --threads 1 --precision double,dd
-// --exact` gave double 8.6–11.3 ns/step, double-double 78–105, exact 0-1 (density 0.5, 2–3
-// primes) 14–17; `count_matchings --json --threads 1` on dense complex matrices 23–33 and on
-// density-0.8 0-1 matrices with 3 primes 20–25. They are estimates for choosing engines and
-// refusing hopeless plans, not promises (the GPU machine's cores are slower per thread).
+// Predicted running time of the engines, for the planner: estimates for choosing engines and
+// refusing hopeless plans, not promises. Each CPU model is nanoseconds per Gray step on one
+// thread, times the 2^(n−1) steps, divided by the threads used, plus a fixed start-up; the
+// per-step costs follow what each engine does per step (cost_model.cpp gives the formulas and
+// the measurement behind every constant).
 #pragma once
 
 #include <cstdint>
 
+#include "exact/ryser.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/types.hpp"
 
@@ -22,15 +15,31 @@ namespace pmcount::plan {
 
 enum class Arithmetic { exact, double_precision, double_double, complex };
 
-/// Predicted seconds of dense Ryser of order n with `threads` threads.
-double ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes, int threads);
-/// Predicted seconds of SpaRyser (skip = false) or SkipPer (skip = true) on an order-n matrix
-/// with nnz nonzeros, where a Gray-code subset leaves some y_i = 0 with probability
-/// zero_probability. SpaRyser: a column update per subset, a product per subset without zeros.
-/// SkipPer: about 2.5 visits per subset without zeros (measured on random 0-1 matrices with
-/// n = 30–36 and density 0.1: 21.8M visits for 9.6M terms), 26 ns each at W = 40.
-double sparse_ryser_seconds(vertex_t n, edge_t nnz, double zero_probability, Arithmetic arithmetic,
-                            int primes, int threads, bool skip);
+/// What the planner knows about a leaf when it chooses an engine.
+struct LeafFacts {
+    vertex_t order = 0;
+    edge_t nnz = 0;
+    bool binary = false;
+    /// Exact arithmetic: whether the GPU's four exact lanes and ≤ 16 primes of 31 bits suffice.
+    bool gpu_exact_fits = false;
+    Arithmetic arithmetic = Arithmetic::exact;
+    int primes = 0;  ///< exact arithmetic: moduli including the spare
+    /// Exact arithmetic: how the CPU engines multiply (exact::exact_products).
+    exact::ExactProducts products = exact::ExactProducts::compact;
+    int threads = 1;
+    /// From exact::estimate_sparse_walk: the fraction of Gray indices without a zero y_i (the
+    /// terms), the fraction SkipPer visits, SpaRyser's nonzeros per step, and whether the Gray
+    /// columns are 0-1 (SkipPer's 0-1 path, in exact lanes).
+    double term_fraction = 1;
+    double visit_fraction = 1;
+    double entries_per_step = 0;
+    bool binary_walk = false;
+};
+
+/// Predicted seconds of dense Ryser, SpaRyser and SkipPer on the CPU.
+double ryser_seconds(const LeafFacts& facts);
+double sparyser_seconds(const LeafFacts& facts);
+double skipper_seconds(const LeafFacts& facts);
 
 /// Predicted seconds of dense Ryser on the visible GPUs: set-up (compilation is cached on disk,
 /// loading and transfers ~0.3 s) plus 2n FP64 instructions per Gray step at the GPUs' FP64 rate

@@ -92,9 +92,7 @@ exact::FloatOutcome brute_complex(const SparseMatrix<std::complex<double>>& a,
 // ---- dense Ryser ---------------------------------------------------------------------------------
 
 bool ryser_applies(const LeafFacts& f) { return f.order <= exact::kMaxRyserOrder; }
-double ryser_predict(const LeafFacts& f) {
-    return ryser_seconds(f.order, f.arithmetic, f.primes, f.threads);
-}
+double ryser_predict(const LeafFacts& f) { return ryser_seconds(f); }
 
 exact::ExactOutcome ryser_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {
     const auto m = dense(a);
@@ -115,8 +113,7 @@ exact::FloatOutcome ryser_complex(const SparseMatrix<std::complex<double>>& a,
 
 template <SparseVariant V>
 double sparse_predict(const LeafFacts& f) {
-    return sparse_ryser_seconds(f.order, f.nnz, f.zero_probability, f.arithmetic, f.primes,
-                                f.threads, V == SparseVariant::skipper);
+    return V == SparseVariant::skipper ? skipper_seconds(f) : sparyser_seconds(f);
 }
 
 template <SparseVariant V>

@@ -16,21 +16,6 @@
 
 namespace pmcount::plan {
 
-/// What the planner knows about a leaf when it chooses an engine.
-struct LeafFacts {
-    vertex_t order = 0;
-    edge_t nnz = 0;
-    bool binary = false;
-    /// Exact arithmetic: whether the GPU's four exact lanes and ≤ 16 primes of 31 bits suffice.
-    bool gpu_exact_fits = false;
-    Arithmetic arithmetic = Arithmetic::exact;
-    int primes = 0;  ///< exact arithmetic: moduli including the spare
-    int threads = 1;
-    /// Estimated probability that a Gray-code subset leaves some y_i = 0 (sparse engines skip
-    /// or short-cut those subsets); see zero_probability().
-    double zero_probability = 0;
-};
-
 struct Engine {
     const char* name;
     Method method;   ///< the --method value that forces this engine

@@ -6,6 +6,7 @@
 #include <complex>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <type_traits>
 
@@ -13,12 +14,12 @@
 #include "exact/ryser_gpu.hpp"
 #include "exact/ryser.hpp"
 #include "exact/ryser_kernel.hpp"
+#include "exact/sparse_ryser.hpp"
 #include "numeric/permanent_bound.hpp"
 #include "numeric/primes.hpp"
 #include "numeric/scaled.hpp"
 #include "plan/cost_model.hpp"
 #include "plan/engines.hpp"
-#include "plan/zero_probability.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/structure.hpp"
 
@@ -31,6 +32,9 @@ constexpr double kUnitRoundoff = 0x1p-53;
 /// Fixed cost of a leaf or a split (structure work, engine set-up), so that splitting small
 /// matrices, which saves nothing, is not chosen.
 constexpr double kLeafOverhead_s = 5e-6;
+/// Below this order every engine takes well under a millisecond: the sparse-walk estimate
+/// (tens of microseconds) is skipped and the cost model assumes no zeros.
+constexpr vertex_t kMinWalkEstimateOrder = 16;
 
 template <class T>
 constexpr bool kIntegral = std::is_same_v<T, std::int64_t>;
@@ -88,9 +92,9 @@ bool merges_allowed(const SparseMatrix<T>& a) {
 }
 
 template <class T>
-DenseMatrix<std::int64_t> integer_dense(const SparseMatrix<T>& a) {
+DenseMatrix<std::int64_t> integer_dense(const DenseMatrix<T>& a) {
     if constexpr (kIntegral<T>) {
-        return a.to_dense();
+        return a;
     } else {
         throw InvalidArgument("exact arithmetic needs integer entries");
     }
@@ -178,6 +182,18 @@ public:
     }
 
 private:
+    /// Whether the sparse-walk estimate enters a prediction: the sparse engines', and dense
+    /// Ryser's in exact arithmetic (terms with a zero skip the modular work).
+    bool walk_matters() const {
+        switch (settings_.method) {
+            case Method::automatic:
+            case Method::sparyser:
+            case Method::skipper: return true;
+            case Method::ryser: return settings_.precision == Precision::exact;
+            default: return false;
+        }
+    }
+
     Node<T> zero(std::string origin) {
         Node<T> node;
         node.kind = Node<T>::Kind::zero;
@@ -199,21 +215,31 @@ private:
         facts.order = a.rows();
         facts.nnz = a.nnz();
         facts.threads = settings_.threads;
+        std::optional<DenseMatrix<T>> dense;
         if (a.rows() <= exact::kMaxRyserOrder) {
-            facts.zero_probability = zero_probability(a);
+            dense = a.to_dense();
+            if (a.rows() >= kMinWalkEstimateOrder && walk_matters()) {
+                const exact::SparseWalkEstimate walk = exact::estimate_sparse_walk(*dense);
+                facts.term_fraction = walk.term_fraction;
+                facts.visit_fraction = walk.visit_fraction;
+                facts.entries_per_step = walk.entries_per_step;
+                facts.binary_walk = walk.binary;
+            }
         }
         if (settings_.precision == Precision::exact) {
             facts.arithmetic = Arithmetic::exact;
-            if (a.rows() <= exact::kMaxRyserOrder) {
-                const DenseMatrix<std::int64_t> dense = integer_dense(a);
-                facts.binary = std::all_of(dense.data().begin(), dense.data().end(),
+            if (dense) {
+                const DenseMatrix<std::int64_t> integer = integer_dense(*dense);
+                facts.binary = std::all_of(integer.data().begin(), integer.data().end(),
                                            [](std::int64_t v) { return v == 0 || v == 1; });
-                const double bound = numeric::permanent_bound_log2(dense, facts.binary);
+                const double bound = numeric::permanent_bound_log2(integer, facts.binary);
                 facts.primes = std::isinf(bound)
                                    ? 0
                                    : static_cast<int>((bound + 1) / numeric::kLargePrimeLog2) + 2;
-                facts.gpu_exact_fits =
-                    settings_.backend != Backend::cpu && exact::gpu_exact_fits(dense, facts.binary);
+                facts.products = exact::exact_products(integer);
+                // Only the GPU engine asks; its prime search is not free.
+                facts.gpu_exact_fits = settings_.backend != Backend::cpu && exact::gpu_available() &&
+                                       exact::gpu_exact_fits(integer, facts.binary);
             }
         } else {
             facts.arithmetic = kComplex<T> ? Arithmetic::complex

@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 #include "exact/brute_force.hpp"
+#include "exact/gray_code.hpp"
 #include "exact/ryser.hpp"
 #include "numeric/crt.hpp"
 #include "support/random_matrices.hpp"
@@ -161,8 +163,10 @@ TEST(SparseRyser, ColumnOrdersArePermutationsWithTheDensestColumnLast) {
             count[static_cast<std::size_t>(j)] += static_cast<int>(a(i, j));
         }
     }
-    for (const SparseVariant v : kVariants) {
-        std::vector<vertex_t> order = sparse_column_order(a, v);
+    for (const auto& [v, binary] : {std::pair{SparseVariant::sparyser, false},
+                                    std::pair{SparseVariant::skipper, false},
+                                    std::pair{SparseVariant::skipper, true}}) {
+        std::vector<vertex_t> order = sparse_column_order(a, v, binary);
         ASSERT_EQ(order.size(), 15u);
         EXPECT_EQ(count[static_cast<std::size_t>(order.back())], *std::max_element(count.begin(), count.end()));
         std::sort(order.begin(), order.end());
@@ -174,6 +178,107 @@ TEST(SparseRyser, ColumnOrdersArePermutationsWithTheDensestColumnLast) {
     const auto sorted = sparse_column_order(a, SparseVariant::sparyser);
     for (std::size_t k = 1; k + 1 < sorted.size(); ++k) {
         EXPECT_LE(count[static_cast<std::size_t>(sorted[k - 1])], count[static_cast<std::size_t>(sorted[k])]);
+    }
+}
+
+TEST(GrayCode, NextStepFlippingIsTheFirstLaterIndexWhoseStepIsInTheMask) {
+    std::mt19937_64 rng(11);
+    for (int trial = 0; trial < 4000; ++trial) {
+        const std::uint64_t mask = (rng() & 0xfff) | (trial % 3 == 0 ? std::uint64_t{1} << 40 : 0);
+        if ((mask & 0xfff) == 0) {
+            continue;  // keep the linear search below short
+        }
+        const std::uint64_t k = trial % 2 == 0 ? rng() & 0xffff : rng() >> 2;
+        std::uint64_t t = k + 1;
+        while (((mask >> __builtin_ctzll(t)) & 1U) == 0) {
+            ++t;
+        }
+        ASSERT_EQ(next_step_flipping(k, mask), t) << "k " << k << " mask " << mask;
+    }
+}
+
+/// y of Ryser's formula for Gray index k with `last` always in the subset and the other columns
+/// in `order` on Gray bits 0, 1, ...: y_i = Σ_{j ∈ S} a_ij − Σ_{j ∉ S} a_ij.
+std::int64_t count_terms(const DenseMatrix<std::int64_t>& a, const std::vector<vertex_t>& order) {
+    const int n = a.rows();
+    std::int64_t terms = 0;
+    for (std::uint64_t k = 0; k < (std::uint64_t{1} << (n - 1)); ++k) {
+        bool zero = false;
+        for (int i = 0; i < n && !zero; ++i) {
+            std::int64_t y = a(i, order.back());
+            for (int b = 0; b + 1 < n; ++b) {
+                y += ((gray(k) >> b) & 1U) != 0 ? a(i, order[static_cast<std::size_t>(b)])
+                                                 : -a(i, order[static_cast<std::size_t>(b)]);
+            }
+            zero = y == 0;
+        }
+        terms += zero ? 0 : 1;
+    }
+    return terms;
+}
+
+TEST(SparseWalkEstimate, ExactTermFractionOnSmallMatrices) {
+    // Up to 2^12 Gray indices the estimate walks everything: the term fraction is exact.
+    for (std::uint64_t seed = 0; seed < 12; ++seed) {
+        const int n = 8 + static_cast<int>(seed % 6);
+        const auto a = seed % 2 == 0 ? test::random_binary(n, 0.3, seed)
+                                     : test::random_integer(n, -2, 2, 0.4, seed);
+        const SparseWalkEstimate e = estimate_sparse_walk(a);
+        const auto order = sparse_column_order(a, SparseVariant::skipper, seed % 2 == 0);
+        EXPECT_DOUBLE_EQ(e.term_fraction,
+                         std::ldexp(static_cast<double>(count_terms(a, order)), -(n - 1)))
+            << "seed " << seed;
+        EXPECT_GT(e.visit_fraction, 0);
+        EXPECT_LE(e.visit_fraction, 1);
+        EXPECT_GT(e.entries_per_step, 0);
+        EXPECT_EQ(e.binary, seed % 2 == 0);
+    }
+    // A dense all-positive real matrix never has a zero y: every index is a term.
+    const SparseWalkEstimate full = estimate_sparse_walk(test::random_real(20, 0.5, 1.0, 1.0, 3));
+    EXPECT_EQ(full.term_fraction, 1);
+    EXPECT_EQ(full.visit_fraction, 1);
+}
+
+TEST(SparseWalkEstimate, SampledTermFractionIsCloseOnALargerSparseMatrix) {
+    const auto a = test::random_binary(22, 0.2, 8);
+    const SparseWalkEstimate e = estimate_sparse_walk(a);
+    const double truth = std::ldexp(
+        static_cast<double>(count_terms(a, sparse_column_order(a, SparseVariant::skipper, true))), -21);
+    ASSERT_GT(truth, 0);
+    EXPECT_GT(e.term_fraction, truth / 4);
+    EXPECT_LT(e.term_fraction, truth * 4);
+}
+
+TEST(SparseRyser, BinarySkipPerEnumeratesBlocksOfColumnsThatNeverZeroARow) {
+    // Rows 0–11 get an odd number of ones, so their y_i is odd and never zero; columns 0–5 only
+    // touch those rows, so SkipPer's 0-1 path puts them on the lowest Gray bits and enumerates
+    // their 2^6 combinations without tests.
+    constexpr int n = 24;
+    std::mt19937_64 rng(21);
+    DenseMatrix<std::int64_t> a(n, n);
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            a(i, j) = (j >= 6 || i < 12) && rng() % 4 == 0 ? 1 : 0;
+        }
+        a(i, i) = 1;
+    }
+    for (int i = 0; i < 12; ++i) {
+        std::int64_t ones = 0;
+        for (int j = 0; j < n; ++j) {
+            ones += a(i, j);
+        }
+        if (ones % 2 == 0) {
+            a(i, n - 1) = 1 - a(i, n - 1);
+        }
+    }
+    const auto order = sparse_column_order(a, SparseVariant::skipper, true);
+    for (int b = 0; b < 6; ++b) {
+        EXPECT_LT(order[static_cast<std::size_t>(b)], 6) << "Gray bit " << b;
+    }
+    const BigInt dense = ryser_exact(a, true, threads(2)).value;
+    EXPECT_FALSE(dense.is_zero());
+    for (const int t : {1, 2}) {
+        EXPECT_EQ(sparse_ryser_exact(a, true, SparseVariant::skipper, threads(t)).value, dense);
     }
 }
 
