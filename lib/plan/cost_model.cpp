@@ -12,6 +12,11 @@ namespace pmcount::plan {
 namespace {
 
 // ---- Constants: nanoseconds per Gray step (or per row of one) on one thread ---------------------
+// Dense Ryser: base + row·W (+ the exact lanes' per-term work). Fitted to single-thread runs on
+// the 2-core development machine (Xeon with AVX-512): `pmcount-bench --cases
+// dense-real,dense-binary --n 22,24,26 --threads 1 --precision double,dd --exact` gave double
+// 8.6–11.3 ns/step, double-double 78–105, exact 0-1 (density 0.5, 2–3 primes) 14–17;
+// `count_matchings --json --threads 1` on dense complex matrices 23–33.
 constexpr double kStepBase_ns = 1.0;
 constexpr double kRowDouble_ns = 0.3;
 constexpr double kRowDoubleDouble_ns = 3.0;
@@ -20,15 +25,23 @@ constexpr double kRowExact_ns = 0.3;
 constexpr double kTermCompact_ns = 10.0;
 constexpr double kTermPrimeLane_ns = 1.4;
 constexpr double kModularRow_ns = 1.0;
-constexpr double kSparseStep_ns = 2.0;
+// Sparse engines, checked with `pmcount-bench --cases sparse-binary,sparse-real --n 24,28,32
+// --density 0.05,0.1,0.2 --threads 2` (predicted/measured 0.6–1.3 for dense Ryser, 0.8–1.3 for
+// SpaRyser, 0.8–1.2 for SkipPer's 0-1 path and 1.1–1.5 for its general path at n ≥ 28). SpaRyser:
+// a step updates the flipped column's nonzeros (entries_per_step) and, on a term, forms the
+// product (row·W). SkipPer: a visit tests and jumps (visit + visit_row·W), a term forms the
+// product; the 0-1 path rebuilds y from popcounts per term and tests rows without a y.
+constexpr double kSparseStep_ns = 4.0;
 constexpr double kSparseEntry_ns = 1.0;
-constexpr double kSparseProductRow_ns = 0.4;
-constexpr double kSkipVisit_ns = 10.0;
+constexpr double kSkipVisit_ns = 4.0;
 constexpr double kSkipVisitRow_ns = 0.4;
 constexpr double kSkipBinaryVisit_ns = 10.0;
 constexpr double kSkipBinaryVisitRow_ns = 0.2;
 constexpr double kSkipBinaryTermRow_ns = 0.3;
+// Fixed start-up: the dense engines' thread start and tables; the sparse engines also order the
+// columns (O(n^3) for SkipOrder) and build their tables: 0.3–0.5 ms measured at n = 24–32.
 constexpr double kStart_s = 20e-6;
+constexpr double kSparseStart_s = 3e-4;
 constexpr double kParallelEfficiency = 1.0;
 constexpr double kBruteForceNode_ns = 6.0;
 
@@ -36,9 +49,9 @@ double padded_width(vertex_t n) { return 8.0 * std::ceil(n / 8.0); }
 
 /// Seconds of 2^(n−1) steps of `per_step_ns` on the threads the engines use (one below 2^18 steps,
 /// chunked_run.cpp), plus the fixed start-up.
-double steps_seconds(vertex_t n, double per_step_ns, int threads) {
+double steps_seconds(vertex_t n, double per_step_ns, int threads, double start_s = kStart_s) {
     const double used = n - 1 < 18 ? 1.0 : std::max(1, threads) * kParallelEfficiency;
-    return kStart_s + std::ldexp(per_step_ns * 1e-9, n - 1) / used;
+    return start_s + std::ldexp(per_step_ns * 1e-9, n - 1) / used;
 }
 
 /// Per-row cost of updating y and multiplying it out, by arithmetic.
@@ -96,10 +109,10 @@ double sparyser_seconds(const LeafFacts& f) {
         return 0;
     }
     const double width = padded_width(f.order);
-    const double product = (passes(f) > 1 ? kModularRow_ns : kSparseProductRow_ns) * width + term_ns(f);
+    const double product = (passes(f) > 1 ? kModularRow_ns : row_ns(f)) * width + term_ns(f);
     const double per_step = kSparseStep_ns + kSparseEntry_ns * f.entries_per_step +
                             clamp01(f.term_fraction) * product;
-    return steps_seconds(f.order, passes(f) * per_step, f.threads);
+    return steps_seconds(f.order, passes(f) * per_step, f.threads, kSparseStart_s);
 }
 
 double skipper_seconds(const LeafFacts& f) {
@@ -113,10 +126,10 @@ double skipper_seconds(const LeafFacts& f) {
         per_step = visits * (kSkipBinaryVisit_ns + kSkipBinaryVisitRow_ns * width) +
                    terms * (kSkipBinaryTermRow_ns * width + term_ns(f));
     } else {
-        const double product = (passes(f) > 1 ? kModularRow_ns : kSparseProductRow_ns) * width + term_ns(f);
+        const double product = (passes(f) > 1 ? kModularRow_ns : row_ns(f)) * width + term_ns(f);
         per_step = passes(f) * (visits * (kSkipVisit_ns + kSkipVisitRow_ns * width) + terms * product);
     }
-    return steps_seconds(f.order, per_step, f.threads);
+    return steps_seconds(f.order, per_step, f.threads, kSparseStart_s);
 }
 
 double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {

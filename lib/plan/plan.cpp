@@ -1,6 +1,7 @@
 // Building and evaluating plans (see plan.hpp for the pipeline).
 #include "plan/plan.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <complex>
@@ -218,6 +219,10 @@ private:
         std::optional<DenseMatrix<T>> dense;
         if (a.rows() <= exact::kMaxRyserOrder) {
             dense = a.to_dense();
+            // Without the estimate: no zeros, and SpaRyser's column updates cost about a
+            // column's nonzeros on average (an over-estimate: SortOrder flips the sparse ones
+            // most often).
+            facts.entries_per_step = static_cast<double>(a.nnz()) / std::max<vertex_t>(1, a.rows());
             if (a.rows() >= kMinWalkEstimateOrder && walk_matters()) {
                 const exact::SparseWalkEstimate walk = exact::estimate_sparse_walk(*dense);
                 facts.term_fraction = walk.term_fraction;
