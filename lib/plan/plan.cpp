@@ -33,6 +33,9 @@ constexpr double kUnitRoundoff = 0x1p-53;
 /// Fixed cost of a leaf or a split (structure work, engine set-up), so that splitting small
 /// matrices, which saves nothing, is not chosen.
 constexpr double kLeafOverhead_s = 5e-6;
+/// A split is only tried on a matrix predicted to take longer than this: planning its two parts
+/// (structure, walk estimates) takes tens of microseconds to milliseconds.
+constexpr double kMinSplitSaving_s = 2e-3;
 /// Below this order every engine takes well under a millisecond: the sparse-walk estimate
 /// (tens of microseconds) is skipped and the cost model assumes no zeros.
 constexpr vertex_t kMinWalkEstimateOrder = 16;
@@ -291,19 +294,34 @@ private:
                 ++counts.merged;
                 continue;
             }
-            if (degree <= 4 && degree >= 3 && merge && splits_left_ > 0) {
-                --splits_left_;  // every attempt counts, kept or not: planning time stays bounded
-                auto [first, second] = work.split(side, line);
+            if (degree <= 4 && degree >= 3 && merge && splits_allowed_ && splits_left_ > 0) {
                 const SparseMatrix<T> current = work.extract(rows, cols);
                 const double keep_s = leaf(current, "").predicted_s;
-                Node<T> sum;
-                sum.kind = Node<T>::Kind::sum;
-                sum.origin = origin + ": split of a line with " + std::to_string(degree) + " nonzeros";
-                sum.children.push_back(build(first.extract(rows, cols), false, true, "part 1", depth + 1));
-                sum.children.push_back(build(second.extract(rows, cols), false, true, "part 2", depth + 1));
-                sum.predicted_s =
-                    kLeafOverhead_s + sum.children[0].predicted_s + sum.children[1].predicted_s;
-                if (sum.predicted_s < keep_s) {
+                if (keep_s < kMinSplitSaving_s) {
+                    break;  // planning the two parts would cost more than splitting could save
+                }
+                --splits_left_;  // every attempt counts, kept or not: planning time stays bounded
+                auto [first, second] = work.split(side, line);
+                const SparseMatrix<T> part1 = first.extract(rows, cols);
+                const SparseMatrix<T> part2 = second.extract(rows, cols);
+                // Decide on the parts planned without further splits (linear planning time: a
+                // full plan of both parts at every attempt would grow exponentially with the
+                // depth); a kept split is then planned in full, which can only lower its cost.
+                auto plan_parts = [&](bool splits) {
+                    const bool outer = splits_allowed_;
+                    splits_allowed_ = splits;
+                    Node<T> sum;
+                    sum.kind = Node<T>::Kind::sum;
+                    sum.origin = origin + ": split of a line with " + std::to_string(degree) + " nonzeros";
+                    sum.children.push_back(build(part1, false, true, "part 1", depth + 1));
+                    sum.children.push_back(build(part2, false, true, "part 2", depth + 1));
+                    sum.predicted_s =
+                        kLeafOverhead_s + sum.children[0].predicted_s + sum.children[1].predicted_s;
+                    splits_allowed_ = outer;
+                    return sum;
+                };
+                if (plan_parts(false).predicted_s < keep_s) {
+                    Node<T> sum = plan_parts(true);
                     ++counts.split;
                     sum.factors = std::move(factors);
                     sum.reductions = counts;
@@ -327,6 +345,7 @@ private:
     const Settings& settings_;
     StructureReport& report_;
     int splits_left_;
+    bool splits_allowed_ = true;
 };
 
 /// The plan as an indented tree, at most kMaxPlanLines lines (big plans have thousands of
