@@ -25,6 +25,8 @@ enum class Method {
     ryser,        ///< dense Ryser / Nijenhuis–Wilf in Gray-code order, O(2^(n-1) n)
     sparyser,     ///< sparse Ryser: column updates of nonzeros only, products only without zeros
     skipper,      ///< SpaRyser plus skipping runs of Gray codes that cannot contribute
+    planar,       ///< planar patterns: c·det of a Kasteleyn-signed matrix, polynomial time
+    frontier,     ///< dynamic programming over a vertex order of small frontier width w
 };
 
 /// Arithmetic of the computation.
@@ -46,8 +48,8 @@ enum class Backend {
 const char* to_string(Method method) noexcept;
 const char* to_string(Backend backend) noexcept;
 const char* to_string(Precision precision) noexcept;
-/// Parse the CLI spellings ("auto", "brute-force", "ryser", "sparyser", "skipper", "exact",
-/// "double", "dd");
+/// Parse the CLI spellings ("auto", "brute-force", "ryser", "sparyser", "skipper", "planar",
+/// "frontier", "exact", "double", "dd");
 /// InvalidArgument lists the accepted names on failure.
 Method method_from_string(std::string_view name);
 Backend backend_from_string(std::string_view name);

@@ -1,10 +1,12 @@
 // Everything pmcount offers, in one include.
 #pragma once
 
+#include "pmcount/approx.hpp"
 #include "pmcount/big_int.hpp"
 #include "pmcount/build_info.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
+#include "pmcount/generate.hpp"
 #include "pmcount/graph.hpp"
 #include "pmcount/io.hpp"
 #include "pmcount/matrix.hpp"

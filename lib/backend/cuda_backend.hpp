@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "approx/problem.hpp"
 #include "pmcount/build_info.hpp"
 
 namespace pmcount::backend::cuda {
@@ -79,5 +81,28 @@ GpuRyserResult ryser_dense(const GpuRyserJob& job);
 
 /// Measured FP64 add/multiply instructions per second of a GPU (independent DMUL/DADD chains).
 double fp64_rate(int device);
+
+/// The estimators' sampler on one GPU (cuda/approx_gpu.cu).
+struct GpuSamplerJob {
+    int device = 0;
+    const approx::SamplerProblem* problem = nullptr;  ///< copied to the device
+    approx::SamplerConfig config;
+};
+
+/// Samples on one GPU; the matrix stays on the device between calls.
+class GpuSampler {
+public:
+    virtual ~GpuSampler() = default;
+    /// log estimates of samples first, …, first + count − 1 into log_out[0, count).
+    virtual void sample(std::uint64_t first, std::uint64_t count, double* log_out) = 0;
+    /// Kernel and transfer seconds so far.
+    virtual double device_seconds() const = 0;
+    /// Samples in flight at once (resident threads, capped by memory).
+    virtual std::uint64_t slots() const = 0;
+    virtual std::string description() const = 0;
+};
+
+/// Uploads the job; throws DeviceError (no such GPU, out of memory), NotCompiled (stub).
+std::unique_ptr<GpuSampler> make_gpu_sampler(const GpuSamplerJob& job);
 
 }  // namespace pmcount::backend::cuda

@@ -25,4 +25,6 @@ GpuRyserResult ryser_dense(const GpuRyserJob&) { not_compiled(); }
 
 double fp64_rate(int) { not_compiled(); }
 
+std::unique_ptr<GpuSampler> make_gpu_sampler(const GpuSamplerJob&) { not_compiled(); }
+
 }  // namespace pmcount::backend::cuda

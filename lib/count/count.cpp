@@ -38,7 +38,9 @@ constexpr NamedMethod kMethods[] = {{Method::automatic, "auto"},
                                     {Method::brute_force, "brute-force"},
                                     {Method::ryser, "ryser"},
                                     {Method::sparyser, "sparyser"},
-                                    {Method::skipper, "skipper"}};
+                                    {Method::skipper, "skipper"},
+                                    {Method::planar, "planar"},
+                                    {Method::frontier, "frontier"}};
 
 struct NamedBackend {
     Backend backend;

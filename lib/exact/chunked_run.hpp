@@ -27,6 +27,30 @@ struct EngineRun {
 /// Threads an EngineRun asks for, resolved (≥ 1).
 int resolve_threads(int requested) noexcept;
 
+/// Forwards progress to run.progress at most every run.progress_interval_s, with the time since
+/// construction. Call report() from one thread only.
+class ProgressThrottle {
+public:
+    explicit ProgressThrottle(const EngineRun& run)
+        : run_(run), start_(Clock::now()), last_(start_) {}
+    void report(double fraction) {
+        if (!run_.progress) {
+            return;
+        }
+        const auto now = Clock::now();
+        if (std::chrono::duration<double>(now - last_).count() >= run_.progress_interval_s) {
+            last_ = now;
+            run_.progress(Progress{fraction, std::chrono::duration<double>(now - start_).count()});
+        }
+    }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    const EngineRun& run_;
+    Clock::time_point start_;
+    Clock::time_point last_;
+};
+
 /// log2 of the chunk length for a range of 2^bits steps: at most 2^10 chunks, at least 2^10 steps
 /// per chunk (fewer chunks for small problems, where threading costs more than it gains).
 inline int chunk_log2_for(int bits) noexcept { return bits <= 20 ? std::min(bits, 10) : bits - 10; }

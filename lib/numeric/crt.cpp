@@ -1,5 +1,7 @@
 #include "numeric/crt.hpp"
 
+#include <string>
+
 #include "numeric/cpp_int_bridge.hpp"
 #include "numeric/montgomery.hpp"
 #include "pmcount/error.hpp"
@@ -27,6 +29,21 @@ BigInt crt_symmetric(const std::vector<std::uint64_t>& residues,
         value -= modulus;
     }
     return from_cpp_int(value);
+}
+
+BigInt crt_with_spare(const std::vector<std::uint64_t>& residues,
+                      const std::vector<std::uint64_t>& primes, const char* engine) {
+    if (residues.size() != primes.size() || primes.size() < 2) {
+        throw InvalidArgument("crt_with_spare: need one residue per prime, at least two");
+    }
+    const std::vector<std::uint64_t> used_primes(primes.begin(), primes.end() - 1);
+    const std::vector<std::uint64_t> used_residues(residues.begin(), residues.end() - 1);
+    BigInt value = crt_symmetric(used_residues, used_primes);
+    if (mod(value, primes.back()) != residues.back() % primes.back()) {
+        throw InternalError(std::string(engine) +
+                            ": the spare prime disagrees with the CRT reconstruction");
+    }
+    return value;
 }
 
 std::uint64_t mod(const BigInt& value, std::uint64_t p) {

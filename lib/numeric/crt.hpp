@@ -13,6 +13,11 @@ namespace pmcount::numeric {
 BigInt crt_symmetric(const std::vector<std::uint64_t>& residues,
                      const std::vector<std::uint64_t>& primes);
 
+/// crt_symmetric over all primes but the last, checked against the last (the spare): InternalError
+/// naming `engine` when the spare residue disagrees (a wrong bound or a wrong residue).
+BigInt crt_with_spare(const std::vector<std::uint64_t>& residues,
+                      const std::vector<std::uint64_t>& primes, const char* engine);
+
 /// V mod p for a BigInt V, in [0, p).
 std::uint64_t mod(const BigInt& value, std::uint64_t p);
 

@@ -21,19 +21,8 @@ long double bregman_log2(std::uint64_t r) {
            std::log(2.0L);
 }
 
-}  // namespace
-
-double permanent_bound_log2(const DenseMatrix<std::int64_t>& a, bool binary) {
-    const vertex_t n = a.rows();
-    std::vector<uint128_t> row_norm(static_cast<std::size_t>(n), 0);
-    std::vector<uint128_t> col_norm(static_cast<std::size_t>(n), 0);
-    for (vertex_t i = 0; i < n; ++i) {
-        for (vertex_t j = 0; j < n; ++j) {
-            const std::uint64_t m = magnitude(a(i, j));
-            row_norm[static_cast<std::size_t>(i)] += m;
-            col_norm[static_cast<std::size_t>(j)] += m;
-        }
-    }
+double bound_from_norms(const std::vector<uint128_t>& row_norm,
+                        const std::vector<uint128_t>& col_norm, bool binary) {
     auto norms_log2 = [&](const std::vector<uint128_t>& norms, bool use_bregman) {
         long double sum = 0;
         for (const uint128_t r : norms) {
@@ -55,6 +44,32 @@ double permanent_bound_log2(const DenseMatrix<std::int64_t>& a, bool binary) {
     // Each of ≤ 2n terms carries a relative rounding error below 1e-15; 1e-9 relative plus one
     // bit covers it with a wide margin.
     return static_cast<double>(bound + std::fabs(bound) * 1e-9L + 1.0L);
+}
+
+}  // namespace
+
+double permanent_bound_log2(const DenseMatrix<std::int64_t>& a, bool binary) {
+    const vertex_t n = a.rows();
+    std::vector<uint128_t> row_norm(static_cast<std::size_t>(n), 0);
+    std::vector<uint128_t> col_norm(static_cast<std::size_t>(n), 0);
+    for (vertex_t i = 0; i < n; ++i) {
+        for (vertex_t j = 0; j < n; ++j) {
+            const std::uint64_t m = magnitude(a(i, j));
+            row_norm[static_cast<std::size_t>(i)] += m;
+            col_norm[static_cast<std::size_t>(j)] += m;
+        }
+    }
+    return bound_from_norms(row_norm, col_norm, binary);
+}
+
+double permanent_bound_log2(const SparseMatrix<std::int64_t>& a, bool binary) {
+    std::vector<uint128_t> row_norm(static_cast<std::size_t>(a.rows()), 0);
+    std::vector<uint128_t> col_norm(static_cast<std::size_t>(a.cols()), 0);
+    for (const auto& t : a.triplets()) {
+        row_norm[static_cast<std::size_t>(t.row)] += magnitude(t.value);
+        col_norm[static_cast<std::size_t>(t.col)] += magnitude(t.value);
+    }
+    return bound_from_norms(row_norm, col_norm, binary);
 }
 
 }  // namespace pmcount::numeric

@@ -13,5 +13,7 @@ namespace pmcount::numeric {
 /// columns. −∞ when a row or column is zero. Floating-point evaluation is padded by a safety
 /// margin far larger than its rounding error, so the returned value is never below the truth.
 double permanent_bound_log2(const DenseMatrix<std::int64_t>& a, bool binary);
+/// The same bound from a sparse matrix (stored zeros count as zeros), O(nnz).
+double permanent_bound_log2(const SparseMatrix<std::int64_t>& a, bool binary);
 
 }  // namespace pmcount::numeric

@@ -155,12 +155,46 @@ double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {
     return 0.3 + factor * std::ldexp(2.0 * n, n - 1) / (0.92 * rate);
 }
 
+// Planar engine, measured on the 2-core machine (scratch timings of the engine's phases, 2
+// threads): set-up 0.29 s for the 100×100 grid (10^4 vertices) and 0.016 s for 32×32; one modular
+// elimination 0.12 s at n = 5000 (100×100: n^1.5 term) and 0.057 s at n = 8000, w = 16 (16×1000:
+// n·w² term); a floating elimination costs about as much as a modular one.
+constexpr double kPlanarSetupPerVertex_s = 3e-5;
+constexpr double kPlanarNested_s = 3.4e-7;  // × n^1.5
+constexpr double kPlanarBand_s = 2.8e-8;    // × n·w²
+// Frontier engine: per state visit a fixed cost (table insertion, sources) and a cost per 64-bit
+// word of the value per source. Fitted to `pmcount-bench lattices` on the 16×1000 grid and the
+// 10,10,10 hexagon (2 threads, the two passes side by side): exact 2.0·10^8 visits in 23 s,
+// double in 14 s. With the meet in the middle each pass's integers grow to half the final
+// size: a quarter of the bound's words on average.
+constexpr double kFrontierVisit_ns = 60.0;
+constexpr double kFrontierWord_ns = 3.5;
+
 double brute_force_seconds(vertex_t n) {
     double nodes = 1;
     for (vertex_t k = 2; k <= n; ++k) {
         nodes *= k;
     }
     return 2.718281828 * nodes * kBruteForceNode_ns * 1e-9;
+}
+
+double planar_seconds(const LeafFacts& f) {
+    const double n = f.order;
+    double elimination = kPlanarNested_s * std::pow(n, 1.5);
+    if (f.frontier_width >= 0) {
+        elimination = std::min(elimination, kPlanarBand_s * n * (f.frontier_width + 1.0) * (f.frontier_width + 1.0));
+    }
+    const double eliminations = f.arithmetic == Arithmetic::exact ? f.primes : 1.0;
+    const double parallel = std::max(1.0, std::min<double>(f.threads, eliminations));
+    return kPlanarSetupPerVertex_s * 2 * n + elimination * eliminations / parallel;
+}
+
+double frontier_seconds(const LeafFacts& f) {
+    const double words = f.arithmetic == Arithmetic::exact ? std::max(0.0, f.bound_log2) / 256 + 2
+                         : f.arithmetic == Arithmetic::complex ? 4
+                                                               : 2;
+    return f.frontier_states * (kFrontierVisit_ns + kFrontierWord_ns * 1.5 * words) * 1e-9 /
+           std::max(1, f.threads);
 }
 
 }  // namespace pmcount::plan

@@ -34,7 +34,21 @@ struct LeafFacts {
     double visit_fraction = 1;
     double entries_per_step = 0;
     bool binary_walk = false;
+    /// Structure for the polynomial engines, measured for leaves of order ≥
+    /// kMinPolynomialOrder (and whenever --method names one of them): whether the nonzero
+    /// pattern is planar, the frontier width of the best vertex order found (−1: not measured)
+    /// and its bound on the DP's state visits (exact::FrontierOrder).
+    bool planar = false;
+    int frontier_width = -1;
+    int frontier_slots = 0;  ///< frontier vertices held at once during a step (≤ 63 fit a mask)
+    double frontier_states = 0;
+    /// log2 of the proven bound on |perm| (exact arithmetic; sizes the frontier's integers).
+    double bound_log2 = 0;
 };
+
+/// Leaves below this order are left to the Ryser engines without the planarity test and the
+/// frontier order (both cost more than counting such a leaf: 2^19 Gray steps take ~1 ms).
+inline constexpr vertex_t kMinPolynomialOrder = 20;
 
 /// Predicted seconds of dense Ryser, SpaRyser and SkipPer on the CPU.
 double ryser_seconds(const LeafFacts& facts);
@@ -49,6 +63,17 @@ double skipper_seconds(const LeafFacts& facts);
 /// 1.5 + 0.45 per 31-bit prime (n = 40, 6 primes: 12.0 s against 2.84 s), complex about 3×,
 /// double-double 20×.
 double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes);
+
+/// Predicted seconds of the planar engine: set-up (planarity, embedding, faces, Dulmage–Mendelsohn,
+/// minimum degree) linear in the vertices, then one sparse elimination per prime (exact) or one in
+/// floating point. An elimination with a minimum degree order costs about min(c₁·n^1.5, c₂·n·w²)
+/// (planar separators; a narrow band of width w), fitted to 100×100 and 16×1000 grids.
+double planar_seconds(const LeafFacts& facts);
+
+/// Predicted seconds of the frontier engine: state visits × (a fixed cost + a cost per 64-bit
+/// word of the values; each of the two passes grows its integers to half the bound's bits, so a
+/// quarter of them on average).
+double frontier_seconds(const LeafFacts& facts);
 
 /// Predicted seconds of brute force (n! / (n−1)!! paths, about e·n! node visits).
 double brute_force_seconds(vertex_t n);

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "exact/brute_force.hpp"
+#include "exact/frontier.hpp"
+#include "exact/planar.hpp"
 #include "exact/ryser_kernel.hpp"
 #include "exact/ryser_gpu.hpp"
 #include "exact/sparse_ryser.hpp"
@@ -155,6 +157,24 @@ exact::FloatOutcome gpu_complex(const SparseMatrix<std::complex<double>>& a, con
     return exact::ryser_complex_gpu(dense(a), run);
 }
 
+// ---- polynomial engines: planar (Kasteleyn) and frontier DP ---------------------------------------
+
+// Both compute in double at most (no double-double).
+bool planar_applies(const LeafFacts& f) { return f.planar && f.arithmetic != Arithmetic::double_double; }
+double planar_predict(const LeafFacts& f) { return planar_seconds(f); }
+exact::FloatOutcome planar_real(const SparseMatrix<double>& a, Precision, const exact::EngineRun& run) {
+    return exact::planar_real(a, run);
+}
+
+bool frontier_applies(const LeafFacts& f) {
+    return f.frontier_width >= 0 && f.frontier_width <= exact::kMaxFrontierWidth &&
+           f.frontier_slots <= 63 && f.arithmetic != Arithmetic::double_double;
+}
+double frontier_predict(const LeafFacts& f) { return frontier_seconds(f); }
+exact::FloatOutcome frontier_real(const SparseMatrix<double>& a, Precision, const exact::EngineRun& run) {
+    return exact::frontier_real(a, run);
+}
+
 }  // namespace
 
 const std::vector<Engine>& engines() {
@@ -171,6 +191,10 @@ const std::vector<Engine>& engines() {
          sparse_complex<SparseVariant::skipper>},
         {"ryser-gpu", Method::ryser, Backend::cuda, true, gpu_applies, gpu_predict, gpu_exact,
          gpu_real, gpu_complex},
+        {"planar", Method::planar, Backend::cpu, true, planar_applies, planar_predict, exact::planar_exact,
+         planar_real, exact::planar_complex},
+        {"frontier", Method::frontier, Backend::cpu, true, frontier_applies, frontier_predict,
+         exact::frontier_exact, frontier_real, exact::frontier_complex},
         {"brute-force", Method::brute_force, Backend::cpu, false, brute_applies, brute_predict, brute_exact,
          brute_real, brute_complex},
     };

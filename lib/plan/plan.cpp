@@ -12,6 +12,8 @@
 #include <type_traits>
 
 #include "exact/chunked_run.hpp"
+#include "exact/frontier.hpp"
+#include "exact/kasteleyn.hpp"
 #include "exact/ryser_gpu.hpp"
 #include "exact/ryser.hpp"
 #include "exact/ryser_kernel.hpp"
@@ -255,15 +257,51 @@ private:
                                    ? Arithmetic::double_double
                                    : Arithmetic::double_precision;
         }
+        if (a.rows() >= kMinPolynomialOrder || settings_.method == Method::planar ||
+            settings_.method == Method::frontier) {
+            polynomial_facts(a, dense.has_value(), facts);
+        }
         if (const Engine* engine = choose_engine(facts, settings_.method, settings_.backend)) {
             node.engine = engine->name;
             node.predicted_s += engine->predict_s(facts);
+            if (engine->method == Method::frontier) {
+                node.detail = "width " + std::to_string(facts.frontier_width);
+            }
         } else {
-            node.engine = "none (order " + std::to_string(a.rows()) + " is beyond every engine)";
+            node.engine = settings_.method == Method::planar ? "none (the pattern is not planar)"
+                          : settings_.method == Method::frontier
+                              ? "none (frontier width " + std::to_string(facts.frontier_width) +
+                                    " is beyond the engine's limit)"
+                              : "none (order " + std::to_string(a.rows()) + " is beyond every engine)";
             node.predicted_s = std::numeric_limits<double>::infinity();
         }
         node.matrix = std::move(a);
         return node;
+    }
+
+    /// What the planar and frontier engines need to know: planarity (Boyer–Myrvold, linear),
+    /// the narrowest frontier order found (O(E·w) per candidate) and, in exact arithmetic, the
+    /// permanent bound (primes for planar, integer width for frontier) also for leaves too large
+    /// for the dense facts.
+    void polynomial_facts(const SparseMatrix<T>& a, bool dense_facts, LeafFacts& facts) const {
+        const BipartiteGraph pattern = nonzero_pattern(a);
+        facts.planar = exact::is_planar(pattern);
+        const exact::FrontierOrder order = exact::frontier_order(pattern);
+        facts.frontier_width = order.width;
+        facts.frontier_slots = order.slots;
+        facts.frontier_states = order.states;
+        if constexpr (kIntegral<T>) {
+            if (facts.arithmetic == Arithmetic::exact) {
+                const bool binary = std::all_of(a.values().begin(), a.values().end(),
+                                                [](std::int64_t v) { return v == 0 || v == 1; });
+                const double bound = numeric::permanent_bound_log2(a, binary);
+                facts.bound_log2 = std::isinf(bound) ? 0 : bound;
+                if (!dense_facts) {
+                    facts.binary = binary;
+                    facts.primes = static_cast<int>((facts.bound_log2 + 1) / numeric::kLargePrimeLog2) + 2;
+                }
+            }
+        }
     }
 
     /// Applies the Forbert–Marx rules until none applies; a split is kept only when the two
@@ -296,9 +334,13 @@ private:
             }
             if (degree <= 4 && degree >= 3 && merge && splits_allowed_ && splits_left_ > 0) {
                 const SparseMatrix<T> current = work.extract(rows, cols);
-                const double keep_s = leaf(current, "").predicted_s;
+                const Node<T> keep = leaf(current, "");
+                const double keep_s = keep.predicted_s;
                 if (keep_s < kMinSplitSaving_s) {
                     break;  // planning the two parts would cost more than splitting could save
+                }
+                if (keep.engine == "planar" || keep.engine == "frontier") {
+                    break;  // polynomial: two parts of order n − 1 cost about twice as much
                 }
                 --splits_left_;  // every attempt counts, kept or not: planning time stays bounded
                 auto [first, second] = work.split(side, line);
@@ -377,7 +419,9 @@ void render(const Node<T>& node, int depth, std::ostringstream& out, int& lines,
             if (node.matrix.rows() == 0) {
                 out << " → fully reduced";
             } else {
-                out << " → " << node.engine << " on " << node.matrix.rows() << "×"
+                out << " → " << node.engine
+                    << (node.detail.empty() ? std::string() : " (" + node.detail + ")") << " on "
+                    << node.matrix.rows() << "×"
                     << node.matrix.rows() << " (" << node.matrix.nnz() << " nonzeros)";
             }
             break;

@@ -44,6 +44,7 @@ struct Node {
     SparseMatrix<T> matrix;  ///< leaves only
     std::string origin;      ///< how the node arose ("block 2 of 3", "split part 1", …)
     std::string engine;      ///< leaves only
+    std::string detail;      ///< leaves: what --explain adds to the engine (the frontier's width)
     /// Reductions applied between the parent and this node, and the order they started from.
     reduce::ReductionCounts reductions;
     vertex_t reduced_from = 0;

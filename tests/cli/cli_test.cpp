@@ -470,4 +470,28 @@ TEST_F(CountMatchingsCli, TimeLimitRefusesAHopelessPlan) {
     EXPECT_EQ(count_lines(r.err), 1u) << r.err;
 }
 
+TEST_F(CountMatchingsCli, ApproxJsonCarriesTheEstimateAndItsInterval) {
+    const Outcome r = run("--approx --json --samples 4000 --seed 3 grid:8x8");
+    ASSERT_EQ(r.status, kOk) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["estimator"], "scaling+");
+    EXPECT_EQ(j["samples"], 4000);
+    for (const char* key :
+         {"log10_value", "log10_ci_low", "log10_ci_high", "rel_std_error", "value"}) {
+        ASSERT_TRUE(j[key].is_number()) << key << ": " << r.out;
+    }
+    const double truth = 12988816;  // domino tilings of the 8×8 board
+    EXPECT_LE(std::abs(j["value"].get<double>() / truth - 1), 5 * j["rel_std_error"].get<double>());
+    EXPECT_LT(j["log10_ci_low"].get<double>(), j["log10_value"].get<double>());
+    EXPECT_GT(j["log10_ci_high"].get<double>(), j["log10_value"].get<double>());
+}
+
+TEST_F(CountMatchingsCli, ApproxIsReproducibleAndChecksTheEstimatorName) {
+    const std::string args = "--estimator rasmussen+ --samples 3000 --seed 11 -q grid:6x6";
+    const Outcome first = run(args), second = run(args);
+    ASSERT_EQ(first.status, kOk) << first.err;
+    EXPECT_EQ(first.out, second.out);
+    EXPECT_EQ(run("--estimator ryser grid:4x4").status, kUsage);
+}
+
 }  // namespace

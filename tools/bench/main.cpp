@@ -61,6 +61,12 @@
 //
 // Exit codes: 0 every check passed, 1 usage error, 2 a check failed, 3 runtime error (an engine
 // threw, or --thewalrus require and thewalrus could not run).
+//
+// `pmcount-bench lattices ...` times the planar and frontier engines on generated lattices against
+// their closed forms (tools/bench/lattices.cpp).
+//
+// `pmcount-bench estimators ...` runs the estimator benchmarks instead (tools/bench/estimators.cpp:
+// grids on CPU and GPU against Kasteleyn's count, CI coverage, per-sample GPU/CPU ratio).
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -85,6 +91,8 @@
 #include <thread>
 #include <vector>
 
+#include "estimators.hpp"
+#include "lattices.hpp"
 #include "pmcount/pmcount.hpp"
 
 #ifndef PMCOUNT_SOURCE_DIR
@@ -1974,6 +1982,12 @@ int main(int argc, char** argv) {
     // Engine failures are reported per measurement inside run(); what reaches here (an unwritable
     // --out file, out of memory) ends the run.
     try {
+        if (argc > 1 && std::string(argv[1]) == "estimators") {
+            return pmcount::bench::estimator_bench_main(argc - 1, argv + 1);
+        }
+        if (argc > 1 && std::string(argv[1]) == "lattices") {
+            return pmcount::bench::lattice_bench_main(argc - 1, argv + 1);
+        }
         return bench_main(argc, argv);
     } catch (const std::exception& e) {
         std::cerr << "pmcount-bench: " << e.what() << "\n";

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <exception>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "estimate_output.hpp"
 #include "progress_bar.hpp"
 #include "pmcount/pmcount.hpp"
 
@@ -221,7 +223,10 @@ int main(int argc, char** argv) {
     double max_time = 86400;
     std::string dot_path;
 
-    app.add_option("input", path, "graph or matrix file ('-' for standard input)");
+    app.add_option("input", path,
+                   "graph or matrix file ('-' for standard input), or a generator spec such as "
+                   "grid:32x32, torus:8x8, hexagon:3,4,5, aztec:10, complete:8, random:30,0.2,SEED, "
+                   "regular:30,3,SEED (a file of that name takes precedence)");
     auto* pm = app.add_flag("--perfect-matchings", perfect_matchings,
                             "count perfect matchings of the 0-1 pattern (default for graphs)");
     auto* cc = app.add_flag("--cycle-covers", cycle_covers,
@@ -232,7 +237,8 @@ int main(int argc, char** argv) {
     cc->excludes(pe);
     app.add_option("--method", method,
                    "engine for every block: auto (the planner chooses), ryser (dense), sparyser, "
-                   "skipper (sparse), brute-force (the oracle, n <= 12)")
+                   "skipper (sparse), planar (Kasteleyn, planar patterns), frontier (DP over a "
+                   "narrow vertex order), brute-force (the oracle, n <= 12)")
         ->capture_default_str();
     app.add_option("--backend", backend,
                    "where engines run: auto (GPUs when predicted faster), cpu, cuda")
@@ -270,12 +276,44 @@ int main(int argc, char** argv) {
     app.add_flag("-q,--quiet", quiet, "print only the value (no summary, warnings or progress)");
     app.add_flag("--version", version, "print version, build and GPU information");
 
+    // Estimators (pmcount/approx.hpp): an estimate with a confidence interval instead of the
+    // exact count. Stops at whichever of --samples, --time, --rel-error comes first.
+    bool approx = false;
+    std::string estimator = "scaling+", layout = "auto";
+    pmcount::EstimateOptions estimate_options;
+    app.add_flag("--approx", approx,
+                 "estimate instead of counting exactly (default estimator scaling+)");
+    app.add_option("--estimator", estimator,
+                   "rasmussen, rasmussen+, scaling, scaling+ (implies --approx)")
+        ->capture_default_str();
+    app.add_option("--samples", estimate_options.samples, "--approx: stop after this many samples")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--time", estimate_options.time_s, "--approx: stop after this many seconds")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--rel-error", estimate_options.rel_error,
+                   "--approx: stop when the 95% interval's relative half-width is below this")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--seed", estimate_options.seed, "--approx: random seed")->capture_default_str();
+    app.add_option("--scale-every", estimate_options.scale_every,
+                   "--approx, scaling estimators: rescale every this many steps")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--scale-iters", estimate_options.scale_iters,
+                   "--approx, scaling estimators: Sinkhorn-Knopp sweeps per rescale")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--layout", layout,
+                   "--approx: how the sampler reads the matrix: auto, dense, sparse")
+        ->check(CLI::IsMember({"auto", "dense", "sparse"}))
+        ->capture_default_str();
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         return code == 0 ? kOk : kUsage;
     }
+    approx = approx || app.count("--estimator") > 0;
     if (version) {
         print_version();
         return kOk;
@@ -324,7 +362,11 @@ int main(int argc, char** argv) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
     try {
-        const pmcount::Input input = pmcount::read_input(path, read_options);
+        // A generator spec names a file when a file of that name exists.
+        const pmcount::Input input =
+            pmcount::is_generator_spec(path) && !std::filesystem::exists(path)
+                ? pmcount::generated_input(path)
+                : pmcount::read_input(path, read_options);
         const double read_s = seconds();
         if (!quiet && !json) {
             for (const auto& w : input.warnings) {
@@ -333,6 +375,26 @@ int main(int argc, char** argv) {
         }
         if (!dot_path.empty()) {
             write_dot_file(dot_path, input);
+        }
+        if (approx) {
+            estimate_options.estimator = pmcount::estimator_from_string(estimator);
+            estimate_options.layout = pmcount::estimator_layout_from_string(layout);
+            estimate_options.backend = options.backend;
+            estimate_options.gpus = options.gpus;
+            estimate_options.threads = options.threads;
+            estimate_options.progress = options.progress;
+            const pmcount::EstimateResult estimate = pmcount::estimate(input, estimate_options);
+            bar.clear();
+            const std::string counted = what_is_counted(input, mode);
+            if (json) {
+                std::cout << pmcount::tools::estimate_json(input, estimate, counted, read_s,
+                                                           seconds())
+                                 .dump()
+                          << std::endl;
+            } else {
+                pmcount::tools::print_estimate(input, estimate, counted, !quiet, seconds());
+            }
+            return kOk;
         }
         const pmcount::CountResult result = pmcount::count(input, options);
         bar.clear();

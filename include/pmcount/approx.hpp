@@ -1,0 +1,123 @@
+// Randomized estimates of the number of perfect matchings / the permanent of a nonnegative
+// matrix: Rasmussen, Rasmussen+, Scaling and Scaling+ (Kaya's thesis §4; Dufossé, Kaya,
+// Panagiotas and Uçar, Discrete Appl. Math. 2022), on CPU threads or GPUs, in log space, with a
+// confidence interval. For graphs far beyond exact counting (lattices with 10^4+ vertices).
+//
+// Each sample is an unbiased estimate of the permanent; the result is their mean, computed as a
+// log-sum-exp so that nothing overflows. Samples are indexed and each one's randomness comes from
+// a counter-based generator (Philox4x32-10) keyed by the seed, so for a seed and a sample count
+// the result is the same on any number of threads (and the GPU draws the same samples as the CPU,
+// up to the last bits of log()).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmcount/count.hpp"
+#include "pmcount/graph.hpp"
+#include "pmcount/matrix.hpp"
+#include "pmcount/types.hpp"
+
+namespace pmcount {
+
+struct Input;
+
+enum class Estimator {
+    rasmussen,       ///< rows in order, partner uniform among live nonzeros
+    rasmussen_plus,  ///< sparsest live line first (forced moves, early zeros), uniform partner
+    scaling,         ///< rows in order, partner ∝ entry of the Sinkhorn-scaled live submatrix
+    scaling_plus,    ///< sparsest live line first, scaled partner (the default)
+};
+
+/// How the sampler reads the matrix.
+enum class EstimatorLayout {
+    automatic,  ///< dense when at least a quarter of the entries are nonzero
+    dense,      ///< row-major n×n
+    sparse,     ///< CSR + CSC of the nonzeros
+};
+
+/// "rasmussen", "rasmussen+", "scaling", "scaling+".
+const char* to_string(Estimator estimator) noexcept;
+/// Also accepts "rasmussen-plus" and "scaling-plus"; InvalidArgument lists the names otherwise.
+Estimator estimator_from_string(std::string_view name);
+const char* to_string(EstimatorLayout layout) noexcept;
+EstimatorLayout estimator_layout_from_string(std::string_view name);
+
+/// Why sampling stopped.
+enum class StopReason { samples, time, rel_error, exact };
+const char* to_string(StopReason reason) noexcept;
+
+struct EstimateOptions {
+    Estimator estimator = Estimator::scaling_plus;
+    EstimatorLayout layout = EstimatorLayout::automatic;
+    /// automatic: the GPUs when one is visible, else the CPU; cuda: DeviceError without a GPU.
+    Backend backend = Backend::automatic;
+    std::vector<int> gpus;  ///< GPU indices; empty: every visible one (they share the samples)
+    int threads = 0;        ///< CPU threads; 0: all cores
+    /// Stop at whichever comes first; 0 disables a criterion. With all three 0: 100000 samples.
+    std::uint64_t samples = 0;
+    double time_s = 0;
+    /// Relative half-width of the confidence interval to reach (e.g. 0.01); checked from 1024
+    /// samples on.
+    double rel_error = 0;
+    double confidence = 0.95;
+    std::uint64_t seed = 1;
+    /// Scaling estimators: Sinkhorn–Knopp sweeps per rescale and how often (in steps) to rescale.
+    int scale_every = 1;
+    int scale_iters = 1;
+    /// Called after every round of samples, from the calling thread.
+    std::function<void(const Progress&)> progress;
+};
+
+struct EstimateResult {
+    std::string estimator;  ///< e.g. "scaling+"
+    std::string layout;     ///< "dense" or "sparse"
+    std::string backend;    ///< "cpu" or "cuda"
+    std::string device;     ///< GPU runs: the GPUs
+    /// log10 of the estimate (the mean of the samples); −inf for an estimate of 0.
+    double log10_value = 0;
+    /// The estimate as a double; +inf when it overflows (use log10_value then).
+    double value = 0;
+    /// Relative standard error of the mean, and the confidence interval in log10 (see
+    /// lib/approx/log_mean.hpp for how it is built).
+    double rel_std_error = 0;
+    double log10_ci_low = 0;
+    double log10_ci_high = 0;
+    double confidence = 0.95;
+    std::uint64_t samples = 0;
+    double zero_fraction = 0;      ///< samples that were 0
+    double effective_samples = 0;  ///< (Σx)²/Σx²
+    double max_share = 0;          ///< largest sample / sum; near 1: the interval is not reliable
+    /// Standard deviation of the logs of the nonzero samples: CV² ≈ exp(log_sd²) − 1, so the
+    /// samples needed for a relative error e grow like exp(log_sd²)/e².
+    double log_sd = 0;
+    StopReason stopped = StopReason::samples;
+    vertex_t n = 0;
+    edge_t nnz = 0;  ///< entries the sampler walks (after pruning, + variants)
+    int threads = 0;
+    std::uint64_t seed = 0;
+    double seconds = 0;         ///< whole call
+    double sample_seconds = 0;  ///< sampling only (after set-up); per sample: / samples
+    std::string note;           ///< e.g. why the estimate is exactly 0, or a heavy-tail warning
+};
+
+/// Estimated number of perfect matchings. Unequal sides or no perfect matching give an exact 0
+/// (stopped = exact) with a note.
+EstimateResult estimate_perfect_matchings(const BipartiteGraph& graph,
+                                          const EstimateOptions& options = {});
+/// Estimated permanent of a nonnegative matrix (T = std::int64_t or double); a negative or
+/// non-finite entry is InvalidArgument.
+template <class T>
+EstimateResult estimate_permanent(const SparseMatrix<T>& matrix,
+                                  const EstimateOptions& options = {});
+template <class T>
+EstimateResult estimate_permanent(const DenseMatrix<T>& matrix,
+                                  const EstimateOptions& options = {});
+/// Whatever read_input() returned: a graph's perfect matchings, a digraph's cycle covers, a
+/// matrix's permanent (complex matrices: InvalidArgument).
+EstimateResult estimate(const Input& input, const EstimateOptions& options = {});
+
+}  // namespace pmcount

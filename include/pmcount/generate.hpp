@@ -1,0 +1,66 @@
+// Generators of the bipartite graphs that physicists and the tests count: lattices with known
+// counts (grids, tori, hexagons, Aztec diamonds), complete and random bipartite graphs.
+//
+// Every generator returns a validated BipartiteGraph; left vertices are the "black" sites in a
+// fixed row-major order (documented per generator), so a generated graph is the same on every
+// platform. Random generators draw from std::mt19937_64 seeded with `seed` and their own integer
+// and real transforms (the <random> distributions are implementation-defined), so a seed gives
+// the same graph everywhere. Invalid parameters throw InvalidArgument.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "pmcount/graph.hpp"
+#include "pmcount/io.hpp"
+#include "pmcount/types.hpp"
+
+namespace pmcount {
+
+/// The rows×cols grid graph: cell (r, c) is left when r + c is even. Left and right vertices are
+/// numbered row-major within their colour. Domino tilings of the rectangle = perfect matchings.
+BipartiteGraph grid_graph(vertex_t rows, vertex_t cols);
+
+/// The rows×cols torus (grid with wrap-around edges); both sides even (else it is not
+/// bipartite), at least 2. Numbering as grid_graph. For a side of 2 the two wrap-around edges
+/// coincide with grid edges and are merged (the graph is simple).
+BipartiteGraph torus_graph(vertex_t rows, vertex_t cols);
+
+/// The honeycomb graph dual to the a,b,c,a,b,c hexagon of the triangular lattice (a, b, c ≥ 0):
+/// up-triangles are left, down-triangles right, adjacent when they share an edge. Its perfect
+/// matchings are the lozenge tilings of the hexagon; there are a·b + b·c + c·a of each.
+BipartiteGraph hexagon_graph(int a, int b, int c);
+
+/// The Aztec diamond of order k ≥ 0: unit cells [x, x+1]×[y, y+1] with |x + ½| + |y + ½| ≤ k, as
+/// a grid graph (left: x + y even). It has 2^(k(k+1)/2) domino tilings (Elkies, Kuperberg,
+/// Larsen, Propp 1992).
+BipartiteGraph aztec_diamond_graph(int k);
+
+/// K_{n,n}: every left vertex adjacent to every right vertex (n! perfect matchings).
+BipartiteGraph complete_bipartite_graph(vertex_t n);
+
+/// G(n, n, p): each of the n² edges present independently with probability p ∈ [0, 1].
+/// O(n²) time.
+BipartiteGraph random_bipartite_graph(vertex_t n, double p, std::uint64_t seed);
+
+/// A d-regular bipartite graph on n + n vertices (0 ≤ d ≤ n): the configuration model (d copies
+/// of each vertex, a uniformly random pairing), then every repeated edge removed by a random
+/// switch (u1v1, u2v2 → u1v2, u2v1) that creates no repeat, as in McKay–Wormald's switching
+/// method. Nearly uniform for d ≪ n; O(n·d) expected time for d ≪ n.
+BipartiteGraph random_regular_bipartite_graph(vertex_t n, int d, std::uint64_t seed);
+
+/// Whether `text` names a generator ("grid:", "torus:", "hexagon:", "aztec:", "complete:",
+/// "random:", "regular:" followed by anything). Only the prefix is checked.
+bool is_generator_spec(std::string_view text);
+
+/// The graph a generator spec describes:
+///   grid:RxC  torus:RxC  hexagon:A,B,C  aztec:K  complete:N  random:N,P[,SEED]
+///   regular:N,D[,SEED]                                           (SEED defaults to 1)
+/// Malformed specs and invalid parameters throw InvalidInput(spec, 0, problem).
+BipartiteGraph generate_graph(std::string_view spec);
+
+/// generate_graph wrapped as an Input (source = the spec) for count().
+Input generated_input(std::string_view spec);
+
+}  // namespace pmcount

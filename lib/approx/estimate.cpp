@@ -1,0 +1,710 @@
+// The estimators' public entry points: validate and convert the input, settle exact zeros, prune
+// (+ variants), scale the whole matrix once, then draw samples in rounds on CPU threads or GPUs
+// until a stopping rule fires, and summarise them (log_mean.hpp).
+//
+// Phases:
+//   1. Entries: the positive entries as (row, col, value); a negative or non-finite value is
+//      InvalidArgument. Unequal sides, or no perfect matching of the pattern (Hopcroft–Karp),
+//      give an exact 0 without sampling.
+//   2. + variants: drop every entry that lies in no perfect matching — those joining two fine
+//      Dulmage–Mendelsohn blocks (O(E·√V), once) — and keep the decomposition's perfect matching:
+//      the sampler maintains it to prune the entries that fall out of every perfect matching
+//      during a sample (sampler.hpp).
+//   3. Scaling variants: Sinkhorn–Knopp on the whole matrix to convergence (every sample starts
+//      from this scaling; rescales during a sample are warm-started from it).
+//   4. Rounds. Round boundaries follow a fixed schedule (each round half the samples so far, at
+//      least 1024 on CPUs and one sample per resident thread on GPUs), so a run stopped by a
+//      sample count gives the same result for a seed on any threads or device, and one stopped
+//      by a relative error the same on any number of CPU threads (the GPU checks at other
+//      counts). Only --time shortens a round to what is predicted to fit.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <variant>
+
+#include "approx/log_mean.hpp"
+#include "approx/problem.hpp"
+#include "approx/sampler.hpp"
+#include "backend/cuda_backend.hpp"
+#include "exact/chunked_run.hpp"
+#include "pmcount/approx.hpp"
+#include "pmcount/error.hpp"
+#include "pmcount/io.hpp"
+#include "pmcount/structure.hpp"
+
+namespace pmcount {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+constexpr double kLn10 = 2.302585092994045684;
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+struct Entry {
+    vertex_t row;
+    vertex_t col;
+    double value;
+};
+
+using Problem = approx::SamplerProblem;
+
+/// Per-thread sampler state, contiguous (the GPU interleaves the same fields across threads).
+class HostWorkspace {
+public:
+    explicit HostWorkspace(vertex_t n)
+        : row_scale_(n),
+          col_scale_(n),
+          row_degree_(n),
+          col_degree_(n),
+          row_match_(n),
+          col_match_(n),
+          queue_(n),
+          row_stamp_(n),
+          row_parent_(n),
+          row_live_((n + 31) / 32),
+          col_live_((n + 31) / 32) {}
+    double& row_scale(vertex_t i) noexcept { return row_scale_[i]; }
+    double& col_scale(vertex_t j) noexcept { return col_scale_[j]; }
+    std::int32_t& row_degree(vertex_t i) noexcept { return row_degree_[i]; }
+    std::int32_t& col_degree(vertex_t j) noexcept { return col_degree_[j]; }
+    std::uint32_t& row_live(vertex_t k) noexcept { return row_live_[k]; }
+    std::uint32_t& col_live(vertex_t k) noexcept { return col_live_[k]; }
+    vertex_t& row_match(vertex_t i) noexcept { return row_match_[i]; }
+    vertex_t& col_match(vertex_t j) noexcept { return col_match_[j]; }
+    vertex_t& queue(std::int32_t k) noexcept { return queue_[k]; }
+    std::int32_t& row_stamp(vertex_t i) noexcept { return row_stamp_[i]; }
+    vertex_t& row_parent(vertex_t i) noexcept { return row_parent_[i]; }
+
+private:
+    std::vector<double> row_scale_, col_scale_;
+    std::vector<std::int32_t> row_degree_, col_degree_;
+    std::vector<vertex_t> row_match_, col_match_, queue_;
+    std::vector<std::int32_t> row_stamp_;
+    std::vector<vertex_t> row_parent_;
+    std::vector<std::uint32_t> row_live_, col_live_;
+};
+
+template <class T>
+double checked_value(T v, vertex_t r, vertex_t c) {
+    const double d = static_cast<double>(v);
+    if (!(d >= 0) || !std::isfinite(d)) {
+        throw InvalidArgument("the estimators need nonnegative finite entries; entry (" +
+                              std::to_string(r) + ", " + std::to_string(c) + ") is " +
+                              std::to_string(d));
+    }
+    return d;
+}
+
+BipartiteGraph pattern_of(vertex_t n, const std::vector<Entry>& entries) {
+    std::vector<BipartiteGraph::Edge> edges;
+    edges.reserve(entries.size());
+    for (const Entry& e : entries) {
+        edges.emplace_back(e.row, e.col);
+    }
+    return BipartiteGraph(n, n, std::move(edges));
+}
+
+/// Phase 2: keeps the entries inside one fine Dulmage–Mendelsohn block.
+std::vector<Entry> prune(const std::vector<Entry>& entries, const DMDecomposition& dm) {
+    std::vector<Entry> kept;
+    kept.reserve(entries.size());
+    for (const Entry& e : entries) {
+        const int block = dm.row_block[static_cast<std::size_t>(e.row)];
+        if (block >= 0 && block == dm.col_block[static_cast<std::size_t>(e.col)]) {
+            kept.push_back(e);
+        }
+    }
+    return kept;
+}
+
+Problem build_problem(vertex_t n, const std::vector<Entry>& entries, bool dense) {
+    Problem p;
+    p.n = n;
+    p.dense = dense;
+    const auto un = static_cast<std::size_t>(n);
+    p.row_degree.assign(un, 0);
+    p.col_degree.assign(un, 0);
+    for (const Entry& e : entries) {
+        ++p.row_degree[static_cast<std::size_t>(e.row)];
+        ++p.col_degree[static_cast<std::size_t>(e.col)];
+    }
+    if (dense) {
+        p.dense_values.assign(un * un, 0.0);
+        for (const Entry& e : entries) {
+            p.dense_values[static_cast<std::size_t>(e.row) * un + static_cast<std::size_t>(e.col)] =
+                e.value;
+        }
+        return p;
+    }
+    p.row_ptr.assign(un + 1, 0);
+    p.col_ptr.assign(un + 1, 0);
+    for (std::size_t k = 0; k < un; ++k) {
+        p.row_ptr[k + 1] = p.row_ptr[k] + p.row_degree[k];
+        p.col_ptr[k + 1] = p.col_ptr[k] + p.col_degree[k];
+    }
+    p.col_idx.resize(entries.size());
+    p.row_val.resize(entries.size());
+    p.row_idx.resize(entries.size());
+    p.col_val.resize(entries.size());
+    std::vector<std::int64_t> row_fill(p.row_ptr.begin(), p.row_ptr.end() - 1);
+    std::vector<std::int64_t> col_fill(p.col_ptr.begin(), p.col_ptr.end() - 1);
+    std::vector<Entry> sorted = entries;
+    std::sort(sorted.begin(), sorted.end(), [](const Entry& a, const Entry& b) {
+        return a.row != b.row ? a.row < b.row : a.col < b.col;
+    });
+    for (const Entry& e : sorted) {
+        const auto r = static_cast<std::size_t>(row_fill[static_cast<std::size_t>(e.row)]++);
+        p.col_idx[r] = e.col;
+        p.row_val[r] = e.value;
+        const auto c = static_cast<std::size_t>(col_fill[static_cast<std::size_t>(e.col)]++);
+        p.row_idx[c] = e.row;
+        p.col_val[c] = e.value;
+    }
+    return p;
+}
+
+/// Phase 3: Sinkhorn–Knopp on the whole matrix until every row sum of the scaled matrix is
+/// within 1e-9 of 1 (after the column pass the column sums are exactly 1), at most 10000 sweeps.
+/// The matrix has total support after pruning, so this converges (Sinkhorn and Knopp, Pacific
+/// J. Math. 1967); without pruning (scaling) the partial scaling is still a valid start.
+template <class Matrix>
+void scale_whole_matrix(const Matrix& a, Problem& p) {
+    const vertex_t n = p.n;
+    HostWorkspace w(n);
+    for (vertex_t k = 0; k < n; ++k) {
+        w.row_scale(k) = 1;
+        w.col_scale(k) = 1;
+    }
+    for (vertex_t k = 0; k < (n + 31) / 32; ++k) {
+        w.row_live(k) = w.col_live(k) = 0xFFFFFFFFu;
+    }
+    constexpr int kMaxSweeps = 10000;
+    constexpr double kTolerance = 1e-9;
+    for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+        if (approx::detail::sinkhorn(a, w, 1) == approx::detail::Rescale::empty_line) {
+            break;
+        }
+        double worst = 0;
+        for (vertex_t i = 0; i < n; ++i) {
+            double s = 0;
+            a.for_row(i, [&](vertex_t j, double v) { s += v * w.col_scale(j); });
+            worst = std::max(worst, std::abs(s * w.row_scale(i) - 1));
+        }
+        if (worst < kTolerance) {
+            break;
+        }
+    }
+    p.row_scale.resize(static_cast<std::size_t>(n));
+    p.col_scale.resize(static_cast<std::size_t>(n));
+    for (vertex_t k = 0; k < n; ++k) {
+        p.row_scale[static_cast<std::size_t>(k)] = w.row_scale(k);
+        p.col_scale[static_cast<std::size_t>(k)] = w.col_scale(k);
+    }
+}
+
+approx::SamplerConfig sampler_config(const EstimateOptions& o) {
+    approx::SamplerConfig c;
+    c.sparsest_line =
+        o.estimator == Estimator::rasmussen_plus || o.estimator == Estimator::scaling_plus;
+    c.scaled = o.estimator == Estimator::scaling || o.estimator == Estimator::scaling_plus;
+    c.scale_every = o.scale_every;
+    c.scale_iters = o.scale_iters;
+    c.prune = c.sparsest_line;
+    c.seed = o.seed;
+    return c;
+}
+
+/// Draws samples [first, first + count) into logs; one implementation per backend.
+class SampleSource {
+public:
+    virtual ~SampleSource() = default;
+    virtual void sample(std::uint64_t first, std::uint64_t count, double* logs) = 0;
+    virtual double device_seconds() const { return 0; }
+    /// Samples that keep the source busy; rounds are never shorter.
+    virtual std::uint64_t min_round() const { return 1024; }
+};
+
+class CpuSource : public SampleSource {
+public:
+    CpuSource(const Problem& p, approx::SamplerConfig config, int threads)
+        : problem_(p), config_(config), threads_(threads) {
+        for (int t = 0; t < threads; ++t) {
+            workspaces_.emplace_back(p.n);
+        }
+    }
+    void sample(std::uint64_t first, std::uint64_t count, double* logs) override {
+        if (problem_.dense) {
+            run(problem_.dense_view(), first, count, logs);
+        } else {
+            run(problem_.sparse_view(), first, count, logs);
+        }
+    }
+
+private:
+    template <class Matrix>
+    void run(const Matrix& a, std::uint64_t first, std::uint64_t count, double* logs) {
+        const approx::SamplerStart start = problem_.start();
+        const auto total = static_cast<std::int64_t>(count);
+#pragma omp parallel for schedule(dynamic, 8) num_threads(threads_)
+        for (std::int64_t k = 0; k < total; ++k) {
+            HostWorkspace& w = workspaces_[static_cast<std::size_t>(omp_get_thread_num())];
+            logs[k] = approx::sample_log_estimate(a, start, config_, w,
+                                                  first + static_cast<std::uint64_t>(k));
+        }
+    }
+
+    const Problem& problem_;
+    approx::SamplerConfig config_;
+    int threads_;
+    std::vector<HostWorkspace> workspaces_;
+};
+
+/// The GPUs share each round in equal contiguous parts, one host thread per GPU.
+class GpuSource : public SampleSource {
+public:
+    GpuSource(const Problem& p, approx::SamplerConfig config, const std::vector<int>& gpus) {
+        for (const int device : gpus) {
+            samplers_.push_back(backend::cuda::make_gpu_sampler({device, &p, config}));
+        }
+    }
+    void sample(std::uint64_t first, std::uint64_t count, double* logs) override {
+        const std::uint64_t parts = samplers_.size();
+        if (parts == 1) {
+            samplers_[0]->sample(first, count, logs);
+            return;
+        }
+        std::vector<std::thread> workers;
+        std::vector<std::exception_ptr> errors(parts);
+        for (std::uint64_t g = 0; g < parts; ++g) {
+            const std::uint64_t begin = count * g / parts, end = count * (g + 1) / parts;
+            workers.emplace_back([&, g, begin, end] {
+                try {
+                    samplers_[g]->sample(first + begin, end - begin, logs + begin);
+                } catch (...) {
+                    errors[g] = std::current_exception();
+                }
+            });
+        }
+        for (auto& w : workers) {
+            w.join();
+        }
+        for (const auto& e : errors) {
+            if (e) {
+                std::rethrow_exception(e);
+            }
+        }
+    }
+    std::uint64_t min_round() const override {
+        std::uint64_t slots = 0;
+        for (const auto& g : samplers_) {
+            slots += g->slots();
+        }
+        return std::max<std::uint64_t>(1024, slots);
+    }
+    double device_seconds() const override {
+        double s = 0;
+        for (const auto& g : samplers_) {
+            s = std::max(s, g->device_seconds());
+        }
+        return s;
+    }
+    std::string description() const {
+        std::string d;
+        for (const auto& g : samplers_) {
+            d += (d.empty() ? "" : ", ") + g->description();
+        }
+        return d;
+    }
+
+private:
+    std::vector<std::unique_ptr<backend::cuda::GpuSampler>> samplers_;
+};
+
+/// Round boundaries (phase 4): half the samples so far, at least what keeps the source busy.
+std::uint64_t scheduled_round(std::uint64_t done, std::uint64_t min_round) {
+    return std::max(min_round, done / 2);
+}
+
+EstimateResult zero_result(const EstimateOptions& o, vertex_t n, edge_t nnz, std::string note) {
+    EstimateResult r;
+    r.estimator = to_string(o.estimator);
+    r.backend = "cpu";
+    r.log10_value = r.log10_ci_low = r.log10_ci_high = kNegInf;
+    r.value = 0;
+    r.confidence = o.confidence;
+    r.stopped = StopReason::exact;
+    r.n = n;
+    r.nnz = nnz;
+    r.seed = o.seed;
+    r.note = std::move(note);
+    return r;
+}
+
+void validate(const EstimateOptions& o) {
+    if (o.scale_every < 1 || o.scale_iters < 1) {
+        throw InvalidArgument("scale_every and scale_iters must be at least 1");
+    }
+    if (!(o.confidence > 0 && o.confidence < 1)) {
+        throw InvalidArgument("confidence must lie in (0, 1)");
+    }
+    if (o.time_s < 0 || o.rel_error < 0) {
+        throw InvalidArgument("time and relative error limits must be nonnegative");
+    }
+    if (o.threads < 0) {
+        throw InvalidArgument("threads must be nonnegative");
+    }
+}
+
+std::vector<int> visible_gpus(const EstimateOptions& o, bool required) {
+    std::string status;
+    const auto devices =
+        backend::cuda::compiled() ? backend::cuda::devices(status) : std::vector<DeviceInfo>{};
+    if (devices.empty()) {
+        if (required) {
+            if (!backend::cuda::compiled()) {
+                throw NotCompiled("--backend cuda: this build has no CUDA backend");
+            }
+            throw DeviceError("--backend cuda: no GPU visible (" + status + ")");
+        }
+        return {};
+    }
+    if (!o.gpus.empty()) {
+        for (const int g : o.gpus) {
+            if (g < 0 || g >= static_cast<int>(devices.size())) {
+                throw DeviceError("GPU " + std::to_string(g) + " is not visible (" +
+                                  std::to_string(devices.size()) + " visible)");
+            }
+        }
+        return o.gpus;
+    }
+    std::vector<int> all;
+    for (const auto& d : devices) {
+        all.push_back(d.index);
+    }
+    return all;
+}
+
+EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry> entries,
+                                const EstimateOptions& options) {
+    const auto start_time = Clock::now();
+    validate(options);
+    const edge_t input_nnz = static_cast<edge_t>(entries.size());
+    if (rows != cols) {
+        return zero_result(options, rows, input_nnz,
+                           "unequal sides (" + std::to_string(rows) + " × " + std::to_string(cols) +
+                               "): no perfect matching");
+    }
+    const vertex_t n = rows;
+    // Phase 1: the pattern must have a perfect matching.
+    const BipartiteGraph pattern = pattern_of(n, entries);
+    const approx::SamplerConfig config = sampler_config(options);
+    Matching matching;
+    if (config.sparsest_line) {
+        DMDecomposition dm = dulmage_mendelsohn(pattern);
+        if (!dm.has_perfect_matching()) {
+            return zero_result(options, n, input_nnz,
+                               "the nonzero pattern has no perfect matching");
+        }
+        entries = prune(entries, dm);  // phase 2
+        // Its edges lie in perfect matchings, hence inside fine blocks: it survives the pruning.
+        matching = std::move(dm.matching);
+    } else if (!maximum_matching(pattern).is_perfect()) {
+        return zero_result(options, n, input_nnz, "the nonzero pattern has no perfect matching");
+    }
+
+    const bool dense = options.layout == EstimatorLayout::dense ||
+                       (options.layout == EstimatorLayout::automatic && n > 0 &&
+                        static_cast<double>(entries.size()) * 4 >= static_cast<double>(n) * n);
+    Problem problem = build_problem(n, entries, dense);
+    if (config.prune) {
+        problem.row_match = matching.row_match;
+        problem.col_match = matching.col_match;
+    }
+    if (config.scaled) {  // phase 3
+        if (dense) {
+            scale_whole_matrix(problem.dense_view(), problem);
+        } else {
+            scale_whole_matrix(problem.sparse_view(), problem);
+        }
+    }
+
+    EstimateResult result;
+    result.estimator = to_string(options.estimator);
+    result.layout = dense ? "dense" : "sparse";
+    result.confidence = options.confidence;
+    result.n = n;
+    result.nnz = static_cast<edge_t>(entries.size());
+    result.seed = options.seed;
+
+    const std::vector<int> gpus = options.backend == Backend::cpu
+                                      ? std::vector<int>{}
+                                      : visible_gpus(options, options.backend == Backend::cuda);
+    std::unique_ptr<SampleSource> source;
+    if (!gpus.empty()) {
+        auto gpu = std::make_unique<GpuSource>(problem, config, gpus);
+        result.backend = "cuda";
+        result.device = gpu->description();
+        source = std::move(gpu);
+    } else {
+        result.threads = exact::resolve_threads(options.threads);
+        result.backend = "cpu";
+        source = std::make_unique<CpuSource>(problem, config, result.threads);
+    }
+
+    // Phase 4: rounds.
+    const bool no_rule = options.samples == 0 && options.time_s == 0 && options.rel_error == 0;
+    const std::uint64_t max_samples = no_rule ? 100000 : options.samples;
+    constexpr std::uint64_t kMinSamplesForRelError = 1024;
+    approx::LogMeanAccumulator acc;
+    std::vector<double> logs;
+    const auto sampling_start = Clock::now();
+    StopReason stopped = StopReason::samples;
+    while (true) {
+        const std::uint64_t done = acc.count();
+        std::uint64_t round = scheduled_round(done, source->min_round());
+        if (max_samples > 0) {
+            round = std::min(round, max_samples - done);
+        }
+        const double elapsed = seconds_since(sampling_start);
+        if (options.time_s > 0 && done > 0) {
+            // Only a time limit makes round sizes depend on the speed of the machine. A round
+            // below min_round takes about as long as a full one (each GPU thread runs one
+            // sample), so stop when not even half of one fits.
+            const double per_sample = elapsed / static_cast<double>(done);
+            const double fit = (options.time_s - elapsed) / per_sample;
+            const auto min_round = static_cast<double>(source->min_round());
+            if (fit < min_round / 2) {
+                stopped = StopReason::time;
+                break;
+            }
+            round = std::min(round, static_cast<std::uint64_t>(std::max(fit, min_round)));
+        }
+        logs.resize(round);
+        source->sample(done, round, logs.data());
+        for (const double l : logs) {
+            acc.add(l);
+        }
+        const double now = seconds_since(sampling_start);
+        const double half_width = acc.log_half_width(options.confidence);
+        const bool precise = options.rel_error > 0 && acc.count() >= kMinSamplesForRelError &&
+                             acc.zeros() < acc.count() && half_width <= options.rel_error;
+        if (options.progress) {
+            double fraction = 0;
+            if (max_samples > 0) {
+                fraction = static_cast<double>(acc.count()) / static_cast<double>(max_samples);
+            }
+            if (options.time_s > 0) {
+                fraction = std::max(fraction, now / options.time_s);
+            }
+            if (options.rel_error > 0 && std::isfinite(half_width) && half_width > 0) {
+                const double ratio = options.rel_error / half_width;
+                fraction = std::max(fraction, std::min(1.0, ratio * ratio));
+            }
+            options.progress(Progress{std::min(1.0, fraction), now});
+        }
+        if (max_samples > 0 && acc.count() >= max_samples) {
+            stopped = StopReason::samples;
+            break;
+        }
+        if (precise) {
+            stopped = StopReason::rel_error;
+            break;
+        }
+        if (options.time_s > 0 && now >= options.time_s) {
+            stopped = StopReason::time;
+            break;
+        }
+    }
+    result.sample_seconds = seconds_since(sampling_start);
+
+    const double log_mean = acc.log_mean();
+    const double half_width = acc.log_half_width(options.confidence);
+    result.log10_value = log_mean / kLn10;
+    result.value = std::exp(log_mean);
+    result.rel_std_error = acc.rel_std_error();
+    result.log10_ci_low = (log_mean - half_width) / kLn10;
+    result.log10_ci_high = (log_mean + half_width) / kLn10;
+    result.log_sd = std::sqrt(acc.log_variance());
+    result.samples = acc.count();
+    result.zero_fraction = static_cast<double>(acc.zeros()) /
+                           static_cast<double>(std::max<std::uint64_t>(1, acc.count()));
+    result.effective_samples = acc.effective_samples();
+    result.max_share = acc.max_share();
+    result.stopped = stopped;
+    // A single sample carrying a tenth of the mean means the tail has barely been explored.
+    constexpr double kShareWarning = 0.1;
+    if (acc.zeros() == acc.count()) {
+        result.note =
+            "every sample was 0: the estimate is 0 and the interval is (0, inf); take "
+            "more samples or a + estimator";
+    } else if (result.max_share > kShareWarning) {
+        result.note = "one sample carries " + std::to_string(100 * result.max_share) +
+                      "% of the mean: the tail is under-explored and the interval may be too "
+                      "narrow; take more samples";
+    }
+    result.seconds = seconds_since(start_time);
+    return result;
+}
+
+template <class T>
+std::vector<Entry> entries_of(const SparseMatrix<T>& m) {
+    std::vector<Entry> entries;
+    entries.reserve(static_cast<std::size_t>(m.nnz()));
+    for (vertex_t r = 0; r < m.rows(); ++r) {
+        for (edge_t e = m.row_offsets()[static_cast<std::size_t>(r)];
+             e < m.row_offsets()[static_cast<std::size_t>(r) + 1]; ++e) {
+            const vertex_t c = m.col_indices()[static_cast<std::size_t>(e)];
+            const double v = checked_value(m.values()[static_cast<std::size_t>(e)], r, c);
+            if (v > 0) {
+                entries.push_back({r, c, v});
+            }
+        }
+    }
+    return entries;
+}
+
+std::vector<Entry> entries_of(const BipartiteGraph& g) {
+    std::vector<Entry> entries;
+    entries.reserve(static_cast<std::size_t>(g.num_edges()));
+    for (const auto& [u, v] : g.edges()) {
+        entries.push_back({u, v, 1.0});
+    }
+    return entries;
+}
+
+struct NamedEstimator {
+    Estimator estimator;
+    const char* name;
+};
+constexpr NamedEstimator kEstimators[] = {{Estimator::rasmussen, "rasmussen"},
+                                          {Estimator::rasmussen_plus, "rasmussen+"},
+                                          {Estimator::scaling, "scaling"},
+                                          {Estimator::scaling_plus, "scaling+"}};
+
+}  // namespace
+
+const char* to_string(Estimator estimator) noexcept {
+    for (const auto& e : kEstimators) {
+        if (e.estimator == estimator) {
+            return e.name;
+        }
+    }
+    return "?";
+}
+
+Estimator estimator_from_string(std::string_view name) {
+    std::string canonical(name);
+    constexpr std::string_view kPlus = "-plus";
+    if (canonical.size() > kPlus.size() &&
+        canonical.compare(canonical.size() - kPlus.size(), kPlus.size(), kPlus) == 0) {
+        canonical.replace(canonical.size() - kPlus.size(), kPlus.size(), "+");
+    }
+    std::string accepted;
+    for (const auto& e : kEstimators) {
+        if (canonical == e.name) {
+            return e.estimator;
+        }
+        accepted += accepted.empty() ? "" : ", ";
+        accepted += e.name;
+    }
+    throw InvalidArgument("unknown estimator '" + std::string(name) +
+                          "' (expected one of: " + accepted + ")");
+}
+
+const char* to_string(EstimatorLayout layout) noexcept {
+    switch (layout) {
+        case EstimatorLayout::automatic:
+            return "auto";
+        case EstimatorLayout::dense:
+            return "dense";
+        case EstimatorLayout::sparse:
+            return "sparse";
+    }
+    return "?";
+}
+
+EstimatorLayout estimator_layout_from_string(std::string_view name) {
+    for (const auto layout :
+         {EstimatorLayout::automatic, EstimatorLayout::dense, EstimatorLayout::sparse}) {
+        if (name == to_string(layout)) {
+            return layout;
+        }
+    }
+    throw InvalidArgument("unknown layout '" + std::string(name) +
+                          "' (expected one of: auto, dense, sparse)");
+}
+
+const char* to_string(StopReason reason) noexcept {
+    switch (reason) {
+        case StopReason::samples:
+            return "samples";
+        case StopReason::time:
+            return "time";
+        case StopReason::rel_error:
+            return "rel_error";
+        case StopReason::exact:
+            return "exact";
+    }
+    return "?";
+}
+
+EstimateResult estimate_perfect_matchings(const BipartiteGraph& graph,
+                                          const EstimateOptions& options) {
+    return estimate_entries(graph.n_left(), graph.n_right(), entries_of(graph), options);
+}
+
+template <class T>
+EstimateResult estimate_permanent(const SparseMatrix<T>& matrix, const EstimateOptions& options) {
+    return estimate_entries(matrix.rows(), matrix.cols(), entries_of(matrix), options);
+}
+
+template <class T>
+EstimateResult estimate_permanent(const DenseMatrix<T>& matrix, const EstimateOptions& options) {
+    std::vector<Entry> entries;
+    for (vertex_t r = 0; r < matrix.rows(); ++r) {
+        for (vertex_t c = 0; c < matrix.cols(); ++c) {
+            const double v = checked_value(matrix(r, c), r, c);
+            if (v > 0) {
+                entries.push_back({r, c, v});
+            }
+        }
+    }
+    return estimate_entries(matrix.rows(), matrix.cols(), std::move(entries), options);
+}
+
+EstimateResult estimate(const Input& input, const EstimateOptions& options) {
+    return std::visit(
+        [&](const auto& data) -> EstimateResult {
+            using D = std::decay_t<decltype(data)>;
+            if constexpr (std::is_same_v<D, BipartiteGraph>) {
+                return estimate_perfect_matchings(data, options);
+            } else if constexpr (std::is_same_v<D, Digraph>) {
+                return estimate_perfect_matchings(data.as_bipartite(), options);
+            } else if constexpr (std::is_same_v<D, SparseMatrix<std::complex<double>>>) {
+                throw InvalidArgument(
+                    "the estimators need a nonnegative matrix, not a complex one");
+            } else {
+                return estimate_permanent(data, options);
+            }
+        },
+        input.data);
+}
+
+template EstimateResult estimate_permanent(const SparseMatrix<std::int64_t>&,
+                                           const EstimateOptions&);
+template EstimateResult estimate_permanent(const SparseMatrix<double>&, const EstimateOptions&);
+template EstimateResult estimate_permanent(const DenseMatrix<std::int64_t>&,
+                                           const EstimateOptions&);
+template EstimateResult estimate_permanent(const DenseMatrix<double>&, const EstimateOptions&);
+
+}  // namespace pmcount

@@ -1,0 +1,58 @@
+// The frontier engine: permanents by dynamic programming over a vertex order of the bipartite
+// graph, keeping the set of already-matched vertices on the frontier (library-internal).
+//
+// Vertices (rows and columns alike) are processed in an order π. After t steps the frontier B_t
+// is the set of unprocessed vertices with a processed neighbour; a state S ⊆ B_t lists those
+// already matched to a processed vertex, and its value is the weighted number of matchings that
+// cover every processed vertex, with exactly S matched outside. Processing v either removes v
+// from S (v was matched earlier) or matches v to an unprocessed neighbour u ∉ S (u joins S,
+// weight a_vu). The permanent is the value of the empty state at the end. With w = max_t |B_t|
+// (the vertex separation of π), at most C(w, ⌊w/2⌋) states are live at a time (processed rows
+// minus processed columns fixes |S ∩ rows| − |S ∩ columns|), so the cost is
+// O(Σ_t live_t · (1 + deg v_t) · words) — O(V·2^w·deg) in the terms of the issue, and the
+// transfer-matrix method for strips: a 16×1000 grid has w = 16. The DP runs from both ends and
+// meets in the middle (frontier.cpp), halving the word operations of exact counts.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <vector>
+
+#include "exact/chunked_run.hpp"
+#include "exact/ryser.hpp"
+#include "pmcount/graph.hpp"
+#include "pmcount/matrix.hpp"
+
+namespace pmcount::exact {
+
+/// A processing order of the n_left + n_right vertices (left u is u, right v is n_left + v),
+/// with its frontier width and an upper bound on the live states it creates.
+struct FrontierOrder {
+    std::vector<vertex_t> order;
+    int width = 0;               ///< max_t |B_t|
+    int slots = 0;               ///< frontier vertices held at once during a step (≤ width + deg)
+    double states = 0;           ///< Σ_t C(|B_t|, ⌊|B_t|/2⌋): bound on the state visits
+    const char* heuristic = "";  ///< which candidate won ("cuthill-mckee", "greedy", …)
+};
+
+/// The order of least width among the candidates: Cuthill–McKee and its reverse (Boost.Graph),
+/// the index order (row i, then column i: banded matrices), and a greedy order that always
+/// processes the frontier vertex adding the fewest new frontier vertices, from both ends of a
+/// pseudo-diameter. O(E·w) per candidate.
+FrontierOrder frontier_order(const BipartiteGraph& graph);
+
+/// Widest frontier the engine accepts: a step holds up to width + degree slots in a 63-bit mask,
+/// and beyond this even the state bound is far past any time budget.
+inline constexpr int kMaxFrontierWidth = 40;
+
+/// Exact perm(A) for a square integer matrix in two's-complement big integers whose width grows
+/// with the values (no primes, no bound needed). ProblemTooLarge when the width exceeds
+/// kMaxFrontierWidth.
+ExactOutcome frontier_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& run);
+
+/// perm(A) in double / complex double with a common power-of-two scale, and the same DP over
+/// |a_ij| giving the error bound (deg + 1)·V·u·perm(|A|).
+FloatOutcome frontier_real(const SparseMatrix<double>& a, const EngineRun& run);
+FloatOutcome frontier_complex(const SparseMatrix<std::complex<double>>& a, const EngineRun& run);
+
+}  // namespace pmcount::exact

@@ -1,0 +1,111 @@
+// The estimators on the GPU (ctest label gpu): the same samples as the CPU for a seed, unbiased
+// on small matrices, and graphs with 10^4 vertices per side in global memory. Every test skips
+// cleanly when this build has no CUDA backend or no GPU is visible.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "pmcount/approx.hpp"
+#include "pmcount/build_info.hpp"
+#include "pmcount/count.hpp"
+#include "pmcount/generate.hpp"
+#include "support/closed_forms.hpp"
+#include "support/lattice_counts.hpp"
+#include "support/random_matrices.hpp"
+
+namespace pmcount {
+namespace {
+
+#define SKIP_WITHOUT_GPU()                                                             \
+    if (build_info().devices.empty()) {                                                \
+        GTEST_SKIP() << "no GPU visible (or a build without CUDA): GPU tests skipped"; \
+    }
+
+constexpr Estimator kAll[] = {Estimator::rasmussen, Estimator::rasmussen_plus, Estimator::scaling,
+                              Estimator::scaling_plus};
+
+EstimateOptions options(Estimator e, Backend backend, std::uint64_t samples, std::uint64_t seed) {
+    EstimateOptions o;
+    o.estimator = e;
+    o.backend = backend;
+    o.samples = samples;
+    o.seed = seed;
+    return o;
+}
+
+TEST(GpuEstimators, DrawTheSameSamplesAsTheCpu) {
+    SKIP_WITHOUT_GPU();
+    // Same code, same Philox draws, no fused multiply-adds on either side: the partners agree,
+    // so the means agree up to the last bits of log().
+    const BipartiteGraph grid = grid_graph(6, 6);
+    for (const Estimator e : kAll) {
+        for (const EstimatorLayout layout : {EstimatorLayout::dense, EstimatorLayout::sparse}) {
+            EstimateOptions o = options(e, Backend::cpu, 5000, 9);
+            o.layout = layout;
+            const EstimateResult cpu = estimate_perfect_matchings(grid, o);
+            o.backend = Backend::cuda;
+            const EstimateResult gpu = estimate_perfect_matchings(grid, o);
+            EXPECT_EQ(gpu.backend, "cuda");
+            EXPECT_NEAR(gpu.log10_value, cpu.log10_value, 1e-10)
+                << to_string(e) << ", " << to_string(layout);
+            EXPECT_NEAR(gpu.zero_fraction, cpu.zero_fraction, 0.0)
+                << to_string(e) << ", " << to_string(layout);
+        }
+    }
+}
+
+TEST(GpuEstimators, EveryEstimatorAndLayoutIsUnbiasedOnSmallMatrices) {
+    SKIP_WITHOUT_GPU();
+    const DenseMatrix<std::int64_t> cases[] = {test::random_binary(10, 0.4, 11),
+                                               test::random_integer(9, 0, 5, 0.6, 12)};
+    for (const auto& a : cases) {
+        CountOptions exact;
+        exact.backend = Backend::cpu;
+        const double truth = permanent(a, exact).value;
+        for (const Estimator e : kAll) {
+            for (const EstimatorLayout layout : {EstimatorLayout::dense, EstimatorLayout::sparse}) {
+                EstimateOptions o = options(e, Backend::cuda, 200000, 21);
+                o.layout = layout;
+                const EstimateResult r = estimate_permanent(a, o);
+                EXPECT_LE(std::abs(r.value / truth - 1), 4 * r.rel_std_error)
+                    << to_string(e) << ", " << to_string(layout) << ": " << r.value << " vs "
+                    << truth;
+            }
+        }
+    }
+}
+
+TEST(GpuEstimators, TenThousandVerticesPerSide) {
+    SKIP_WITHOUT_GPU();
+    // 5000 disjoint copies of K_{2,2}: 2^5000 perfect matchings, and every sample of every
+    // estimator is exactly 2^5000 (each block offers two equally weighted choices).
+    constexpr vertex_t kBlocks = 5000;
+    std::vector<BipartiteGraph::Edge> edges;
+    for (vertex_t b = 0; b < kBlocks; ++b) {
+        for (const vertex_t u : {2 * b, 2 * b + 1}) {
+            edges.emplace_back(u, 2 * b);
+            edges.emplace_back(u, 2 * b + 1);
+        }
+    }
+    const BipartiteGraph blocks(2 * kBlocks, 2 * kBlocks, std::move(edges));
+    for (const Estimator e : kAll) {
+        EstimateOptions o = options(e, Backend::cuda, 256, 5);
+        o.scale_every = 1000;
+        const EstimateResult r = estimate_perfect_matchings(blocks, o);
+        EXPECT_NEAR(r.log10_value, kBlocks * std::log10(2.0), 1e-9) << to_string(e);
+        EXPECT_EQ(r.samples, 256u);
+    }
+}
+
+TEST(GpuEstimators, Grid32x32WithinFourStandardErrorsOfKasteleyn) {
+    SKIP_WITHOUT_GPU();
+    const EstimateResult grid = estimate_perfect_matchings(
+        grid_graph(32, 32), options(Estimator::scaling_plus, Backend::cuda, 20000, 3));
+    const double log10_truth =
+        static_cast<double>(test::kasteleyn_grid_log(32, 32)) / std::log(10.0);
+    EXPECT_LE(std::abs(std::pow(10.0, grid.log10_value - log10_truth) - 1), 4 * grid.rel_std_error);
+}
+
+}  // namespace
+}  // namespace pmcount

@@ -1,0 +1,123 @@
+// Lattices through the whole pipeline (front end, planner, polynomial engines) against their
+// closed forms: OEIS A004003 (2k×2k grids, k ≤ 16, by Kasteleyn's product formula), MacMahon's
+// hexagon formula, the Aztec diamond theorem, the 100×100 grid's log count; the planner's choice
+// of the planar and frontier engines; K_{3,3} refused by planar and counted by the others.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "pmcount/count.hpp"
+#include "pmcount/error.hpp"
+#include "pmcount/generate.hpp"
+#include "support/lattice_counts.hpp"
+
+namespace pmcount {
+namespace {
+
+bool every_leaf_uses(const CountResult& r, const std::string& engine,
+                     const std::string& or_engine = "") {
+    for (const BlockReport& leaf : r.structure.leaves) {
+        if (leaf.engine != engine && leaf.engine != or_engine) {
+            return false;
+        }
+    }
+    return !r.structure.leaves.empty();
+}
+
+CountOptions with_method(Method method) {
+    CountOptions options;
+    options.method = method;
+    return options;
+}
+
+TEST(Lattices, SquareGridsMatchOeisA004003UpToTheThirtyTwoGrid) {
+    for (int k = 1; k <= 16; ++k) {
+        const auto start = std::chrono::steady_clock::now();
+        const CountResult r = count_perfect_matchings(grid_graph(2 * k, 2 * k));
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        EXPECT_EQ(r.exact.to_string(), test::kasteleyn_grid_exact(2 * k, 2 * k).str())
+            << "k = " << k;
+        EXPECT_LT(seconds, 5.0) << "k = " << k;
+        if (k >=
+            6) {  // beyond Ryser's reach in practice: a polynomial engine, whichever is cheaper
+            EXPECT_TRUE(every_leaf_uses(r, "planar", "frontier")) << "k = " << k << "\n"
+                                                                  << r.structure.plan_text;
+        }
+    }
+}
+
+TEST(Lattices, RectanglesMatchKasteleyn) {
+    for (const auto& [m, n] : {std::pair{7, 12}, std::pair{9, 30}, std::pair{20, 21}}) {
+        EXPECT_EQ(count_perfect_matchings(grid_graph(m, n)).exact.to_string(),
+                  test::kasteleyn_grid_exact(m, n).str())
+            << m << "x" << n;
+    }
+}
+
+TEST(Lattices, HexagonsMatchMacMahon) {
+    for (const auto& [a, b, c] :
+         {std::array{4, 5, 6}, std::array{10, 10, 10}, std::array{3, 12, 7}}) {
+        EXPECT_EQ(count_perfect_matchings(hexagon_graph(a, b, c)).exact.to_string(),
+                  test::macmahon(a, b, c).str())
+            << a << "," << b << "," << c;
+    }
+}
+
+TEST(Lattices, AztecDiamondsArePowersOfTwo) {
+    for (const int k : {5, 12, 20}) {
+        EXPECT_EQ(count_perfect_matchings(aztec_diamond_graph(k)).exact.to_string(),
+                  test::aztec_diamond_count(k).str())
+            << k;
+    }
+}
+
+TEST(Lattices, HundredGridLogCountMatchesKasteleynToOnePartInABillion) {
+    CountOptions options;
+    options.precision = Precision::double_precision;
+    const CountResult r = count_perfect_matchings(grid_graph(100, 100), options);
+    const double expected =
+        static_cast<double>(test::kasteleyn_grid_log(100, 100) / std::log(10.0L));
+    EXPECT_NEAR(r.log10_abs, expected, 1e-9 * expected);
+    EXPECT_LT(r.rel_error, 1e-6);
+    EXPECT_TRUE(every_leaf_uses(r, "planar")) << r.structure.plan_text;
+}
+
+TEST(Lattices, PlannerPicksFrontierForNarrowNonPlanarGraphs) {
+    // The 4×50 torus is not planar and its order (100) is beyond Ryser: only frontier applies.
+    CountOptions explain;
+    explain.explain_only = true;
+    const CountResult plan = count_perfect_matchings(torus_graph(4, 50), explain);
+    EXPECT_TRUE(every_leaf_uses(plan, "frontier")) << plan.structure.plan_text;
+    EXPECT_NE(plan.structure.plan_text.find("frontier (width "), std::string::npos)
+        << plan.structure.plan_text;
+    // A small torus: frontier against Ryser.
+    EXPECT_EQ(count_perfect_matchings(torus_graph(4, 10), with_method(Method::frontier)).exact,
+              count_perfect_matchings(torus_graph(4, 10), with_method(Method::ryser)).exact);
+    EXPECT_THROW(count_perfect_matchings(torus_graph(4, 10), with_method(Method::planar)), Error);
+}
+
+TEST(Lattices, FrontierAgreesWithPlanarOnStrips) {
+    const CountResult f =
+        count_perfect_matchings(grid_graph(8, 200), with_method(Method::frontier));
+    const CountResult p = count_perfect_matchings(grid_graph(8, 200), with_method(Method::planar));
+    EXPECT_EQ(f.exact, p.exact);
+    EXPECT_EQ(f.exact.to_string(), test::kasteleyn_grid_exact<400>(8, 200).str());
+    EXPECT_TRUE(every_leaf_uses(f, "frontier"));
+}
+
+TEST(Lattices, K33IsRejectedByPlanarAndCountedByTheOthers) {
+    const BipartiteGraph k33 = complete_bipartite_graph(3);
+    CountOptions no_structure = with_method(Method::planar);
+    no_structure.reductions = false;
+    EXPECT_THROW(count_perfect_matchings(k33, no_structure), Error);
+    EXPECT_EQ(count_perfect_matchings(k33).exact, BigInt(6));
+    CountOptions frontier = with_method(Method::frontier);
+    frontier.reductions = false;
+    EXPECT_EQ(count_perfect_matchings(k33, frontier).exact, BigInt(6));
+}
+
+}  // namespace
+}  // namespace pmcount

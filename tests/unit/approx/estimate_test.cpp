@@ -1,0 +1,237 @@
+// The four estimators against exact permanents (statistical tests with fixed seeds: every run is
+// deterministic, the tolerances are what a correct unbiased estimator meets with probability
+// ≥ 0.9999 per check), the confidence interval's coverage, reproducibility across thread counts,
+// stopping rules and exact zeros.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "pmcount/approx.hpp"
+#include "pmcount/count.hpp"
+#include "pmcount/error.hpp"
+#include "pmcount/generate.hpp"
+#include "pmcount/io.hpp"
+#include "support/closed_forms.hpp"
+#include "support/lattice_counts.hpp"
+#include "support/random_matrices.hpp"
+
+namespace pmcount {
+namespace {
+
+constexpr Estimator kAll[] = {Estimator::rasmussen, Estimator::rasmussen_plus, Estimator::scaling,
+                              Estimator::scaling_plus};
+
+struct Case {
+    std::string name;
+    DenseMatrix<std::int64_t> matrix;
+};
+
+/// Small matrices (n ≤ 10) whose permanents the exact engines give.
+std::vector<Case> small_cases() {
+    std::vector<Case> cases;
+    cases.push_back({"grid 4x5", test::grid_biadjacency(4, 5)});
+    cases.push_back({"menage 7", test::menage_matrix(7)});
+    cases.push_back({"binary 10, density 0.4", test::random_binary(10, 0.4, 11)});
+    cases.push_back({"integer 8, entries 0..5", test::random_integer(8, 0, 5, 0.6, 12)});
+    return cases;
+}
+
+double exact_permanent(const DenseMatrix<std::int64_t>& a) {
+    CountOptions o;
+    o.backend = Backend::cpu;
+    return permanent(a, o).value;
+}
+
+EstimateOptions cpu_options(Estimator e, std::uint64_t samples, std::uint64_t seed) {
+    EstimateOptions o;
+    o.estimator = e;
+    o.backend = Backend::cpu;
+    o.samples = samples;
+    o.seed = seed;
+    return o;
+}
+
+TEST(Estimators, EveryEstimatorAndLayoutIsUnbiasedOnSmallMatrices) {
+    for (const Case& c : small_cases()) {
+        const double truth = exact_permanent(c.matrix);
+        ASSERT_GT(truth, 0) << c.name;
+        for (const Estimator e : kAll) {
+            for (const EstimatorLayout layout : {EstimatorLayout::dense, EstimatorLayout::sparse}) {
+                EstimateOptions o = cpu_options(e, 20000, 7);
+                o.layout = layout;
+                const EstimateResult r = estimate_permanent(c.matrix, o);
+                const double rel = std::pow(10.0, r.log10_value) / truth - 1;
+                EXPECT_LE(std::abs(rel), 4 * r.rel_std_error)
+                    << c.name << ", " << to_string(e) << ", " << to_string(layout) << ": estimate "
+                    << r.value << ", truth " << truth << ", rse " << r.rel_std_error;
+                EXPECT_EQ(r.layout, to_string(layout));
+                EXPECT_EQ(r.samples, 20000u);
+            }
+        }
+    }
+}
+
+TEST(Estimators, RealWeightsGivePermanentEstimates) {
+    const DenseMatrix<double> a = test::random_real(9, 0.0, 2.0, 0.7, 13);
+    CountOptions exact;
+    exact.backend = Backend::cpu;
+    const double truth = permanent(a, exact).value;
+    for (const Estimator e : kAll) {
+        for (const EstimatorLayout layout : {EstimatorLayout::dense, EstimatorLayout::sparse}) {
+            EstimateOptions o = cpu_options(e, 20000, 8);
+            o.layout = layout;
+            const EstimateResult r = estimate_permanent(SparseMatrix<double>(a), o);
+            EXPECT_LE(std::abs(r.value / truth - 1), 4 * r.rel_std_error)
+                << to_string(e) << ", " << to_string(layout) << ": " << r.value << " vs " << truth;
+        }
+    }
+}
+
+TEST(Estimators, LatticeCountsMatchTheirClosedForms) {
+    struct Lattice {
+        std::string name;
+        BipartiteGraph graph;
+        double truth;
+    };
+    const Lattice lattices[] = {
+        {"grid 6x7 (Kasteleyn)", grid_graph(6, 7),
+         static_cast<double>(test::kasteleyn_grid_exact(6, 7))},
+        {"Aztec diamond 4", aztec_diamond_graph(4),
+         static_cast<double>(test::aztec_diamond_count(4))},
+        {"hexagon 2,3,3 (MacMahon)", hexagon_graph(2, 3, 3),
+         static_cast<double>(test::macmahon(2, 3, 3))},
+    };
+    for (const Lattice& l : lattices) {
+        for (const Estimator e : kAll) {
+            const EstimateResult r = estimate_perfect_matchings(l.graph, cpu_options(e, 20000, 3));
+            const double rel = r.value / l.truth - 1;
+            EXPECT_LE(std::abs(rel), 4 * r.rel_std_error)
+                << l.name << ", " << to_string(e) << ": estimate " << r.value << ", truth "
+                << l.truth << ", rse " << r.rel_std_error;
+        }
+    }
+}
+
+/// Runs of `samples` samples with seeds 1000, 1001, …: how many intervals cover the truth.
+int covering_runs(const BipartiteGraph& graph, double log10_truth, Estimator e,
+                  std::uint64_t samples, int runs) {
+    int covered = 0;
+    for (int run = 0; run < runs; ++run) {
+        const EstimateResult r = estimate_perfect_matchings(
+            graph, cpu_options(e, samples, 1000 + static_cast<std::uint64_t>(run)));
+        covered += r.log10_ci_low <= log10_truth && log10_truth <= r.log10_ci_high ? 1 : 0;
+    }
+    return covered;
+}
+
+TEST(Estimators, ConfidenceIntervalCoversTheTruthInAtLeast90PercentOfRunsOnThe8x8Grid) {
+    // 200 runs of 500 samples each (a run's relative standard error is 2–4%: well inside the
+    // regime where a too-narrow interval would show).
+    const BipartiteGraph grid = grid_graph(8, 8);
+    const double log10_truth = static_cast<double>(test::kasteleyn_grid_log(8, 8)) / std::log(10.0);
+    constexpr int kRuns = 200;
+    for (const Estimator e : {Estimator::scaling_plus, Estimator::rasmussen_plus}) {
+        const int covered = covering_runs(grid, log10_truth, e, 500, kRuns);
+        std::cout << to_string(e) << ": " << covered << " of " << kRuns << " intervals cover\n";
+        EXPECT_GE(covered, kRuns * 9 / 10) << to_string(e);
+    }
+}
+
+TEST(Estimators, ResultDoesNotDependOnTheNumberOfThreads) {
+    const auto grid = grid_graph(6, 6);
+    for (const Estimator e : kAll) {
+        EstimateOptions o = cpu_options(e, 3000, 42);
+        o.threads = 1;
+        const EstimateResult one = estimate_perfect_matchings(grid, o);
+        o.threads = 3;
+        const EstimateResult three = estimate_perfect_matchings(grid, o);
+        EXPECT_EQ(one.log10_value, three.log10_value) << to_string(e);
+        EXPECT_EQ(one.log10_ci_high, three.log10_ci_high) << to_string(e);
+        o.seed = 43;
+        EXPECT_NE(estimate_perfect_matchings(grid, o).log10_value, one.log10_value);
+    }
+}
+
+TEST(Estimators, StopsAtTheRequestedRelativeError) {
+    const auto grid = grid_graph(6, 6);
+    EstimateOptions o = cpu_options(Estimator::scaling_plus, 0, 5);
+    o.rel_error = 0.01;
+    const EstimateResult r = estimate_perfect_matchings(grid, o);
+    EXPECT_EQ(r.stopped, StopReason::rel_error);
+    EXPECT_LE((r.log10_ci_high - r.log10_value) * std::log(10.0), 0.01);
+    EXPECT_NEAR(std::pow(10.0, r.log10_value), 6728.0, 6728.0 * 0.03);
+}
+
+TEST(Estimators, StopsAtTheTimeLimit) {
+    const auto grid = grid_graph(10, 10);
+    EstimateOptions o = cpu_options(Estimator::rasmussen, 0, 5);
+    o.time_s = 0.3;
+    const EstimateResult r = estimate_perfect_matchings(grid, o);
+    EXPECT_EQ(r.stopped, StopReason::time);
+    EXPECT_LT(r.sample_seconds, 1.5);
+    EXPECT_GT(r.samples, 1000u);
+}
+
+TEST(Estimators, MatricesWithoutPerfectMatchingGiveAnExactZero) {
+    DenseMatrix<double> a(3, 3, 1.0);
+    a(0, 0) = a(0, 1) = a(0, 2) = 0;
+    for (const Estimator e : kAll) {
+        const EstimateResult r = estimate_permanent(a, cpu_options(e, 100, 1));
+        EXPECT_EQ(r.stopped, StopReason::exact);
+        EXPECT_EQ(r.value, 0);
+        EXPECT_EQ(r.log10_value, -std::numeric_limits<double>::infinity());
+        EXPECT_FALSE(r.note.empty());
+    }
+    const EstimateResult wide = estimate_permanent(DenseMatrix<double>(2, 3, 1.0), {});
+    EXPECT_EQ(wide.stopped, StopReason::exact);
+}
+
+TEST(Estimators, ForcedStructureIsExactWithZeroVariance) {
+    // A permutation matrix with weights: every sample is the product of the weights.
+    DenseMatrix<double> a(4, 4, 0.0);
+    a(0, 2) = 2;
+    a(1, 0) = 3;
+    a(2, 3) = 0.5;
+    a(3, 1) = 7;
+    for (const Estimator e : kAll) {
+        const EstimateResult r = estimate_permanent(a, cpu_options(e, 2000, 1));
+        EXPECT_NEAR(r.value, 21.0, 1e-12) << to_string(e);
+        EXPECT_EQ(r.rel_std_error, 0) << to_string(e);
+    }
+}
+
+TEST(Estimators, HugeCountsLiveInLogSpace) {
+    // J_200: perm = 200! ≈ 10^374.9, beyond double; every Rasmussen sample is exactly 200!.
+    const EstimateResult r = estimate_permanent(DenseMatrix<double>(200, 200, 1.0),
+                                                cpu_options(Estimator::rasmussen, 64, 1));
+    EXPECT_NEAR(r.log10_value, std::lgamma(201.0) / std::log(10.0), 1e-9);
+    EXPECT_TRUE(std::isinf(r.value));
+}
+
+TEST(Estimators, RejectsNegativeEntriesAndBadOptions) {
+    DenseMatrix<double> a(2, 2, 1.0);
+    a(1, 1) = -1;
+    EXPECT_THROW(estimate_permanent(a, {}), InvalidArgument);
+    EstimateOptions o;
+    o.scale_iters = 0;
+    EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
+    const Input complex_input = parse_input(
+        "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1.0 2.0\n", "c.mtx");
+    EXPECT_THROW(estimate(complex_input, {}), InvalidArgument);
+}
+
+TEST(Estimators, NamesRoundTrip) {
+    for (const Estimator e : kAll) {
+        EXPECT_EQ(estimator_from_string(to_string(e)), e);
+    }
+    EXPECT_EQ(estimator_from_string("scaling-plus"), Estimator::scaling_plus);
+    EXPECT_EQ(estimator_from_string("rasmussen-plus"), Estimator::rasmussen_plus);
+    EXPECT_THROW(estimator_from_string("ryser"), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace pmcount

@@ -1,0 +1,95 @@
+// The frontier engine against the brute-force oracle (random sparse matrices with signed
+// weights, n ≤ 9), dense Ryser (non-planar sparse matrices, n ≤ 22) and the planar engine (grids);
+// widths of known orders; thread invariance; floating point against Ryser.
+#include "exact/frontier.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "exact/brute_force.hpp"
+#include "exact/planar.hpp"
+#include "exact/ryser.hpp"
+#include "pmcount/generate.hpp"
+#include "support/random_matrices.hpp"
+
+namespace pmcount::exact {
+namespace {
+
+EngineRun threads(int t) {
+    EngineRun run;
+    run.threads = t;
+    return run;
+}
+
+SparseMatrix<std::int64_t> ones(const BipartiteGraph& g) {
+    std::vector<Triplet<std::int64_t>> entries;
+    for (const auto& [u, v] : g.edges()) {
+        entries.push_back({u, v, 1});
+    }
+    return {g.n_left(), g.n_right(), std::move(entries)};
+}
+
+TEST(Frontier, AgreesWithBruteForce) {
+    for (std::uint64_t seed = 0; seed < 200; ++seed) {
+        const int n = 1 + static_cast<int>(seed % 9);
+        const double density = 0.25 + 0.5 * static_cast<double>(seed % 4) / 3.0;
+        const DenseMatrix<std::int64_t> a = seed % 2 == 0
+                                                ? test::random_binary(n, density, seed)
+                                                : test::random_integer(n, -4, 4, density, seed);
+        EXPECT_EQ(frontier_exact(SparseMatrix<std::int64_t>(a), threads(1)).value,
+                  brute_force_exact(a))
+            << "seed " << seed;
+    }
+    EXPECT_EQ(frontier_exact(SparseMatrix<std::int64_t>(0, 0, {}), threads(1)).value, BigInt(1));
+}
+
+TEST(Frontier, AgreesWithRyserOnNonPlanarMatrices) {
+    for (std::uint64_t seed = 0; seed < 6; ++seed) {
+        const int n = 16 + static_cast<int>(seed);
+        const DenseMatrix<std::int64_t> a = test::random_integer(n, -3, 5, 0.2, 50 + seed);
+        EXPECT_EQ(frontier_exact(SparseMatrix<std::int64_t>(a), threads(2)).value,
+                  ryser_exact(a, false, threads(2)).value)
+            << "seed " << seed;
+    }
+    const SparseMatrix<std::int64_t> k33(DenseMatrix<std::int64_t>(3, 3, 1));
+    EXPECT_EQ(frontier_exact(k33, threads(1)).value, BigInt(6));
+}
+
+TEST(Frontier, GridsAgreeWithPlanarAndKnowTheirWidth) {
+    for (const auto& [m, n] :
+         {std::pair{4, 9}, std::pair{6, 6}, std::pair{8, 30}, std::pair{3, 40}}) {
+        const SparseMatrix<std::int64_t> a = ones(grid_graph(m, n));
+        EXPECT_EQ(frontier_exact(a, threads(2)).value, planar_exact(a, threads(1)).value)
+            << m << "x" << n;
+        // A strip of width m has an order of frontier width m (row by row along the long side).
+        EXPECT_LE(frontier_order(grid_graph(m, n)).width, std::min(m, n) + 1) << m << "x" << n;
+    }
+}
+
+TEST(Frontier, CompleteBipartiteGraphs) {
+    EXPECT_EQ(frontier_exact(ones(complete_bipartite_graph(13)), threads(2)).value,
+              BigInt(6227020800));
+    EXPECT_LE(frontier_order(complete_bipartite_graph(13)).width, 14);
+}
+
+TEST(Frontier, ResultDoesNotDependOnThreads) {
+    const SparseMatrix<std::int64_t> a(test::random_integer(24, -9, 9, 0.15, 3));
+    EXPECT_EQ(frontier_exact(a, threads(1)).value, frontier_exact(a, threads(2)).value);
+}
+
+TEST(Frontier, FloatingPointAgreesWithRyser) {
+    for (std::uint64_t seed = 0; seed < 4; ++seed) {
+        const DenseMatrix<double> a = test::random_real(14, -1.0, 2.0, 0.3, 70 + seed);
+        const FloatOutcome expected = ryser_real(a, Precision::double_precision, threads(1));
+        const FloatOutcome got = frontier_real(SparseMatrix<double>(a), threads(1));
+        const double e = std::ldexp(expected.mantissa.real(), static_cast<int>(expected.exponent2));
+        const double g = std::ldexp(got.mantissa.real(), static_cast<int>(got.exponent2));
+        const double bound = std::ldexp(got.abs_error_mantissa, static_cast<int>(got.exponent2));
+        EXPECT_NEAR(g, e, std::max(1e-13 * std::abs(e), 2 * bound)) << "seed " << seed;
+        EXPECT_LT(bound, 1e-9 * std::abs(g) + 1e-300);
+    }
+}
+
+}  // namespace
+}  // namespace pmcount::exact

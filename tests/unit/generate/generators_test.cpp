@@ -1,0 +1,190 @@
+// Generators: shapes, degrees, determinism, spec parsing, and counts against closed forms
+// (Kasteleyn's grid formula, Aztec diamond, MacMahon's hexagon formula, n! for K_{n,n}).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "pmcount/count.hpp"
+#include "pmcount/error.hpp"
+#include "pmcount/generate.hpp"
+#include "support/lattice_counts.hpp"
+
+namespace pmcount {
+namespace {
+
+std::string count_of(const BipartiteGraph& g) {
+    return count_perfect_matchings(g).exact.to_string();
+}
+
+std::string str(const boost::multiprecision::cpp_int& v) {
+    return v.str();
+}
+
+void expect_degrees(const BipartiteGraph& g, vertex_t degree) {
+    for (vertex_t u = 0; u < g.n_left(); ++u) {
+        EXPECT_EQ(g.right_neighbours(u).size(), static_cast<std::size_t>(degree)) << "left " << u;
+    }
+    for (vertex_t v = 0; v < g.n_right(); ++v) {
+        EXPECT_EQ(g.left_neighbours(v).size(), static_cast<std::size_t>(degree)) << "right " << v;
+    }
+}
+
+TEST(Generators, GridShapeAndCounts) {
+    const BipartiteGraph g = grid_graph(3, 5);
+    EXPECT_EQ(g.n_left(), 8);
+    EXPECT_EQ(g.n_right(), 7);
+    EXPECT_EQ(g.num_edges(), 3 * 4 + 2 * 5);
+    EXPECT_EQ(g.duplicates_merged(), 0);
+    EXPECT_EQ(count_of(grid_graph(3, 5)), "0");  // unequal sides
+    for (int m = 1; m <= 6; ++m) {
+        for (int n = m; n <= 6; ++n) {
+            EXPECT_EQ(count_of(grid_graph(m, n)), str(test::kasteleyn_grid_exact(m, n)))
+                << m << "x" << n;
+        }
+    }
+    EXPECT_EQ(count_of(grid_graph(0, 4)), "1");  // the empty board has one (empty) tiling
+}
+
+TEST(Generators, KasteleynFormulaMatchesOeisA004003) {
+    // A004003: domino tilings of the 2k×2k board, k = 1..6.
+    const char* expected[] = {"2", "36", "6728", "12988816", "258584046368", "53060477521960000"};
+    for (int k = 1; k <= 6; ++k) {
+        EXPECT_EQ(str(test::kasteleyn_grid_exact(2 * k, 2 * k)), expected[k - 1]) << k;
+    }
+}
+
+TEST(Generators, Torus) {
+    const BipartiteGraph g = torus_graph(4, 6);
+    EXPECT_EQ(g.n_left(), 12);
+    EXPECT_EQ(g.num_edges(), 2 * 4 * 6);
+    expect_degrees(g, 4);
+    const BipartiteGraph thin = torus_graph(2, 4);  // wrap edges of the side 2 coincide
+    EXPECT_EQ(thin.num_edges(), 4 + 2 * 4);
+    EXPECT_THROW(torus_graph(3, 4), InvalidArgument);
+    EXPECT_THROW(torus_graph(4, 0), InvalidArgument);
+}
+
+TEST(Generators, HexagonMatchesMacMahon) {
+    for (const auto& [a, b, c] : {std::array{1, 1, 1}, std::array{2, 2, 2}, std::array{1, 2, 3},
+                                  std::array{2, 3, 2}, std::array{3, 3, 2}, std::array{0, 3, 4}}) {
+        const BipartiteGraph g = hexagon_graph(a, b, c);
+        EXPECT_EQ(g.n_left(), a * b + b * c + c * a);
+        EXPECT_EQ(g.n_right(), a * b + b * c + c * a);
+        EXPECT_EQ(count_of(g), str(test::macmahon(a, b, c))) << a << "," << b << "," << c;
+    }
+    EXPECT_EQ(str(test::macmahon(2, 2, 2)), "20");
+    EXPECT_EQ(str(test::macmahon(3, 3, 3)), "980");
+}
+
+TEST(Generators, AztecDiamond) {
+    for (int k = 0; k <= 4; ++k) {
+        const BipartiteGraph g = aztec_diamond_graph(k);
+        EXPECT_EQ(g.n_left(), k * (k + 1));
+        EXPECT_EQ(g.n_right(), k * (k + 1));
+        EXPECT_EQ(count_of(g), str(test::aztec_diamond_count(k))) << k;
+    }
+}
+
+TEST(Generators, CompleteBipartite) {
+    const char* factorials[] = {"1", "1", "2", "6", "24", "120", "720", "5040"};
+    for (int n = 0; n <= 7; ++n) {
+        EXPECT_EQ(complete_bipartite_graph(n).num_edges(), n * n);
+        EXPECT_EQ(count_of(complete_bipartite_graph(n)), factorials[n]) << n;
+    }
+}
+
+TEST(Generators, RandomBipartiteIsSeededAndHasTheRightDensity) {
+    const BipartiteGraph a = random_bipartite_graph(200, 0.1, 7);
+    EXPECT_EQ(a.edges(), random_bipartite_graph(200, 0.1, 7).edges());
+    EXPECT_NE(a.edges(), random_bipartite_graph(200, 0.1, 8).edges());
+    // 40000 Bernoulli(0.1) trials: mean 4000, standard deviation 60; 5 deviations allowed.
+    EXPECT_NEAR(static_cast<double>(a.num_edges()), 4000.0, 300.0);
+    EXPECT_EQ(random_bipartite_graph(20, 0, 1).num_edges(), 0);
+    EXPECT_EQ(random_bipartite_graph(20, 1, 1).num_edges(), 400);
+    EXPECT_THROW(random_bipartite_graph(20, 1.5, 1), InvalidArgument);
+}
+
+TEST(Generators, RandomRegularIsSimpleRegularAndSeeded) {
+    for (const auto& [n, d] :
+         {std::pair{30, 3}, std::pair{50, 7}, std::pair{8, 7}, std::pair{5, 5}, std::pair{10, 0}}) {
+        const BipartiteGraph g = random_regular_bipartite_graph(n, d, 11);
+        EXPECT_EQ(g.duplicates_merged(), 0) << n << "," << d;
+        expect_degrees(g, d);
+        EXPECT_EQ(g.edges(), random_regular_bipartite_graph(n, d, 11).edges());
+    }
+    EXPECT_NE(random_regular_bipartite_graph(30, 3, 1).edges(),
+              random_regular_bipartite_graph(30, 3, 2).edges());
+    EXPECT_THROW(random_regular_bipartite_graph(4, 5, 1), InvalidArgument);
+}
+
+TEST(Generators, SpecsMatchTheFunctions) {
+    EXPECT_EQ(generate_graph("grid:4x6").edges(), grid_graph(4, 6).edges());
+    EXPECT_EQ(generate_graph("torus:4x4").edges(), torus_graph(4, 4).edges());
+    EXPECT_EQ(generate_graph("hexagon:2,3,4").edges(), hexagon_graph(2, 3, 4).edges());
+    EXPECT_EQ(generate_graph("aztec:5").edges(), aztec_diamond_graph(5).edges());
+    EXPECT_EQ(generate_graph("complete:6").edges(), complete_bipartite_graph(6).edges());
+    EXPECT_EQ(generate_graph("random:30,0.2,9").edges(),
+              random_bipartite_graph(30, 0.2, 9).edges());
+    EXPECT_EQ(generate_graph("random:30,0.2").edges(), random_bipartite_graph(30, 0.2, 1).edges());
+    EXPECT_EQ(generate_graph("regular:30,3,9").edges(),
+              random_regular_bipartite_graph(30, 3, 9).edges());
+    EXPECT_EQ(generated_input("grid:2x2").source, "grid:2x2");
+}
+
+TEST(Generators, MalformedSpecsAreInputErrors) {
+    EXPECT_TRUE(is_generator_spec("grid:3x3"));
+    EXPECT_TRUE(is_generator_spec("grid:"));
+    EXPECT_FALSE(is_generator_spec("grid.txt"));
+    EXPECT_FALSE(is_generator_spec("datasets/grid:3x3"));
+    for (const char* bad :
+         {"grid:3", "grid:3x", "grid:ax3", "grid:3x3x3", "torus:3x3", "hexagon:1,2", "aztec:-1",
+          "complete:", "random:10", "random:10,2", "random:10,0.5,x", "regular:10,11",
+          "regular:10,3,1,2", "planet:3", "grid:99999999999x2"}) {
+        EXPECT_THROW(generate_graph(bad), InvalidInput) << bad;
+    }
+    try {
+        generate_graph("torus:3x3");
+    } catch (const InvalidInput& e) {
+        EXPECT_EQ(e.file(), "torus:3x3");
+        EXPECT_NE(std::string(e.what()).find("even"), std::string::npos) << e.what();
+    }
+}
+
+/// Runs count_matchings with `args`; returns the exit status and standard output.
+std::pair<int, std::string> count_matchings(const std::string& args) {
+    const std::string command = std::string(PMCOUNT_COUNT_MATCHINGS) + " " + args + " 2>/dev/null";
+    FILE* pipe = popen(command.c_str(), "r");
+    std::string out;
+    char buffer[256];
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
+        out += buffer;
+    }
+    const int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+TEST(GeneratorsCli, SpecsAreInputsAndFilesTakePrecedence) {
+    EXPECT_EQ(count_matchings("-q grid:4x4"), (std::pair<int, std::string>{0, "36\n"}));
+    EXPECT_EQ(count_matchings("-q hexagon:2,2,2"), (std::pair<int, std::string>{0, "20\n"}));
+    EXPECT_EQ(count_matchings("-q grid:4").first, 2);
+    EXPECT_EQ(count_matchings("-q torus:3x3").first, 2);
+    // A file named like a spec is read as a file.
+    const auto dir = std::filesystem::temp_directory_path() / "pmcount_generators_cli";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "grid:9x9") << "# bipartite 1 1\n0 0\n";
+    EXPECT_EQ(count_matchings("-q '" + (dir / "grid:9x9").string() + "'"),
+              (std::pair<int, std::string>{0, "1\n"}));
+    const auto cwd = std::filesystem::current_path();
+    std::filesystem::current_path(dir);
+    EXPECT_EQ(count_matchings("-q grid:9x9"), (std::pair<int, std::string>{0, "1\n"}));
+    std::filesystem::current_path(cwd);
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace pmcount

@@ -1,0 +1,237 @@
+// pmcount-bench estimators: times the estimators on m×n grids, on the CPU and the GPUs in the
+// same run, against Kasteleyn's closed form for the number of domino tilings.
+//
+// For every grid × estimator × backend, --runs runs with seeds seed, seed + 1, … each stop at
+// --samples, --rel-error or --time (whichever first). One JSON line per run:
+//   case, estimator, backend, device, threads, n, nnz, seed, samples, seconds (whole call),
+//   sample_seconds, us_per_sample, log10_value, log10_truth, error (estimate / truth − 1),
+//   log10_ci_low, log10_ci_high, covered (the interval holds the truth), rel_std_error,
+//   zero_fraction, log_sd (sd of the samples' logs), stopped, check
+// then per grid × estimator × backend {"coverage": k of runs}, and with both backends a ratio
+// line {"ratio": "cuda vs cpu", "per_sample_speedup": us_per_sample(cpu) / us_per_sample(cuda)}
+// (medians over the runs), and a summary.
+//
+// check: "ok" when the interval covers the truth, "outside-ci" when it does not (expected in
+// about 1 − confidence of runs), "MISMATCH" when the estimate is more than 6 standard errors off
+// (the estimator or the interval is broken): exit status 2.
+#include "closed_forms.hpp"
+#include "estimators.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pmcount/pmcount.hpp"
+
+namespace pmcount::bench {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct Grid {
+    int rows = 0;
+    int cols = 0;
+};
+
+std::vector<Grid> parse_grids(const std::string& text) {
+    std::vector<Grid> grids;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        const auto x = item.find('x');
+        if (x == std::string::npos) {
+            throw CLI::ValidationError("--grids", "expected RxC, got '" + item + "'");
+        }
+        Grid g{std::stoi(item.substr(0, x)), std::stoi(item.substr(x + 1))};
+        if (g.rows < 1 || g.cols < 1 || (g.rows * g.cols) % 2 != 0) {
+            throw CLI::ValidationError("--grids", "'" + item + "' has no domino tiling");
+        }
+        grids.push_back(g);
+    }
+    return grids;
+}
+
+template <class T>
+std::vector<T> parse_list(const std::string& text, T (*parse)(std::string_view)) {
+    std::vector<T> out;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        out.push_back(parse(item));
+    }
+    return out;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+}  // namespace
+
+int estimator_bench_main(int argc, char** argv) {
+    CLI::App app{
+        "pmcount-bench estimators — the estimators on grids, CPU and GPU, against "
+        "Kasteleyn's count"};
+    app.footer(R"(Examples:
+  pmcount-bench estimators --grids 8x8,16x16 --backends cpu --rel-error 0.01
+  pmcount-bench estimators --grids 32x32 --backends cpu,cuda --rel-error 0.004 --cpu-time 20
+  pmcount-bench estimators --grids 8x8 --estimators scaling+,rasmussen+ --samples 500 --runs 200)");
+    std::string grids_text = "8x8,16x16";
+    std::string estimators_text = "scaling+";
+    std::string backends_text = "cpu";
+    EstimateOptions base;
+    double cpu_time = 0;
+    int runs = 1;
+    std::string out_path;
+    app.add_option("--grids", grids_text, "grids RxC, comma list")->capture_default_str();
+    app.add_option("--estimators", estimators_text, "rasmussen, rasmussen+, scaling, scaling+")
+        ->capture_default_str();
+    app.add_option("--backends", backends_text, "cpu, cuda (comma list)")->capture_default_str();
+    app.add_option("--samples", base.samples, "stop after this many samples (0: no limit)");
+    app.add_option("--rel-error", base.rel_error,
+                   "stop when the interval's relative half-width is below this");
+    app.add_option("--time", base.time_s, "stop after this many seconds (0: no limit)");
+    app.add_option("--cpu-time", cpu_time,
+                   "CPU runs: stop after this many seconds instead (enough to time a sample)");
+    app.add_option("--runs", runs, "runs per combination (seeds seed, seed+1, ...)")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--seed", base.seed)->capture_default_str();
+    app.add_option("--threads", base.threads, "CPU threads (0: all)")->capture_default_str();
+    app.add_option("--scale-every", base.scale_every)->capture_default_str();
+    app.add_option("--scale-iters", base.scale_iters)->capture_default_str();
+    app.add_option("--out", out_path, "also append the JSON lines to this file");
+    std::vector<Grid> grids;
+    std::vector<Estimator> estimators;
+    std::vector<Backend> backends;
+    try {
+        app.parse(argc, argv);
+        grids = parse_grids(grids_text);
+        estimators = parse_list<Estimator>(estimators_text, &estimator_from_string);
+        backends = parse_list<Backend>(backends_text, &backend_from_string);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : 1;
+    } catch (const Error& e) {
+        std::cerr << "pmcount-bench estimators: " << e.what() << "\n";
+        return 1;
+    }
+    if (base.samples == 0 && base.rel_error == 0 && base.time_s == 0) {
+        base.rel_error = 0.01;
+    }
+    std::ofstream out_file;
+    if (!out_path.empty()) {
+        out_file.open(out_path, std::ios::app);
+        if (!out_file) {
+            std::cerr << "pmcount-bench estimators: cannot write " << out_path << "\n";
+            return 1;
+        }
+    }
+    auto emit = [&](const Json& j) {
+        std::cout << j.dump() << std::endl;
+        if (out_file) {
+            out_file << j.dump() << std::endl;
+        }
+    };
+    const BuildInfo info = build_info();
+    emit({{"context",
+           {{"version", info.version},
+            {"compiler", info.compiler},
+            {"build", info.build_type},
+            {"threads", info.max_threads},
+            {"cuda", info.cuda_compiled ? info.cuda_version : "not built"},
+            {"gpus", info.devices.size()},
+            {"gpu", info.devices.empty() ? "" : info.devices[0].name}}}});
+
+    int total = 0, covered_total = 0, mismatches = 0, failures = 0;
+    for (const Grid& g : grids) {
+        const BipartiteGraph graph = grid_graph(g.rows, g.cols);
+        const double log10_truth =
+            static_cast<double>(log_grid_tilings(g.rows, g.cols) / 2.302585092994045684L);
+        const std::string name = "grid-" + std::to_string(g.rows) + "x" + std::to_string(g.cols);
+        for (const Estimator e : estimators) {
+            std::vector<double> us_cpu, us_gpu;
+            for (const Backend b : backends) {
+                int covered = 0;
+                for (int run = 0; run < runs; ++run) {
+                    EstimateOptions o = base;
+                    o.estimator = e;
+                    o.backend = b;
+                    o.seed = base.seed + static_cast<std::uint64_t>(run);
+                    if (b == Backend::cpu && cpu_time > 0) {
+                        o.time_s = cpu_time;
+                    }
+                    Json j;
+                    j["case"] = name;
+                    j["estimator"] = to_string(e);
+                    j["backend"] = to_string(b);
+                    try {
+                        const EstimateResult r = estimate_perfect_matchings(graph, o);
+                        const double us = 1e6 * r.sample_seconds / static_cast<double>(r.samples);
+                        const bool in =
+                            r.log10_ci_low <= log10_truth && log10_truth <= r.log10_ci_high;
+                        const double log_error = (r.log10_value - log10_truth) * std::log(10.0);
+                        const bool wild = std::abs(log_error) > 6 * r.rel_std_error;
+                        (b == Backend::cpu ? us_cpu : us_gpu).push_back(us);
+                        covered += in ? 1 : 0;
+                        ++total;
+                        covered_total += in ? 1 : 0;
+                        mismatches += wild ? 1 : 0;
+                        j["device"] = r.device;
+                        j["threads"] = r.threads;
+                        j["n"] = r.n;
+                        j["nnz"] = r.nnz;
+                        j["seed"] = r.seed;
+                        j["samples"] = r.samples;
+                        j["seconds"] = r.seconds;
+                        j["sample_seconds"] = r.sample_seconds;
+                        j["us_per_sample"] = us;
+                        j["log10_value"] = r.log10_value;
+                        j["log10_truth"] = log10_truth;
+                        j["error"] = std::expm1(log_error);
+                        j["log10_ci_low"] = r.log10_ci_low;
+                        j["log10_ci_high"] = r.log10_ci_high;
+                        j["covered"] = in;
+                        j["rel_std_error"] = r.rel_std_error;
+                        j["zero_fraction"] = r.zero_fraction;
+                        j["log_sd"] = r.log_sd;
+                        j["stopped"] = to_string(r.stopped);
+                        j["check"] = wild ? "MISMATCH" : in ? "ok" : "outside-ci";
+                    } catch (const Error& err) {
+                        ++failures;
+                        j["error_message"] = err.what();
+                        j["check"] = "failed";
+                    }
+                    emit(j);
+                }
+                emit({{"case", name},
+                      {"estimator", to_string(e)},
+                      {"backend", to_string(b)},
+                      {"coverage", std::to_string(covered) + " of " + std::to_string(runs)}});
+            }
+            if (!us_cpu.empty() && !us_gpu.empty()) {
+                emit({{"case", name},
+                      {"estimator", to_string(e)},
+                      {"ratio", "cuda vs cpu"},
+                      {"us_per_sample_cpu", median(us_cpu)},
+                      {"us_per_sample_cuda", median(us_gpu)},
+                      {"per_sample_speedup", median(us_cpu) / median(us_gpu)}});
+            }
+        }
+    }
+    emit({{"summary",
+           {{"runs", total},
+            {"covered", covered_total},
+            {"mismatches", mismatches},
+            {"failed", failures}}}});
+    return mismatches > 0 ? 2 : failures > 0 ? 3 : 0;
+}
+
+}  // namespace pmcount::bench

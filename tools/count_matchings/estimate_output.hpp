@@ -1,0 +1,96 @@
+// count_matchings --approx: printing an EstimateResult as text or as one JSON object.
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "pmcount/approx.hpp"
+#include "pmcount/io.hpp"
+
+namespace pmcount::tools {
+
+/// 10^log10 in scientific notation with `digits` significant digits, for any magnitude.
+inline std::string from_log10(double log10, int digits = 6) {
+    if (std::isinf(log10)) {
+        return log10 < 0 ? "0" : "inf";
+    }
+    double exponent = std::floor(log10);
+    double mantissa = std::pow(10.0, log10 - exponent);
+    if (mantissa >= 9.9999995) {  // rounding to `digits` would print 10.00000
+        mantissa /= 10;
+        exponent += 1;
+    }
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*fe%+.0f", digits - 1, mantissa, exponent);
+    return text;
+}
+
+inline nlohmann::json finite_or_null(double x) {
+    return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+inline nlohmann::json estimate_json(const Input& input, const EstimateResult& r,
+                                    const std::string& counted, double read_s, double total_s) {
+    nlohmann::json j;
+    j["input"] = input.source;
+    j["counted"] = counted;
+    j["estimator"] = r.estimator;
+    j["log10_value"] = finite_or_null(r.log10_value);
+    j["log10_ci_low"] = finite_or_null(r.log10_ci_low);
+    j["log10_ci_high"] = finite_or_null(r.log10_ci_high);
+    if (std::isfinite(r.value)) {
+        j["value"] = r.value;
+    }
+    j["rel_std_error"] = finite_or_null(r.rel_std_error);
+    j["confidence"] = r.confidence;
+    j["samples"] = r.samples;
+    j["zero_fraction"] = r.zero_fraction;
+    j["effective_samples"] = r.effective_samples;
+    j["max_share"] = r.max_share;
+    j["log_sd"] = r.log_sd;
+    j["stopped"] = to_string(r.stopped);
+    j["seed"] = r.seed;
+    j["layout"] = r.layout;
+    j["backend"] = r.backend;
+    if (!r.device.empty()) {
+        j["device"] = r.device;
+    }
+    j["threads"] = r.threads;
+    j["n"] = r.n;
+    j["nnz"] = r.nnz;
+    if (!r.note.empty()) {
+        j["note"] = r.note;
+    }
+    j["warnings"] = input.warnings;
+    j["timings"] = {{"read_s", read_s},
+                    {"estimate_s", r.seconds},
+                    {"sample_s", r.sample_seconds},
+                    {"total_s", total_s}};
+    return j;
+}
+
+/// Value on stdout; with `summary`, the interval and how it was obtained on stderr.
+inline void print_estimate(const Input& input, const EstimateResult& r, const std::string& counted,
+                           bool summary, double total_s) {
+    std::cout << from_log10(r.log10_value) << std::endl;
+    if (!summary) {
+        return;
+    }
+    std::cerr << counted << " of " << input.source << " (" << input.rows() << "×" << input.cols()
+              << ", " << input.nnz() << " entries): estimate, " << 100 * r.confidence
+              << "% interval [" << from_log10(r.log10_ci_low) << ", " << from_log10(r.log10_ci_high)
+              << "], relative standard error " << r.rel_std_error << "; " << r.estimator
+              << (r.layout.empty() ? "" : " (" + r.layout + ")") << ", " << r.samples
+              << " samples (" << 100 * r.zero_fraction << "% zero, stopped by "
+              << to_string(r.stopped) << "), "
+              << (r.device.empty() ? std::to_string(r.threads) + " thread(s)" : r.device) << ", "
+              << total_s << " s\n";
+    if (!r.note.empty()) {
+        std::cerr << "note: " << r.note << "\n";
+    }
+}
+
+}  // namespace pmcount::tools
