@@ -63,4 +63,15 @@ BipartiteGraph generate_graph(std::string_view spec);
 /// generate_graph wrapped as an Input (source = the spec) for count().
 Input generated_input(std::string_view spec);
 
+/// Closed forms for the lattices above, as natural logarithms (long double: the counts overflow
+/// double long before these do), for checking engines and estimators against the truth:
+/// domino tilings of the rows×cols grid, Kasteleyn (1961):
+///     Π_{j ≤ ⌈rows/2⌉} Π_{k ≤ ⌈cols/2⌉} (4cos²(πj/(rows+1)) + 4cos²(πk/(cols+1)))
+/// (0 tilings, −inf, when rows·cols is odd); lozenge tilings of the a,b,c hexagon, MacMahon:
+/// Π_{i≤a} Π_{j≤b} (i + j + c − 1)/(i + j − 1); the Aztec diamond of order k: 2^(k(k+1)/2)
+/// (Elkies–Kuperberg–Larsen–Propp).
+long double log_grid_tilings(vertex_t rows, vertex_t cols);
+long double log_hexagon_tilings(int a, int b, int c);
+long double log_aztec_tilings(int k);
+
 }  // namespace pmcount

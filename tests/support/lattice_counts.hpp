@@ -31,20 +31,6 @@ boost::multiprecision::cpp_int kasteleyn_grid_exact(int m, int n) {
     return static_cast<boost::multiprecision::cpp_int>(round(p));
 }
 
-/// Natural log of the same product, in long double (for grids whose count is beyond double).
-inline long double kasteleyn_grid_log(int m, int n) {
-    const long double pi = 3.141592653589793238462643383279502884L;
-    long double s = 0;
-    for (int j = 1; j <= (m + 1) / 2; ++j) {
-        const long double cj = std::cos(pi * j / (m + 1));
-        for (int k = 1; k <= (n + 1) / 2; ++k) {
-            const long double ck = std::cos(pi * k / (n + 1));
-            s += std::log(4 * cj * cj + 4 * ck * ck);
-        }
-    }
-    return s;
-}
-
 /// Domino tilings of the Aztec diamond of order k: 2^(k(k+1)/2) (Elkies–Kuperberg–Larsen–Propp).
 inline boost::multiprecision::cpp_int aztec_diamond_count(int k) {
     return boost::multiprecision::cpp_int(1) << (k * (k + 1) / 2);

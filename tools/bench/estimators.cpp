@@ -14,7 +14,6 @@
 // check: "ok" when the interval covers the truth, "outside-ci" when it does not (expected in
 // about 1 − confidence of runs), "MISMATCH" when the estimate is more than 6 standard errors off
 // (the estimator or the interval is broken): exit status 2.
-#include "closed_forms.hpp"
 #include "estimators.hpp"
 
 #include <CLI/CLI.hpp>
@@ -27,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "pmcount/generate.hpp"
 #include "pmcount/pmcount.hpp"
 
 namespace pmcount::bench {

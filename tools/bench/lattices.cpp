@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "closed_forms.hpp"
+#include "pmcount/generate.hpp"
 #include "pmcount/pmcount.hpp"
 
 namespace pmcount::bench {

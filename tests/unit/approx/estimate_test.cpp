@@ -132,7 +132,7 @@ TEST(Estimators, ConfidenceIntervalCoversTheTruthInAtLeast90PercentOfRunsOnThe8x
     // 200 runs of 500 samples each (a run's relative standard error is 2–4%: well inside the
     // regime where a too-narrow interval would show).
     const BipartiteGraph grid = grid_graph(8, 8);
-    const double log10_truth = static_cast<double>(test::kasteleyn_grid_log(8, 8)) / std::log(10.0);
+    const double log10_truth = static_cast<double>(log_grid_tilings(8, 8)) / std::log(10.0);
     constexpr int kRuns = 200;
     for (const Estimator e : {Estimator::scaling_plus, Estimator::rasmussen_plus}) {
         const int covered = covering_runs(grid, log10_truth, e, 500, kRuns);

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 
 #include "pmcount/count.hpp"
@@ -88,6 +90,21 @@ TEST(Generators, AztecDiamond) {
         EXPECT_EQ(g.n_right(), k * (k + 1));
         EXPECT_EQ(count_of(g), str(test::aztec_diamond_count(k))) << k;
     }
+}
+
+TEST(Generators, LogClosedFormsAgreeWithTheExactCounts) {
+    // Against the exact products of tests/support (computed in 100-digit floating point) and the
+    // literal A004003 value for the 8×8 board; long double logs, to 1e-15 relative.
+    auto close = [](long double a, long double b) { return std::fabs(a - b) <= 1e-15L * std::fabs(b); };
+    EXPECT_TRUE(close(log_grid_tilings(8, 8), std::log(12988816.0L)));
+    for (const auto& [m, n] : {std::pair{2, 3}, std::pair{6, 7}, std::pair{10, 10}}) {
+        const auto exact = static_cast<long double>(test::kasteleyn_grid_exact<100>(m, n));
+        EXPECT_TRUE(close(log_grid_tilings(m, n), std::log(exact))) << m << "x" << n;
+    }
+    EXPECT_EQ(log_grid_tilings(3, 5), -std::numeric_limits<long double>::infinity());
+    const auto hexagon = static_cast<long double>(test::macmahon(4, 5, 6));
+    EXPECT_TRUE(close(log_hexagon_tilings(4, 5, 6), std::log(hexagon)));
+    EXPECT_TRUE(close(log_aztec_tilings(10), 55 * std::log(2.0L)));
 }
 
 TEST(Generators, CompleteBipartite) {
