@@ -19,9 +19,7 @@ void run_chunks(int bits, const EngineRun& run,
         bits < 18 ? 1
                   : static_cast<int>(std::min<std::int64_t>(resolve_threads(run.threads), chunks));
 
-    using Clock = std::chrono::steady_clock;
-    const auto start = Clock::now();
-    auto last_report = start;
+    ProgressThrottle progress(run);
     std::atomic<std::int64_t> done{0};
 
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
@@ -29,14 +27,8 @@ void run_chunks(int bits, const EngineRun& run,
         const std::uint64_t begin = static_cast<std::uint64_t>(c) * chunk;
         body(static_cast<std::uint64_t>(c), begin, begin + chunk);
         const std::int64_t finished = done.fetch_add(1, std::memory_order_relaxed) + 1;
-        if (run.progress && omp_get_thread_num() == 0) {
-            const auto now = Clock::now();
-            if (std::chrono::duration<double>(now - last_report).count() >=
-                run.progress_interval_s) {
-                last_report = now;
-                run.progress(Progress{static_cast<double>(finished) / static_cast<double>(chunks),
-                                      std::chrono::duration<double>(now - start).count()});
-            }
+        if (omp_get_thread_num() == 0) {
+            progress.report(static_cast<double>(finished) / static_cast<double>(chunks));
         }
     }
 }

@@ -332,13 +332,8 @@ ExactOutcome exact_permanent(const DenseMatrix<std::int64_t>& a, bool binary, co
     });
     out.arithmetic += " (" + std::to_string(primes.size()) + " primes of 62 bits, one spare) + CRT";
 
-    const std::vector<std::uint64_t> used_primes(primes.begin(), primes.end() - 1);
-    const std::vector<std::uint64_t> used_residues(residues.begin(), residues.end() - 1);
-    out.value = numeric::crt_symmetric(used_residues, used_primes);
-    if (numeric::mod(out.value, primes.back()) != residues.back()) {
-        throw InternalError(std::string(Kernel::name) + ": the spare prime disagrees with the CRT reconstruction "
-                            "(bound 2^" + std::to_string(bound_log2) + ")");
-    }
+    const std::string engine = std::string(Kernel::name) + " (bound 2^" + std::to_string(bound_log2) + ")";
+    out.value = numeric::crt_with_spare(residues, primes, engine.c_str());
     return out;
 }
 

@@ -141,12 +141,7 @@ ExactOutcome ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary, co
         moduli.push_back(primes[k]);
         residues.push_back(driver::finish_residue(r.residues[k], n, primes[k]));
     }
-    const std::vector<std::uint64_t> used_moduli(moduli.begin(), moduli.end() - 1);
-    const std::vector<std::uint64_t> used_residues(residues.begin(), residues.end() - 1);
-    out.value = numeric::crt_symmetric(used_residues, used_moduli);
-    if (numeric::mod(out.value, moduli.back()) != residues.back()) {
-        throw InternalError("GPU Ryser: the spare prime disagrees with the CRT reconstruction");
-    }
+    out.value = numeric::crt_with_spare(residues, moduli, "GPU Ryser");
     out.primes = static_cast<int>(primes.size());
     out.gray_steps = std::uint64_t{1} << (n - 1);
     out.arithmetic = "exact lanes ×4, modular (" + std::to_string(primes.size()) +

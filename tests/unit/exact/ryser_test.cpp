@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "exact/brute_force.hpp"
 #include "numeric/crt.hpp"
@@ -75,6 +76,26 @@ TEST(RyserExact, ResultDoesNotDependOnThreadCount) {
     EXPECT_EQ(ryser_exact(a, true, threads(2)).value, one);
     EXPECT_EQ(ryser_exact(a, true, threads(3)).value, one);
     EXPECT_FALSE(one.is_zero());
+}
+
+TEST(RyserExact, ReportsMonotoneProgressFromOneThread) {
+    const auto a = test::random_binary(22, 0.5, 43);
+    EngineRun run = threads(2);
+    run.progress_interval_s = 0;  // every chunk the reporting thread finishes
+    std::vector<Progress> seen;
+    run.progress = [&](const Progress& p) { seen.push_back(p); };
+    const BigInt value = ryser_exact(a, true, run).value;
+    EXPECT_EQ(value, ryser_exact(a, true, threads(1)).value);
+    ASSERT_FALSE(seen.empty());
+    for (std::size_t k = 0; k < seen.size(); ++k) {
+        EXPECT_GT(seen[k].fraction, 0);
+        EXPECT_LE(seen[k].fraction, 1);
+        EXPECT_GE(seen[k].elapsed_s, 0);
+        if (k > 0) {
+            EXPECT_GE(seen[k].fraction, seen[k - 1].fraction);
+            EXPECT_GE(seen[k].elapsed_s, seen[k - 1].elapsed_s);
+        }
+    }
 }
 
 TEST(RyserModular, ResidueOfTheExactPermanent) {
