@@ -23,6 +23,7 @@
 
 #include "approx/sampler.hpp"
 #include "backend/cuda_backend.hpp"
+#include "cuda_status.cuh"
 #include "pmcount/error.hpp"
 
 namespace pmcount::backend::cuda {
@@ -32,14 +33,6 @@ namespace {
 constexpr int kThreadsPerBlock = 128;
 // Share of the free device memory the workspaces may take (the rest: matrix, output, others).
 constexpr double kWorkspaceMemoryShare = 0.5;
-
-void check(cudaError_t status, const char* what) {
-    if (status != cudaSuccess) {
-        const std::string message = std::string(what) + ": " + cudaGetErrorString(status);
-        cudaGetLastError();
-        throw DeviceError(message);
-    }
-}
 
 /// Device arrays of all slots' workspaces; pointers of unused fields are null.
 struct WorkspaceArrays {

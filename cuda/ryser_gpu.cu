@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "backend/cuda_backend.hpp"
+#include "cuda_status.cuh"
 #include "cuda/ryser_dense_source.hpp"
 #include "pmcount/error.hpp"
 
@@ -83,13 +84,7 @@ int unroll_log2(int n, GpuMode mode) {
     return std::min(n - 1, wanted);
 }
 
-void check(cudaError_t status, const char* what) {
-    if (status != cudaSuccess) {
-        const std::string message = std::string(what) + ": " + cudaGetErrorString(status);
-        cudaGetLastError();
-        throw DeviceError(message);
-    }
-}
+using cuda::check;  // the runtime overload (cuda_status.cuh) next to the NVRTC one
 
 void check(nvrtcResult status, const char* what) {
     if (status != NVRTC_SUCCESS) {
