@@ -15,6 +15,7 @@
 #include <boost/graph/boyer_myrvold_planar_test.hpp>
 #include <boost/graph/planar_face_traversal.hpp>
 #include <numeric>
+#include <random>
 
 #include "numeric/sparse_determinant.hpp"
 #include "pmcount/error.hpp"
@@ -43,13 +44,26 @@ Graph boost_graph(const BipartiteGraph& graph, const std::vector<edge_t>& kept,
             left_of[static_cast<std::size_t>(e)] = u;
         }
     }
-    for (std::size_t k = 0; k < kept.size(); ++k) {
+    // Edges go in in a fixed pseudo-random order. Boyer–Myrvold's depth-first search follows the
+    // adjacency lists' order, and inserting a strip's edges row by row makes it walk long paths:
+    // on the 16×1000 grid 1.2 s instead of 0.15 s (16×2000: 4.6 s instead of 0.18 s); the
+    // embedding may differ, the signing and |det| do not depend on it.
+    std::vector<std::size_t> order(kept.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::mt19937_64 rng(0x6b617374);  // the sequence of mt19937_64 is fixed by the standard
+    for (std::size_t i = order.size(); i > 1; --i) {
+        std::swap(order[i - 1], order[static_cast<std::size_t>(rng() % i)]);
+    }
+    if (descriptor != nullptr) {
+        descriptor->resize(kept.size());
+    }
+    for (const std::size_t k : order) {
         const auto e = static_cast<std::size_t>(kept[k]);
         const auto added = boost::add_edge(static_cast<std::size_t>(left_of[e]),
                                            static_cast<std::size_t>(graph.n_left() + adjacency[e]),
                                            static_cast<int>(k), g);
         if (descriptor != nullptr) {
-            descriptor->push_back(added.first);
+            (*descriptor)[k] = added.first;
         }
     }
     return g;
