@@ -3,10 +3,12 @@
 // Phases: (1) the weighted adjacency of all V = n_left + n_right vertices; (2) candidate orders
 // and their widths, the narrowest kept; (3) a step plan: each frontier vertex gets a slot (a bit
 // of the 64-bit state mask) when it enters the frontier and frees it when processed; (4) the DP,
-// one step per vertex: the new live states are generated serially into a hash table, then their
-// values are pulled from the old states in parallel (no write conflicts, same result for any
-// thread count). Workspaces: two state tables (open addressing, masks → index) and two value
-// arrays of live × words entries.
+// one step per vertex: the live states are kept as a sorted list of masks; a step's new list is
+// a serial k-way merge of the old list's images under the step's transitions (each a fixed XOR,
+// so each image stays sorted), then the new values are pulled from the old states in parallel (no
+// write conflicts, same result for any thread count), reading the old values in increasing
+// addresses per transition. Workspaces: two sorted mask lists, per new state one source per
+// transition, the merge's per-transition lists, and two value arrays of live × words entries.
 //
 // Arithmetics: exact values are two's-complement integers of L 64-bit limbs (ring Z/2^(64L):
 // additions and multiplications by a word wrap exactly as the true values do as long as those
@@ -305,85 +307,6 @@ StepPlan plan_steps(const Adjacency& adj, const std::vector<vertex_t>& order, in
     return plan;
 }
 
-/// Masks → index of the live state. Up to kDirectSlots slots the mask addresses its entry
-/// directly (2^slots words of 8 bytes: one cache miss per insertion instead of a probe sequence);
-/// wider frontiers use open addressing with linear probing, their masks kept alongside. Each
-/// entry packs the step that wrote it with the index, so starting a step clears nothing.
-class StateTable {
-public:
-    static constexpr int kDirectSlots = 22;
-
-    explicit StateTable(int slots) : direct_(slots <= kDirectSlots) {
-        if (direct_) {
-            entries_.assign(std::size_t{1} << slots, 0);
-        }
-    }
-    /// Empties the table for at most `expected` states.
-    void reset(std::size_t expected) {
-        if (!direct_) {
-            std::size_t capacity = 16;
-            while (capacity < 2 * expected) {
-                capacity *= 2;
-            }
-            if (capacity > entries_.size()) {
-                entries_.assign(capacity, 0);
-                keys_.assign(capacity, 0);
-                shift_ = 64 - static_cast<int>(std::log2(static_cast<double>(capacity)));
-            }
-        }
-        ++current_;
-        masks_.clear();
-    }
-    /// Index of `mask`, inserting it as the next index when absent.
-    std::uint32_t insert(std::uint64_t mask) {
-        std::size_t h = direct_ ? static_cast<std::size_t>(mask) : hash(mask);
-        while (step_of(entries_[h]) == current_) {
-            if (direct_ || keys_[h] == mask) {
-                return index_of(entries_[h]);
-            }
-            h = (h + 1) & (entries_.size() - 1);
-        }
-        const auto index = static_cast<std::uint32_t>(masks_.size());
-        entries_[h] = (std::uint64_t{current_} << 32) | index;
-        if (!direct_) {
-            keys_[h] = mask;
-        }
-        masks_.push_back(mask);
-        return index;
-    }
-    /// Index of `mask`, −1 when absent.
-    std::int64_t find(std::uint64_t mask) const {
-        if (direct_) {
-            return mask < entries_.size() && step_of(entries_[mask]) == current_
-                       ? static_cast<std::int64_t>(index_of(entries_[mask]))
-                       : std::int64_t{-1};
-        }
-        for (std::size_t h = hash(mask); step_of(entries_[h]) == current_;
-             h = (h + 1) & (entries_.size() - 1)) {
-            if (keys_[h] == mask) {
-                return index_of(entries_[h]);
-            }
-        }
-        return -1;
-    }
-    const std::vector<std::uint64_t>& masks() const { return masks_; }
-
-private:
-    static std::uint32_t step_of(std::uint64_t entry) {
-        return static_cast<std::uint32_t>(entry >> 32);
-    }
-    static std::uint32_t index_of(std::uint64_t entry) { return static_cast<std::uint32_t>(entry); }
-    std::size_t hash(std::uint64_t mask) const {
-        return static_cast<std::size_t>((mask * 0x9E3779B97F4A7C15ULL) >> shift_);
-    }
-    bool direct_;
-    int shift_ = 60;
-    std::uint32_t current_ = 0;
-    std::vector<std::uint64_t> entries_;  ///< step << 32 | index
-    std::vector<std::uint64_t> keys_;     ///< hashed mode: the mask of each entry
-    std::vector<std::uint64_t> masks_;
-};
-
 // ---- arithmetics
 // ----------------------------------------------------------------------------------
 
@@ -601,20 +524,128 @@ private:
 // the steps: half the word operations of one pass over all steps, and the two passes run side by
 // side on threads of their own.
 
-/// The live states of one pass and their values.
+/// The live states of one pass, their masks in increasing order, and their values.
 template <class Arith>
 struct Pass {
-    explicit Pass(const Arith& a, int slots) : arith(a), table(slots) {
-        table.reset(1);
-        table.insert(0);
+    explicit Pass(const Arith& a) : arith(a), masks{0} {
         values.assign(arith.words(), typename Arith::Word{});
         arith.set_one(values.data());
     }
     Arith arith;
-    StateTable table;  ///< masks of the live states → their index
+    std::vector<std::uint64_t> masks;
     std::vector<typename Arith::Word> values;
     std::uint64_t state_visits = 0;
 };
+
+/// One transition family of a step, as a filter and a map of the old states: an old state s with
+/// (s & test) == expect becomes s ^ flip. The map is a fixed XOR on states that agree on the
+/// flipped bit, so it keeps the old (increasing) order: each family is a sorted list.
+struct Family {
+    std::uint64_t test = 0;
+    std::uint64_t expect = 0;
+    std::uint64_t flip = 0;
+};
+
+/// A family no state passes ((s & 1) == 2 never holds), for v off the frontier.
+constexpr Family kNoState{1, 2, 0};
+
+/// Families of step t: slot 0 is the transition through v's earlier match (weight 1), slot 1 + k
+/// the one through v's match to its k-th forward neighbour u_k (weight a_{v,u_k}).
+void step_families(const StepPlan& plan, std::size_t t, bool backward,
+                   std::vector<Family>& families) {
+    const std::uint64_t vbit = plan.vertex_bit[t];
+    const auto f_begin = static_cast<std::size_t>(plan.forward_offsets[t]);
+    const auto f_end = static_cast<std::size_t>(plan.forward_offsets[t + 1]);
+    families.clear();
+    if (!backward) {
+        // Forward: v matched before → S − v; otherwise S + u_k for each free u_k.
+        families.push_back(vbit != 0 ? Family{vbit, vbit, vbit} : kNoState);
+        for (std::size_t k = f_begin; k < f_end; ++k) {
+            const std::uint64_t bit = plan.forward_bit[k];
+            families.push_back({vbit | bit, 0, bit});
+        }
+        return;
+    }
+    // Backward, from a state T after the step: T + v, and T − u_k for each u_k ∈ T, keeping only
+    // states that can exist before the step (no entering vertex).
+    const std::uint64_t entering = plan.entering[t];
+    families.push_back(vbit != 0 ? Family{entering | vbit, 0, vbit} : kNoState);
+    for (std::size_t k = f_begin; k < f_end; ++k) {
+        const std::uint64_t bit = plan.forward_bit[k];
+        families.push_back({entering | bit, bit, bit});
+    }
+}
+
+/// The new live states of a step, in increasing order, and for each its source (old index) in
+/// every family (kNone where absent): a k-way merge of the families' sorted lists, O(live · k).
+/// Keeping every state list sorted is what makes the value phase stream (idea (a) of issue 7,
+/// in place of the hash table of masks): each family reads the old values in increasing
+/// addresses, and the new values are written in order. With the prefetch below, pmcount-bench
+/// lattices, 16×1000 grid exact, 2 cores: 11.5 s → 7.5 s on the 2-core development VM (small
+/// caches), 5.1–5.3 s → 4.2–5.1 s on 2 pinned cores of the 16-core GPU host.
+constexpr std::uint32_t kNone = ~std::uint32_t{0};
+/// The value phase prefetches the sources of the state this far ahead: their rows (up to 50
+/// words on a 16×1000 grid) come from L3, and the hardware prefetcher does not cross the gaps
+/// between a family's rows (count_matchings 16×1000, 2 pinned cores: 8.6 s → 7.8 s).
+constexpr std::int64_t kPrefetchAhead = 4;
+
+/// Scratch of merge_families, kept across steps.
+struct MergeLists {
+    std::vector<std::uint64_t> heads;    ///< per family: its mapped masks, then kEnd
+    std::vector<std::uint32_t> origins;  ///< … and the old index of each
+};
+
+void merge_families(const std::vector<std::uint64_t>& old_masks,
+                    const std::vector<Family>& families, MergeLists& lists,
+                    std::vector<std::uint64_t>& new_masks, std::vector<std::uint32_t>& sources) {
+    constexpr std::uint64_t kEnd = ~std::uint64_t{0};  // masks use at most 63 bits
+    const std::size_t stride = families.size(), old_live = old_masks.size();
+    const std::size_t span = old_live + 1;
+    lists.heads.resize(stride * span);
+    lists.origins.resize(stride * span);
+    // Phase 1: each family's list, branch-free (the filter is taken about half of the time).
+    std::vector<std::size_t> at(stride, 0);
+    std::size_t images = 0;
+    for (std::size_t f = 0; f < stride; ++f) {
+        const Family fam = families[f];
+        std::uint64_t* head = &lists.heads[f * span];
+        std::uint32_t* origin = &lists.origins[f * span];
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < old_live; ++i) {
+            head[n] = old_masks[i] ^ fam.flip;
+            origin[n] = static_cast<std::uint32_t>(i);
+            n += (old_masks[i] & fam.test) == fam.expect ? 1 : 0;
+        }
+        head[n] = kEnd;
+        at[f] = f * span;
+        images += n;
+    }
+    // Phase 2: the merge; every new state takes the heads equal to the least one. There are at
+    // most `images` new states; their sources grow on demand (by doubling, and the buffer is
+    // kept across steps) since a tight bound would cost a pass of its own.
+    new_masks.resize(images);
+    std::size_t live = 0;
+    for (;; ++live) {
+        std::uint64_t next = kEnd;
+        for (std::size_t f = 0; f < stride; ++f) {
+            next = std::min(next, lists.heads[at[f]]);
+        }
+        if (next == kEnd) {
+            break;
+        }
+        new_masks[live] = next;
+        if ((live + 1) * stride > sources.size()) {
+            sources.resize(std::max(2 * sources.size(), (live + 1) * stride));
+        }
+        std::uint32_t* src = &sources[live * stride];
+        for (std::size_t f = 0; f < stride; ++f) {
+            const bool taken = lists.heads[at[f]] == next;
+            src[f] = taken ? lists.origins[at[f]] : kNone;
+            at[f] += taken ? 1 : 0;
+        }
+    }
+    new_masks.resize(live);
+}
 
 /// Runs steps [first, last) forward, or (last, first] backward (transposed), on `threads`.
 /// `report(done)` is called after each step with the steps done.
@@ -622,61 +653,21 @@ template <class Arith, class Report>
 void run_pass(Pass<Arith>& pass, const StepPlan& plan, std::size_t first, std::size_t last,
               bool backward, int threads, Report report) {
     using Word = typename Arith::Word;
-    constexpr std::uint32_t kNone = ~std::uint32_t{0};
-    std::vector<std::uint64_t> live;
+    std::vector<std::uint64_t> new_masks;
     std::vector<Word> next;
-    // Per new state, its sources: slot 0 the one linked through v's earlier match (weight 1),
-    // slot 1 + k the one linked through v's match to its k-th forward neighbour; kNone if absent.
+    std::vector<Family> families;
     std::vector<std::uint32_t> sources;
+    MergeLists lists;
     for (std::size_t done = 0; done < last - first; ++done) {
         const std::size_t t = backward ? last - 1 - done : first + done;
-        const std::uint64_t vbit = plan.vertex_bit[t];
         const auto f_begin = static_cast<std::size_t>(plan.forward_offsets[t]);
         const std::size_t forward = static_cast<std::size_t>(plan.forward_offsets[t + 1]) - f_begin;
         const std::size_t stride = 1 + forward;
-        live = pass.table.masks();
-        const std::size_t old_live = live.size();
-        pass.arith.before_step(pass.values, old_live, pass.arith.growth_log2(plan, t));
+        pass.arith.before_step(pass.values, pass.masks.size(), pass.arith.growth_log2(plan, t));
         const std::size_t words = pass.arith.words();
-        pass.table.reset(old_live * stride);
-        sources.clear();
-        const auto link = [&](std::uint64_t state, std::size_t slot, std::size_t source) {
-            const auto index = static_cast<std::size_t>(pass.table.insert(state));
-            if (index * stride == sources.size()) {  // a new state: no sources yet
-                sources.resize(sources.size() + stride, kNone);
-            }
-            sources[index * stride + slot] = static_cast<std::uint32_t>(source);
-        };
-        for (std::size_t i = 0; i < old_live; ++i) {
-            const std::uint64_t s = live[i];
-            if (!backward) {
-                // Forward: v matched before → S − v; otherwise S + u_k for each free u_k.
-                if ((s & vbit) != 0) {
-                    link(s ^ vbit, 0, i);
-                    continue;
-                }
-                for (std::size_t k = 0; k < forward; ++k) {
-                    const std::uint64_t bit = plan.forward_bit[f_begin + k];
-                    if ((s & bit) == 0) {
-                        link(s | bit, 1 + k, i);
-                    }
-                }
-            } else {
-                // Backward, from a state T after the step: T + v, and T − u_k for each u_k ∈ T,
-                // keeping only states that can exist before the step (no entering vertex).
-                const std::uint64_t entering = plan.entering[t];
-                if (vbit != 0 && (s & entering) == 0) {
-                    link(s | vbit, 0, i);
-                }
-                for (std::size_t k = 0; k < forward; ++k) {
-                    const std::uint64_t bit = plan.forward_bit[f_begin + k];
-                    if ((s & bit) != 0 && ((s ^ bit) & entering) == 0) {
-                        link(s ^ bit, 1 + k, i);
-                    }
-                }
-            }
-        }
-        const std::size_t new_live = pass.table.masks().size();
+        step_families(plan, t, backward, families);
+        merge_families(pass.masks, families, lists, new_masks, sources);
+        const std::size_t new_live = new_masks.size();
         next.resize(new_live * words);
         const auto n_live = static_cast<std::int64_t>(new_live);
         const Arith& arith = pass.arith;
@@ -685,6 +676,19 @@ void run_pass(Pass<Arith>& pass, const StepPlan& plan, std::size_t first, std::s
         // the same result.
 #pragma omp parallel for schedule(static) num_threads(threads) if (new_live * words >= 4096)
         for (std::int64_t i = 0; i < n_live; ++i) {
+            if (i + kPrefetchAhead < n_live) {
+                const std::uint32_t* ahead =
+                    &sources[static_cast<std::size_t>(i + kPrefetchAhead) * stride];
+                for (std::size_t f = 0; f < stride; ++f) {
+                    if (ahead[f] != kNone) {
+                        const auto* row = reinterpret_cast<const char*>(
+                            &old_values[static_cast<std::size_t>(ahead[f]) * words]);
+                        for (std::size_t b = 0; b < words * sizeof(Word); b += 64) {
+                            __builtin_prefetch(row + b);
+                        }
+                    }
+                }
+            }
             const std::uint32_t* src = &sources[static_cast<std::size_t>(i) * stride];
             Word* d = &next[static_cast<std::size_t>(i) * words];
             const Word* kept =
@@ -711,21 +715,29 @@ void run_pass(Pass<Arith>& pass, const StepPlan& plan, std::size_t first, std::s
         }
         pass.state_visits += new_live;
         pass.values.swap(next);
+        pass.masks.swap(new_masks);
         report(done + 1);
     }
 }
 
-/// Σ_S forward[S] · backward[S] over the states live in both (Arith::dot accumulates).
+/// Σ_S forward[S] · backward[S] over the states live in both (Arith::dot accumulates): a merge
+/// join of the two sorted mask lists.
 template <class Arith>
 typename Arith::Dot combine(const Pass<Arith>& forward, const Pass<Arith>& backward) {
     typename Arith::Dot dot{};
     const std::size_t words = forward.arith.words(), back_words = backward.arith.words();
-    const auto& masks = forward.table.masks();
-    for (std::size_t i = 0; i < masks.size(); ++i) {
-        const std::int64_t j = backward.table.find(masks[i]);
-        if (j >= 0) {
+    const auto& a = forward.masks;
+    const auto& b = backward.masks;
+    for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+        if (a[i] < b[j]) {
+            ++i;
+        } else if (b[j] < a[i]) {
+            ++j;
+        } else {
             forward.arith.dot(dot, &forward.values[i * words], backward.arith,
-                              &backward.values[static_cast<std::size_t>(j) * back_words]);
+                              &backward.values[j * back_words]);
+            ++i;
+            ++j;
         }
     }
     return dot;
@@ -740,11 +752,11 @@ struct DpOutcome {
 
 /// Both passes, the backward one on a thread of its own when there are two or more threads.
 template <class Arith>
-DpOutcome<Arith> run_dp(const Arith& arith, const StepPlan& plan, int slots, const EngineRun& run) {
+DpOutcome<Arith> run_dp(const Arith& arith, const StepPlan& plan, const EngineRun& run) {
     const std::size_t steps = plan.vertex_bit.size();
     const std::size_t cut = steps / 2;
     const int threads = resolve_threads(run.threads);
-    Pass<Arith> forward(arith, slots), backward(arith, slots);
+    Pass<Arith> forward(arith), backward(arith);
     ProgressThrottle progress(run);
     std::atomic<std::size_t> backward_done{0};
     // Progress is reported from the calling thread (the forward pass) only.
@@ -817,7 +829,7 @@ FloatOutcome frontier_float(const SparseMatrix<T>& a, const EngineRun& run) {
     const Prepared<T> p = prepare(a);
     const FloatArith<T> arith(a.values());
     FloatOutcome out;
-    const auto dp = run_dp(arith, p.plan, p.order.slots, run);
+    const auto dp = run_dp(arith, p.plan, run);
     const auto& dot = dp.dot;
     const std::int64_t exponent = dp.exponent2;
     out.gray_steps = dp.state_visits;
@@ -851,7 +863,7 @@ FrontierOrder frontier_order(const BipartiteGraph& graph) {
 ExactOutcome frontier_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& run) {
     const Prepared<std::int64_t> p = prepare(a);
     ExactOutcome out;
-    const auto dp = run_dp(BigArith(a.values()), p.plan, p.order.slots, run);
+    const auto dp = run_dp(BigArith(a.values()), p.plan, run);
     out.value = dp.dot;
     out.gray_steps = dp.state_visits;
     out.arithmetic = describe(p.order) + ", exact integers";

@@ -1,6 +1,7 @@
 // The frontier engine against the brute-force oracle (random sparse matrices with signed
-// weights, n ≤ 9), dense Ryser (non-planar sparse matrices, n ≤ 22) and the planar engine (grids);
-// widths of known orders; thread invariance; floating point against Ryser.
+// weights, n ≤ 9; weights near 2^63), dense Ryser (non-planar sparse matrices, n ≤ 22; frontiers
+// wider than 22 slots), products of blocks (many-limb signed values) and the planar engine
+// (grids); widths of known orders; thread invariance; floating point against Ryser.
 #include "exact/frontier.hpp"
 
 #include <gtest/gtest.h>
@@ -71,6 +72,58 @@ TEST(Frontier, CompleteBipartiteGraphs) {
     EXPECT_EQ(frontier_exact(ones(complete_bipartite_graph(13)), threads(2)).value,
               BigInt(6227020800));
     EXPECT_LE(frontier_order(complete_bipartite_graph(13)).width, 14);
+}
+
+// Frontiers wider than 22 slots (masks beyond the old direct-indexed table; the sorted state
+// lists have no width-dependent path) against Ryser.
+TEST(Frontier, WideFrontiersAgreeWithRyser) {
+    for (std::uint64_t seed = 0; seed < 3; ++seed) {
+        const DenseMatrix<std::int64_t> a = test::random_integer(20, -2, 3, 0.85, 90 + seed);
+        const SparseMatrix<std::int64_t> sparse(a);
+        EXPECT_GT(frontier_order(sparse.pattern()).slots, 22) << "seed " << seed;
+        EXPECT_EQ(frontier_exact(sparse, threads(2)).value, ryser_exact(a, false, threads(2)).value)
+            << "seed " << seed;
+    }
+}
+
+// Many-limb values of both signs: a block-diagonal matrix of random signed blocks, whose
+// permanent is the product of the blocks' (Ryser), exercises limb growth and the
+// two's-complement sums over thousands of steps.
+TEST(Frontier, ManyLimbSignedValuesAgreeWithBlockProducts) {
+    constexpr int kBlocks = 24, kSize = 8;
+    std::vector<Triplet<std::int64_t>> entries;
+    BigInt expected(1);
+    for (int b = 0; b < kBlocks; ++b) {
+        const DenseMatrix<std::int64_t> block =
+            test::random_integer(kSize, -1000, 1000, 0.8, 300 + static_cast<std::uint64_t>(b));
+        expected *= ryser_exact(block, false, threads(1)).value;
+        for (int r = 0; r < kSize; ++r) {
+            for (int c = 0; c < kSize; ++c) {
+                if (block(r, c) != 0) {
+                    entries.push_back({b * kSize + r, b * kSize + c, block(r, c)});
+                }
+            }
+        }
+    }
+    const SparseMatrix<std::int64_t> a(kBlocks * kSize, kBlocks * kSize, std::move(entries));
+    EXPECT_GT(expected.magnitude().size(), 8U);
+    EXPECT_EQ(frontier_exact(a, threads(2)).value, expected);
+    EXPECT_EQ(frontier_exact(a, threads(1)).value, expected);
+}
+
+// Weights near the int64 limit: every product of a limb by a weight carries a full word.
+TEST(Frontier, HugeWeightsAgreeWithBruteForce) {
+    for (std::uint64_t seed = 0; seed < 6; ++seed) {
+        DenseMatrix<std::int64_t> a = test::random_integer(6, -3, 3, 0.8, 500 + seed);
+        for (int r = 0; r < a.rows(); ++r) {
+            for (int c = 0; c < a.cols(); ++c) {
+                a(r, c) *= std::int64_t{1} << 61;
+            }
+        }
+        EXPECT_EQ(frontier_exact(SparseMatrix<std::int64_t>(a), threads(1)).value,
+                  brute_force_exact(a))
+            << "seed " << seed;
+    }
 }
 
 TEST(Frontier, ResultDoesNotDependOnThreads) {
