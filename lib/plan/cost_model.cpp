@@ -162,13 +162,13 @@ double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {
 constexpr double kPlanarSetupPerVertex_s = 3e-5;
 constexpr double kPlanarNested_s = 3.4e-7;  // × n^1.5
 constexpr double kPlanarBand_s = 2.8e-8;    // × n·w²
-// Frontier engine: per state visit a fixed cost (table insertion, sources) and a cost per 64-bit
-// word of the value per source. Fitted to `pmcount-bench lattices` on the 16×1000 grid and the
-// 10,10,10 hexagon (2 threads, the two passes side by side): exact 2.0·10^8 visits in 23 s,
-// double in 14 s. With the meet in the middle each pass's integers grow to half the final
-// size: a quarter of the bound's words on average.
-constexpr double kFrontierVisit_ns = 60.0;
-constexpr double kFrontierWord_ns = 3.5;
+// Frontier engine: per state visit a fixed cost (merging the sorted state lists, sources) and a
+// cost per 64-bit word of the value per source. Fitted to `pmcount-bench lattices --methods
+// frontier --threads 2` on the idle 2-core machine: the 16×1000 grid (2.0·10^8 visits) exact in
+// 7.1–7.5 s, 16×500 in 2.8 s. With the meet in the middle each pass's integers grow to half the
+// final size: a quarter of the bound's words on average.
+constexpr double kFrontierVisit_ns = 19.0;
+constexpr double kFrontierWord_ns = 1.1;
 
 double brute_force_seconds(vertex_t n) {
     double nodes = 1;
