@@ -12,16 +12,13 @@
 #include "exact/planar.hpp"
 #include "exact/ryser.hpp"
 #include "pmcount/generate.hpp"
+#include "support/engine_run.hpp"
 #include "support/random_matrices.hpp"
 
 namespace pmcount::exact {
 namespace {
 
-EngineRun threads(int t) {
-    EngineRun run;
-    run.threads = t;
-    return run;
-}
+using test::threads;
 
 SparseMatrix<std::int64_t> ones(const BipartiteGraph& g) {
     std::vector<Triplet<std::int64_t>> entries;

@@ -14,15 +14,12 @@
 #include "exact/ryser.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/generate.hpp"
+#include "support/engine_run.hpp"
 
 namespace pmcount::exact {
 namespace {
 
-EngineRun threads(int t) {
-    EngineRun run;
-    run.threads = t;
-    return run;
-}
+using test::threads;
 
 /// A random subgraph of `base` (each edge kept with probability keep) with shuffled row and
 /// column labels; weights 1, or uniform in [−3, 3] \ {0} when `signed_weights`.

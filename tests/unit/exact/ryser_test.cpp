@@ -11,16 +11,13 @@
 #include "numeric/crt.hpp"
 #include "numeric/primes.hpp"
 #include "pmcount/error.hpp"
+#include "support/engine_run.hpp"
 #include "support/random_matrices.hpp"
 
 namespace pmcount::exact {
 namespace {
 
-EngineRun threads(int t) {
-    EngineRun run;
-    run.threads = t;
-    return run;
-}
+using test::threads;
 
 TEST(RyserExact, MatchesBruteForceOnRandomBinaryAndIntegerMatrices) {
     for (std::uint64_t seed = 0; seed < 120; ++seed) {

@@ -14,6 +14,7 @@
 #include "exact/gray_code.hpp"
 #include "exact/ryser.hpp"
 #include "numeric/crt.hpp"
+#include "support/engine_run.hpp"
 #include "support/random_matrices.hpp"
 
 namespace pmcount::exact {
@@ -21,11 +22,7 @@ namespace {
 
 constexpr SparseVariant kVariants[] = {SparseVariant::sparyser, SparseVariant::skipper};
 
-EngineRun threads(int t) {
-    EngineRun run;
-    run.threads = t;
-    return run;
-}
+using test::threads;
 
 /// A random sparse matrix; every seventh has an empty column, and low densities often give a
 /// zero permanent without one.
