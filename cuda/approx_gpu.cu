@@ -13,6 +13,13 @@
 // the samples first + t, first + t + T', … (T' = min(T, count)); results are written by sample
 // index, so the order of completion does not matter.
 //
+// Populations (particles > 1, estimate.cpp's run_populations): particle k owns workspace k of a
+// set sized for all particles side by side; advance_kernel takes every particle's steps up to the
+// next resampling point (a grid-stride loop over the particles), the host draws the ancestors
+// from the weights (the same code as the CPU's), and select_kernel copies the chosen particles'
+// workspaces into a second set, which becomes the current one. Both sets take at most half of the
+// free memory together.
+//
 // Compiled with -fmad=false (cuda/CMakeLists.txt): the CPU build of the sampler does not fuse
 // multiply-adds either, so both pick the same partners for a seed.
 #include <cuda_runtime.h>
@@ -71,6 +78,74 @@ struct InterleavedWorkspace {
     __device__ vertex_t& row_parent(vertex_t i) noexcept { return a.row_parent[at(i)]; }
 };
 
+// Particle populations (estimate.cpp's run_populations): workspace k is particle k's, all
+// particles side by side; the cursors live in a plain array.
+template <class Matrix>
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    advance_kernel(Matrix matrix, approx::SamplerConfig config, WorkspaceArrays workspaces,
+                   approx::SampleCursor* cursors, std::uint64_t first, std::uint64_t count,
+                   vertex_t until) {
+    const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+    for (std::uint64_t k = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+         k < count; k += stride) {
+        InterleavedWorkspace w{workspaces, k};
+        approx::SampleCursor cursor = cursors[k];
+        approx::advance_sample(matrix, config, w, cursor, first + k, until);
+        cursors[k] = cursor;
+    }
+}
+
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    begin_kernel(vertex_t n, approx::SamplerStart start, approx::SamplerConfig config,
+                 WorkspaceArrays workspaces, approx::SampleCursor* cursors, std::uint64_t count) {
+    const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+    for (std::uint64_t k = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+         k < count; k += stride) {
+        InterleavedWorkspace w{workspaces, k};
+        approx::begin_sample(n, start, config, w, cursors[k]);
+    }
+}
+
+/// to[·][k] = from[·][ancestors[k]] for the `length` elements of one workspace field.
+template <class T>
+__device__ void copy_field(const T* from, T* to, std::uint64_t length, std::uint64_t slots,
+                           std::uint64_t k, std::uint64_t ancestor) {
+    if (from == nullptr) {
+        return;
+    }
+    for (std::uint64_t i = 0; i < length; ++i) {
+        to[i * slots + k] = from[i * slots + ancestor];
+    }
+}
+
+/// Particle k of `to` becomes a copy of particle ancestors[k] of `from` (the search scratch —
+/// queue and parents — is not carried over), its weight restarting at 1/Φ unless it is 0.
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    select_kernel(vertex_t n, WorkspaceArrays from, WorkspaceArrays to,
+                  const approx::SampleCursor* from_cursors, approx::SampleCursor* to_cursors,
+                  const std::uint32_t* ancestors, std::uint64_t count) {
+    const std::uint64_t k = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k >= count) {
+        return;
+    }
+    const std::uint64_t a = ancestors[k], slots = from.slots;
+    const auto un = static_cast<std::uint64_t>(n), words = (un + 31) / 32;
+    copy_field(from.row_live, to.row_live, words, slots, k, a);
+    copy_field(from.col_live, to.col_live, words, slots, k, a);
+    copy_field(from.row_scale, to.row_scale, un, slots, k, a);
+    copy_field(from.col_scale, to.col_scale, un, slots, k, a);
+    copy_field(from.row_degree, to.row_degree, un, slots, k, a);
+    copy_field(from.col_degree, to.col_degree, un, slots, k, a);
+    copy_field(from.row_match, to.row_match, un, slots, k, a);
+    copy_field(from.col_match, to.col_match, un, slots, k, a);
+    copy_field(from.row_stamp, to.row_stamp, un, slots, k, a);
+    approx::SampleCursor c = from_cursors[a];
+    if (c.log_estimate > -HUGE_VAL) {
+        c.log_estimate = -c.log_potential;
+    }
+    to_cursors[k] = c;
+}
+
 template <class Matrix>
 __global__ void __launch_bounds__(kThreadsPerBlock)
     sample_kernel(Matrix matrix, approx::SamplerStart start, approx::SamplerConfig config,
@@ -125,6 +200,59 @@ private:
     std::size_t size_ = 0;
 };
 
+/// Bytes of one sample's workspace (the fields `config` uses).
+std::uint64_t workspace_bytes(vertex_t order, const approx::SamplerConfig& config) {
+    const auto n = static_cast<std::uint64_t>(order);
+    const std::uint64_t words = (n + 31) / 32;
+    return 2 * words * sizeof(std::uint32_t) + (config.scaled ? 2 * n * sizeof(double) : 0) +
+           (config.sparsest_line ? 2 * n * sizeof(std::int32_t) : 0) +
+           (config.prune ? 5 * n * sizeof(std::int32_t) : 0);
+}
+
+/// The device arrays behind one WorkspaceArrays of `slots` interleaved workspaces.
+struct WorkspaceStore {
+    DeviceArray<double> row_scale, col_scale;
+    DeviceArray<std::int32_t> row_degree, col_degree;
+    DeviceArray<std::uint32_t> row_live, col_live;
+    DeviceArray<vertex_t> row_match, col_match, queue, row_parent;
+    DeviceArray<std::int32_t> row_stamp;
+    WorkspaceArrays view;
+
+    void allocate(vertex_t order, const approx::SamplerConfig& config, std::uint64_t slots) {
+        const auto n = static_cast<std::uint64_t>(order);
+        const std::uint64_t words = (n + 31) / 32;
+        view = WorkspaceArrays{};
+        view.slots = slots;
+        row_live.allocate(words * slots);
+        col_live.allocate(words * slots);
+        view.row_live = row_live.get();
+        view.col_live = col_live.get();
+        if (config.scaled) {
+            row_scale.allocate(n * slots);
+            col_scale.allocate(n * slots);
+            view.row_scale = row_scale.get();
+            view.col_scale = col_scale.get();
+        }
+        if (config.sparsest_line) {
+            row_degree.allocate(n * slots);
+            col_degree.allocate(n * slots);
+            view.row_degree = row_degree.get();
+            view.col_degree = col_degree.get();
+        }
+        if (config.prune) {
+            for (auto* array : {&row_match, &col_match, &queue, &row_parent}) {
+                array->allocate(n * slots);
+            }
+            row_stamp.allocate(n * slots);
+            view.row_match = row_match.get();
+            view.col_match = col_match.get();
+            view.queue = queue.get();
+            view.row_stamp = row_stamp.get();
+            view.row_parent = row_parent.get();
+        }
+    }
+};
+
 class CudaSampler final : public GpuSampler {
 public:
     explicit CudaSampler(const GpuSamplerJob& job) : job_config_(job.config), n_(job.problem->n) {
@@ -148,7 +276,8 @@ public:
         col_degree0_.assign(p.col_degree);
         row_match0_.assign(p.row_match);
         col_match0_.assign(p.col_match);
-        allocate_workspaces(prop);
+        multiprocessors_ = prop.multiProcessorCount;
+        slots_ = independent_slots();
     }
 
     void sample(std::uint64_t first, std::uint64_t count, double* log_out) override {
@@ -157,20 +286,24 @@ public:
         }
         const auto t0 = std::chrono::steady_clock::now();
         check(cudaSetDevice(device_), "cudaSetDevice");
+        if (independent_.view.slots == 0) {
+            independent_.allocate(n_, job_config_, slots_);
+        }
+        const WorkspaceArrays& workspaces = independent_.view;
         if (out_.size() < count) {
             out_.allocate(count);
         }
-        const std::uint64_t active = std::min<std::uint64_t>(workspaces_.slots, count);
+        const std::uint64_t active = std::min<std::uint64_t>(workspaces.slots, count);
         const unsigned blocks =
             static_cast<unsigned>((active + kThreadsPerBlock - 1) / kThreadsPerBlock);
         const approx::SamplerStart start{row_scale0_.get(),  col_scale0_.get(), row_degree0_.get(),
                                          col_degree0_.get(), row_match0_.get(), col_match0_.get()};
         if (dense_) {
             sample_kernel<<<blocks, kThreadsPerBlock>>>(
-                dense_view(), start, job_config_, workspaces_, first, count, active, out_.get());
+                dense_view(), start, job_config_, workspaces, first, count, active, out_.get());
         } else {
             sample_kernel<<<blocks, kThreadsPerBlock>>>(
-                sparse_view(), start, job_config_, workspaces_, first, count, active, out_.get());
+                sparse_view(), start, job_config_, workspaces, first, count, active, out_.get());
         }
         check(cudaGetLastError(), "estimator kernel launch");
         check(cudaMemcpy(log_out, out_.get(), count * sizeof(double), cudaMemcpyDeviceToHost),
@@ -179,11 +312,119 @@ public:
     }
 
     double device_seconds() const override { return seconds_; }
-    std::uint64_t slots() const override { return workspaces_.slots; }
+    std::uint64_t slots() const override { return slots_; }
 
     std::string description() const override {
-        return "GPU " + std::to_string(device_) + " (" + name_ + ", " +
-               std::to_string(workspaces_.slots) + " samples in flight)";
+        return "GPU " + std::to_string(device_) + " (" + name_ + ", " + std::to_string(slots_) +
+               " threads)";
+    }
+
+    /// Resident threads of advance_kernel, or `particles` if more, capped so that two sets of
+    /// workspaces (resampling copies from one into the other) take at most half of the free
+    /// memory; a multiple of `particles`.
+    std::uint64_t population_capacity(std::uint64_t particles) override {
+        if (capacity_particles_ == particles) {
+            return capacity_;
+        }
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        int blocks_per_sm = 0;
+        if (dense_) {
+            check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                      &blocks_per_sm, advance_kernel<approx::DenseView>, kThreadsPerBlock, 0),
+                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        } else {
+            check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                      &blocks_per_sm, advance_kernel<approx::SparseView>, kThreadsPerBlock, 0),
+                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        }
+        resident_ = static_cast<std::uint64_t>(std::max(1, blocks_per_sm)) * kThreadsPerBlock *
+                    static_cast<std::uint64_t>(multiprocessors_);
+        const std::uint64_t per_particle = 2 * workspace_bytes(n_, job_config_) +
+                                           2 * sizeof(approx::SampleCursor) +
+                                           sizeof(std::uint32_t) + sizeof(double);
+        std::size_t free_bytes = 0, total_bytes = 0;
+        check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+        // What this sampler already holds for populations counts as free.
+        const auto held = static_cast<std::uint64_t>(population_[0].view.slots) * per_particle;
+        const auto budget =
+            static_cast<std::uint64_t>(kWorkspaceMemoryShare * static_cast<double>(free_bytes + held));
+        const std::uint64_t fits = budget / per_particle;
+        if (fits < particles) {
+            throw DeviceError("GPU " + std::to_string(device_) + ": a population of " +
+                              std::to_string(particles) + " particles of order " +
+                              std::to_string(n_) + " needs " +
+                              std::to_string((particles * per_particle) >> 20) + " MiB, " +
+                              std::to_string(budget >> 20) + " MiB may be used");
+        }
+        capacity_ = std::min(fits, std::max(resident_, particles)) / particles * particles;
+        capacity_particles_ = particles;
+        return capacity_;
+    }
+
+    void begin_particles(std::uint64_t first, std::uint64_t count) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        if (population_[0].view.slots < count) {
+            for (int b = 0; b < 2; ++b) {
+                population_[b].allocate(n_, job_config_, count);
+                cursors_[b].allocate(count);
+            }
+            ancestors_.allocate(count);
+        }
+        first_ = first;
+        count_ = count;
+        current_ = 0;
+        const approx::SamplerStart start{row_scale0_.get(),  col_scale0_.get(), row_degree0_.get(),
+                                         col_degree0_.get(), row_match0_.get(), col_match0_.get()};
+        begin_kernel<<<blocks_for(count), kThreadsPerBlock>>>(
+            n_, start, job_config_, population_[0].view, cursors_[0].get(), count);
+        check(cudaGetLastError(), "estimator begin kernel launch");
+        seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+
+    void advance_particles(vertex_t until) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        const unsigned blocks = blocks_for(std::min(count_, std::max<std::uint64_t>(resident_, 1)));
+        const WorkspaceArrays& w = population_[current_].view;
+        approx::SampleCursor* c = cursors_[current_].get();
+        if (dense_) {
+            advance_kernel<<<blocks, kThreadsPerBlock>>>(dense_view(), job_config_, w, c, first_,
+                                                         count_, until);
+        } else {
+            advance_kernel<<<blocks, kThreadsPerBlock>>>(sparse_view(), job_config_, w, c, first_,
+                                                         count_, until);
+        }
+        check(cudaGetLastError(), "estimator advance kernel launch");
+        seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+
+    void particle_log_weights(double* out) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        host_cursors_.resize(count_);
+        check(cudaMemcpy(host_cursors_.data(), cursors_[current_].get(),
+                         count_ * sizeof(approx::SampleCursor), cudaMemcpyDeviceToHost),
+              "estimator kernel / cudaMemcpy to host");
+        for (std::uint64_t k = 0; k < count_; ++k) {
+            out[k] = host_cursors_[k].log_estimate + host_cursors_[k].log_potential;
+        }
+        seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+
+    void select_particles(const std::uint32_t* ancestors) override {
+        const auto t0 = std::chrono::steady_clock::now();
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        check(cudaMemcpy(ancestors_.get(), ancestors, count_ * sizeof(std::uint32_t),
+                         cudaMemcpyHostToDevice),
+              "cudaMemcpy to device (ancestors)");
+        const int next = 1 - current_;
+        select_kernel<<<blocks_for(count_), kThreadsPerBlock>>>(
+            n_, population_[current_].view, population_[next].view, cursors_[current_].get(),
+            cursors_[next].get(), ancestors_.get(), count_);
+        check(cudaGetLastError(), "estimator select kernel launch");
+        current_ = next;
+        seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
 
 private:
@@ -198,8 +439,13 @@ private:
     }
     approx::DenseView dense_view() const { return {n_, dense_values_.get()}; }
 
-    /// Slots: resident threads of the kernel, capped by memory (see the file comment).
-    void allocate_workspaces(const cudaDeviceProp& prop) {
+    static unsigned blocks_for(std::uint64_t threads) {
+        return static_cast<unsigned>((threads + kThreadsPerBlock - 1) / kThreadsPerBlock);
+    }
+
+    /// Slots of independent sampling: resident threads of the kernel, capped by memory (see
+    /// the file comment); allocated at the first sample() call.
+    std::uint64_t independent_slots() const {
         int blocks_per_sm = 0;
         if (dense_) {
             check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -211,13 +457,9 @@ private:
                   "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
         }
         const std::uint64_t resident = static_cast<std::uint64_t>(std::max(1, blocks_per_sm)) *
-                                       kThreadsPerBlock * prop.multiProcessorCount;
-        const auto n = static_cast<std::uint64_t>(n_);
-        const std::uint64_t words = (n + 31) / 32;
-        const std::uint64_t per_slot =
-            2 * words * sizeof(std::uint32_t) + (job_config_.scaled ? 2 * n * sizeof(double) : 0) +
-            (job_config_.sparsest_line ? 2 * n * sizeof(std::int32_t) : 0) +
-            (job_config_.prune ? 5 * n * sizeof(std::int32_t) : 0);
+                                       kThreadsPerBlock *
+                                       static_cast<std::uint64_t>(multiprocessors_);
+        const std::uint64_t per_slot = workspace_bytes(n_, job_config_);
         std::size_t free_bytes = 0, total_bytes = 0;
         check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
         const auto budget = static_cast<std::uint64_t>(kWorkspaceMemoryShare * free_bytes);
@@ -228,33 +470,7 @@ private:
                               std::to_string(free_bytes >> 20) + " MiB free is too little for " +
                               "one block of estimator workspaces of order " + std::to_string(n_));
         }
-        workspaces_.slots = slots;
-        row_live_.allocate(words * slots);
-        col_live_.allocate(words * slots);
-        workspaces_.row_live = row_live_.get();
-        workspaces_.col_live = col_live_.get();
-        if (job_config_.scaled) {
-            row_scale_.allocate(n * slots);
-            col_scale_.allocate(n * slots);
-            workspaces_.row_scale = row_scale_.get();
-            workspaces_.col_scale = col_scale_.get();
-        }
-        if (job_config_.sparsest_line) {
-            row_degree_.allocate(n * slots);
-            col_degree_.allocate(n * slots);
-            workspaces_.row_degree = row_degree_.get();
-            workspaces_.col_degree = col_degree_.get();
-        }
-        if (job_config_.prune) {
-            for (auto* array : {&row_match_, &col_match_, &queue_, &row_stamp_, &row_parent_}) {
-                array->allocate(n * slots);
-            }
-            workspaces_.row_match = row_match_.get();
-            workspaces_.col_match = col_match_.get();
-            workspaces_.queue = queue_.get();
-            workspaces_.row_stamp = row_stamp_.get();
-            workspaces_.row_parent = row_parent_.get();
-        }
+        return slots;
     }
 
     approx::SamplerConfig job_config_;
@@ -269,13 +485,18 @@ private:
     DeviceArray<double> row_scale0_, col_scale0_;
     DeviceArray<std::int32_t> row_degree0_, col_degree0_;
     DeviceArray<vertex_t> row_match0_, col_match0_;
-    DeviceArray<double> row_scale_, col_scale_;
-    DeviceArray<std::int32_t> row_degree_, col_degree_;
-    DeviceArray<std::uint32_t> row_live_, col_live_;
-    DeviceArray<vertex_t> row_match_, col_match_, queue_, row_parent_;
-    DeviceArray<std::int32_t> row_stamp_;
+    int multiprocessors_ = 1;
+    std::uint64_t slots_ = 0;
+    WorkspaceStore independent_;
     DeviceArray<double> out_;
-    WorkspaceArrays workspaces_;
+    // Populations: two sets of workspaces and cursors (selection copies from one to the other).
+    WorkspaceStore population_[2];
+    DeviceArray<approx::SampleCursor> cursors_[2];
+    DeviceArray<std::uint32_t> ancestors_;
+    std::vector<approx::SampleCursor> host_cursors_;
+    std::uint64_t capacity_ = 0, capacity_particles_ = 0, resident_ = 0;
+    std::uint64_t first_ = 0, count_ = 0;
+    int current_ = 0;
     double seconds_ = 0;
 };
 

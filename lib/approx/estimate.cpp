@@ -17,6 +17,9 @@
 //      sample count gives the same result for a seed on any threads or device, and one stopped
 //      by a relative error the same on any number of CPU threads (the GPU checks at other
 //      counts). Only --time shortens a round to what is predicted to fit.
+//   5. With particles > 1 the unit is a population of samples resampled as they go
+//      (approx/population.hpp, run_populations below): a round is as many populations as fit
+//      side by side, and the accumulator averages the populations' estimates.
 #include <omp.h>
 
 #include <algorithm>
@@ -29,6 +32,7 @@
 #include <variant>
 
 #include "approx/log_mean.hpp"
+#include "approx/population.hpp"
 #include "approx/problem.hpp"
 #include "approx/sampler.hpp"
 #include "backend/cuda_backend.hpp"
@@ -212,7 +216,19 @@ void scale_whole_matrix(const Matrix& a, Problem& p) {
     }
 }
 
-approx::SamplerConfig sampler_config(const EstimateOptions& o) {
+/// EstimateOptions::particles, with 0 (automatic) resolved for order n.
+std::uint64_t particles_for(const EstimateOptions& o, vertex_t n) {
+    if (o.particles > 0) {
+        return o.particles;
+    }
+    if (n < kPopulationMinOrder) {
+        return 1;
+    }
+    constexpr std::uint64_t kMin = 1024, kMax = 4096;
+    return std::clamp<std::uint64_t>(2 * static_cast<std::uint64_t>(n), kMin, kMax);
+}
+
+approx::SamplerConfig sampler_config(const EstimateOptions& o, std::uint64_t particles) {
     approx::SamplerConfig c;
     c.sparsest_line =
         o.estimator == Estimator::rasmussen_plus || o.estimator == Estimator::scaling_plus;
@@ -220,11 +236,60 @@ approx::SamplerConfig sampler_config(const EstimateOptions& o) {
     c.scale_every = o.scale_every;
     c.scale_iters = o.scale_iters;
     c.prune = c.sparsest_line;
+    c.potential = c.scaled && particles > 1;
     c.seed = o.seed;
     return c;
 }
 
-/// Draws samples [first, first + count) into logs; one implementation per backend.
+/// How populations are drawn (EstimateOptions::particles, resample_every); particles = 1: none.
+struct PopulationPlan {
+    std::uint64_t particles = 1;
+    vertex_t every = 16;
+};
+
+/// Runs populations [first, first + count) of plan.particles particles each — population r's
+/// particle k draws as sample (first + r)·P + k — resampling every plan.every steps
+/// (population.hpp), at most `batch` populations side by side on `engine`; logs[r] is the log
+/// of population r's estimate. Resampling draws Philox(seed; stage, 1, population).
+template <class Engine>
+void run_populations(Engine& engine, vertex_t n, const PopulationPlan& plan, std::uint64_t seed,
+                     std::uint64_t batch, std::uint64_t first, std::uint64_t count, double* logs) {
+    const std::uint64_t p = plan.particles;
+    std::vector<double> weights;
+    std::vector<std::uint32_t> ancestors;
+    for (std::uint64_t begin = 0; begin < count; begin += batch) {
+        const std::uint64_t size = std::min(batch, count - begin);
+        weights.resize(size * p);
+        ancestors.resize(size * p);
+        engine.begin_particles((first + begin) * p, size * p);
+        std::fill(logs + begin, logs + begin + size, 0.0);
+        for (std::uint32_t stage = 0;; ++stage) {
+            const vertex_t until = static_cast<vertex_t>(
+                std::min<std::int64_t>(n, static_cast<std::int64_t>(stage + 1) * plan.every));
+            engine.advance_particles(until);
+            engine.particle_log_weights(weights.data());
+            for (std::uint64_t r = 0; r < size; ++r) {
+                logs[begin + r] += approx::log_mean_weight(weights.data() + r * p, p);
+            }
+            if (until >= n) {
+                break;
+            }
+            for (std::uint64_t r = 0; r < size; ++r) {
+                std::uint32_t* a = ancestors.data() + r * p;
+                approx::systematic_ancestors(weights.data() + r * p, p,
+                                             approx::uniform01(seed, first + begin + r, stage, 1),
+                                             a);
+                for (std::uint64_t k = 0; k < p; ++k) {
+                    a[k] += static_cast<std::uint32_t>(r * p);
+                }
+            }
+            engine.select_particles(ancestors.data());
+        }
+    }
+}
+
+/// Draws samples [first, first + count) into logs, or populations of samples; one
+/// implementation per backend.
 class SampleSource {
 public:
     virtual ~SampleSource() = default;
@@ -232,12 +297,86 @@ public:
     virtual double device_seconds() const { return 0; }
     /// Samples that keep the source busy; rounds are never shorter.
     virtual std::uint64_t min_round() const { return 1024; }
+    /// Populations per round that keep the source busy (all side by side).
+    virtual std::uint64_t population_round() = 0;
+    /// log estimates of populations [first, first + count).
+    virtual void populations(std::uint64_t first, std::uint64_t count, double* logs) = 0;
+};
+
+/// Particles on CPU threads, each with a contiguous workspace; resampling copies workspaces.
+class CpuParticles {
+public:
+    CpuParticles(const Problem& p, approx::SamplerConfig config, int threads)
+        : problem_(p), config_(config), threads_(threads) {}
+
+    void begin_particles(std::uint64_t first, std::uint64_t count) {
+        first_ = first;
+        while (states_.size() < count) {
+            states_.emplace_back(problem_.n);
+            next_.emplace_back(problem_.n);
+        }
+        cursors_.resize(count);
+        next_cursors_.resize(count);
+        const approx::SamplerStart start = problem_.start();
+        const auto total = static_cast<std::int64_t>(count);
+#pragma omp parallel for schedule(static) num_threads(threads_)
+        for (std::int64_t k = 0; k < total; ++k) {
+            approx::begin_sample(problem_.n, start, config_, states_[static_cast<std::size_t>(k)],
+                                 cursors_[static_cast<std::size_t>(k)]);
+        }
+    }
+    void advance_particles(vertex_t until) {
+        if (problem_.dense) {
+            advance(problem_.dense_view(), until);
+        } else {
+            advance(problem_.sparse_view(), until);
+        }
+    }
+    void particle_log_weights(double* out) const {
+        for (std::size_t k = 0; k < cursors_.size(); ++k) {
+            out[k] = cursors_[k].log_estimate + cursors_[k].log_potential;
+        }
+    }
+    void select_particles(const std::uint32_t* ancestors) {
+        const auto total = static_cast<std::int64_t>(cursors_.size());
+#pragma omp parallel for schedule(static) num_threads(threads_)
+        for (std::int64_t k = 0; k < total; ++k) {
+            const auto to = static_cast<std::size_t>(k);
+            const std::size_t from = ancestors[to];
+            next_[to] = states_[from];
+            next_cursors_[to] = cursors_[from];
+            if (next_cursors_[to].log_estimate > kNegInf) {
+                next_cursors_[to].log_estimate = -next_cursors_[to].log_potential;
+            }
+        }
+        std::swap(states_, next_);
+        std::swap(cursors_, next_cursors_);
+    }
+
+private:
+    template <class Matrix>
+    void advance(const Matrix& a, vertex_t until) {
+        const auto total = static_cast<std::int64_t>(cursors_.size());
+#pragma omp parallel for schedule(dynamic, 4) num_threads(threads_)
+        for (std::int64_t k = 0; k < total; ++k) {
+            const auto i = static_cast<std::size_t>(k);
+            approx::advance_sample(a, config_, states_[i], cursors_[i],
+                                   first_ + static_cast<std::uint64_t>(k), until);
+        }
+    }
+
+    const Problem& problem_;
+    approx::SamplerConfig config_;
+    int threads_;
+    std::uint64_t first_ = 0;
+    std::vector<HostWorkspace> states_, next_;
+    std::vector<approx::SampleCursor> cursors_, next_cursors_;
 };
 
 class CpuSource : public SampleSource {
 public:
-    CpuSource(const Problem& p, approx::SamplerConfig config, int threads)
-        : problem_(p), config_(config), threads_(threads) {
+    CpuSource(const Problem& p, approx::SamplerConfig config, int threads, PopulationPlan plan)
+        : problem_(p), config_(config), threads_(threads), plan_(plan), particles_(p, config, threads) {
         for (int t = 0; t < threads; ++t) {
             workspaces_.emplace_back(p.n);
         }
@@ -248,6 +387,16 @@ public:
         } else {
             run(problem_.sparse_view(), first, count, logs);
         }
+    }
+    /// Enough particles for 64 per thread, at least one population.
+    std::uint64_t population_round() override {
+        constexpr std::uint64_t kParticlesPerThread = 64;
+        const std::uint64_t wanted = kParticlesPerThread * static_cast<std::uint64_t>(threads_);
+        return std::max<std::uint64_t>(1, wanted / plan_.particles);
+    }
+    void populations(std::uint64_t first, std::uint64_t count, double* logs) override {
+        run_populations(particles_, problem_.n, plan_, config_.seed, population_round(), first,
+                        count, logs);
     }
 
 private:
@@ -266,15 +415,60 @@ private:
     const Problem& problem_;
     approx::SamplerConfig config_;
     int threads_;
+    PopulationPlan plan_;
+    CpuParticles particles_;
     std::vector<HostWorkspace> workspaces_;
 };
 
 /// The GPUs share each round in equal contiguous parts, one host thread per GPU.
 class GpuSource : public SampleSource {
 public:
-    GpuSource(const Problem& p, approx::SamplerConfig config, const std::vector<int>& gpus) {
+    GpuSource(const Problem& p, approx::SamplerConfig config, const std::vector<int>& gpus,
+              PopulationPlan plan)
+        : n_(p.n), seed_(config.seed), plan_(plan) {
         for (const int device : gpus) {
             samplers_.push_back(backend::cuda::make_gpu_sampler({device, &p, config}));
+        }
+    }
+    /// Every GPU holds as many whole populations as fit at once.
+    std::uint64_t population_round() override {
+        std::uint64_t round = 0;
+        for (const auto& g : samplers_) {
+            round += g->population_capacity(plan_.particles) / plan_.particles;
+        }
+        return round;
+    }
+    /// The GPUs split the populations in proportion to what they hold, one host thread each.
+    void populations(std::uint64_t first, std::uint64_t count, double* logs) override {
+        std::vector<std::uint64_t> batch;
+        std::uint64_t total = 0;
+        for (const auto& g : samplers_) {
+            batch.push_back(g->population_capacity(plan_.particles) / plan_.particles);
+            total += batch.back();
+        }
+        std::vector<std::thread> workers;
+        std::vector<std::exception_ptr> errors(samplers_.size());
+        std::uint64_t begin = 0;
+        for (std::size_t g = 0; g < samplers_.size(); ++g) {
+            const std::uint64_t end =
+                g + 1 == samplers_.size() ? count : begin + count * batch[g] / total;
+            workers.emplace_back([&, g, begin, end] {
+                try {
+                    run_populations(*samplers_[g], n_, plan_, seed_, batch[g], first + begin,
+                                    end - begin, logs + begin);
+                } catch (...) {
+                    errors[g] = std::current_exception();
+                }
+            });
+            begin = end;
+        }
+        for (auto& w : workers) {
+            w.join();
+        }
+        for (const auto& e : errors) {
+            if (e) {
+                std::rethrow_exception(e);
+            }
         }
     }
     void sample(std::uint64_t first, std::uint64_t count, double* logs) override {
@@ -327,6 +521,9 @@ public:
     }
 
 private:
+    vertex_t n_;
+    std::uint64_t seed_;
+    PopulationPlan plan_;
     std::vector<std::unique_ptr<backend::cuda::GpuSampler>> samplers_;
 };
 
@@ -353,6 +550,12 @@ EstimateResult zero_result(const EstimateOptions& o, vertex_t n, edge_t nnz, std
 void validate(const EstimateOptions& o) {
     if (o.scale_every < 1 || o.scale_iters < 1) {
         throw InvalidArgument("scale_every and scale_iters must be at least 1");
+    }
+    if (o.resample_every < 1) {
+        throw InvalidArgument("resample_every must be at least 1");
+    }
+    if (o.particles > (std::uint64_t{1} << 30)) {
+        throw InvalidArgument("particles must be at most 2^30");
     }
     if (!(o.confidence > 0 && o.confidence < 1)) {
         throw InvalidArgument("confidence must lie in (0, 1)");
@@ -407,7 +610,9 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
     const vertex_t n = rows;
     // Phase 1: the pattern must have a perfect matching.
     const BipartiteGraph pattern = pattern_of(n, entries);
-    const approx::SamplerConfig config = sampler_config(options);
+    const PopulationPlan plan{particles_for(options, n), options.resample_every};
+    const bool populations = plan.particles > 1;
+    const approx::SamplerConfig config = sampler_config(options, plan.particles);
     Matching matching;
     if (config.sparsest_line) {
         DMDecomposition dm = dulmage_mendelsohn(pattern);
@@ -451,27 +656,33 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
                                       : visible_gpus(options, options.backend == Backend::cuda);
     std::unique_ptr<SampleSource> source;
     if (!gpus.empty()) {
-        auto gpu = std::make_unique<GpuSource>(problem, config, gpus);
+        auto gpu = std::make_unique<GpuSource>(problem, config, gpus, plan);
         result.backend = "cuda";
         result.device = gpu->description();
         source = std::move(gpu);
     } else {
         result.threads = exact::resolve_threads(options.threads);
         result.backend = "cpu";
-        source = std::make_unique<CpuSource>(problem, config, result.threads);
+        source = std::make_unique<CpuSource>(problem, config, result.threads, plan);
     }
 
-    // Phase 4: rounds.
+    // Phase 4: rounds. With populations, a unit of the rounds is one population (its estimate
+    // is what the accumulator averages) and the sample limit counts particles.
     const bool no_rule = options.samples == 0 && options.time_s == 0 && options.rel_error == 0;
-    const std::uint64_t max_samples = no_rule ? 100000 : options.samples;
-    constexpr std::uint64_t kMinSamplesForRelError = 1024;
+    const std::uint64_t max_particles = no_rule ? 100000 : options.samples;
+    const std::uint64_t max_samples =
+        populations ? (max_particles + plan.particles - 1) / plan.particles : max_particles;
+    // Populations are i.i.d. and nearly normal in log: 16 of them give an interval.
+    const std::uint64_t kMinSamplesForRelError = populations ? 16 : 1024;
+    const std::uint64_t min_round =
+        populations ? source->population_round() : source->min_round();
     approx::LogMeanAccumulator acc;
     std::vector<double> logs;
     const auto sampling_start = Clock::now();
     StopReason stopped = StopReason::samples;
     while (true) {
         const std::uint64_t done = acc.count();
-        std::uint64_t round = scheduled_round(done, source->min_round());
+        std::uint64_t round = scheduled_round(done, min_round);
         if (max_samples > 0) {
             round = std::min(round, max_samples - done);
         }
@@ -482,15 +693,19 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
             // sample), so stop when not even half of one fits.
             const double per_sample = elapsed / static_cast<double>(done);
             const double fit = (options.time_s - elapsed) / per_sample;
-            const auto min_round = static_cast<double>(source->min_round());
-            if (fit < min_round / 2) {
+            const auto busy = static_cast<double>(min_round);
+            if (fit < busy / 2) {
                 stopped = StopReason::time;
                 break;
             }
-            round = std::min(round, static_cast<std::uint64_t>(std::max(fit, min_round)));
+            round = std::min(round, static_cast<std::uint64_t>(std::max(fit, busy)));
         }
         logs.resize(round);
-        source->sample(done, round, logs.data());
+        if (populations) {
+            source->populations(done, round, logs.data());
+        } else {
+            source->sample(done, round, logs.data());
+        }
         for (const double l : logs) {
             acc.add(l);
         }
@@ -535,7 +750,9 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
     result.log10_ci_low = (log_mean - half_width) / kLn10;
     result.log10_ci_high = (log_mean + half_width) / kLn10;
     result.log_sd = std::sqrt(acc.log_variance());
-    result.samples = acc.count();
+    result.samples = acc.count() * plan.particles;
+    result.particles = plan.particles;
+    result.populations = populations ? acc.count() : 0;
     result.zero_fraction = static_cast<double>(acc.zeros()) /
                            static_cast<double>(std::max<std::uint64_t>(1, acc.count()));
     result.effective_samples = acc.effective_samples();
@@ -548,7 +765,8 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
             "every sample was 0: the estimate is 0 and the interval is (0, inf); take "
             "more samples or a + estimator";
     } else if (result.max_share > kShareWarning) {
-        result.note = "one sample carries " + std::to_string(100 * result.max_share) +
+        result.note = std::string(populations ? "one population" : "one sample") + " carries " +
+                      std::to_string(100 * result.max_share) +
                       "% of the mean: the tail is under-explored and the interval may be too "
                       "narrow; take more samples";
     }

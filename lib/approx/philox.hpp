@@ -48,11 +48,13 @@ PMCOUNT_HOST_DEVICE inline Philox4x32 philox4x32_10(Philox4x32 counter, std::uin
     return counter;
 }
 
-/// A uniform double in [0, 1) with 53 random bits, for step `step` of sample `sample`.
+/// A uniform double in [0, 1) with 53 random bits, for step `step` of sample `sample`. Streams
+/// keep unrelated draws apart: 0 the samplers' choices, 1 the resampling of particle populations.
 PMCOUNT_HOST_DEVICE inline double uniform01(std::uint64_t seed, std::uint64_t sample,
-                                            std::uint32_t step) noexcept {
+                                            std::uint32_t step,
+                                            std::uint32_t stream = 0) noexcept {
     const Philox4x32 bits =
-        philox4x32_10(Philox4x32{{step, 0u, static_cast<std::uint32_t>(sample),
+        philox4x32_10(Philox4x32{{step, stream, static_cast<std::uint32_t>(sample),
                                   static_cast<std::uint32_t>(sample >> 32)}},
                       static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
     // 27 + 26 bits, as in Random123's u01 conversion: exact in double, strictly below 1.

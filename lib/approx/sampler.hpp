@@ -52,6 +52,8 @@ struct SamplerConfig {
     /// + variants: keep a perfect matching of the live submatrix and never choose an entry that
     /// lies in none (checked on lines of at most kPruneMaxDegree live entries).
     bool prune = false;
+    /// Populations of scaling estimators: compute log_potential() at the end of each advance.
+    bool potential = false;
     std::uint64_t seed = 0;
 };
 
@@ -310,15 +312,61 @@ PMCOUNT_HOST_DEVICE bool alternating_path(const Matrix& a, Workspace& w, vertex_
     return true;
 }
 
+/// log Φ of the live submatrix A' from its current scales r, c: Φ = Π 1/r_i · Π 1/c_j ·
+/// Π over live entries (1 − b_ij)^(1 − b_ij), b = r_i a_ij c_j — the matrix-scaling estimate of
+/// perm(A') corrected by Schrijver's and Gurvits' factor for the doubly stochastic B (perm(B) ≥
+/// Π (1 − b)^(1 − b)), which sees how constrained the live region is (an entry with b = 1 is
+/// forced and adds nothing; a region of free choices lowers Φ). Any positive function of the
+/// state keeps populations unbiased (population.hpp); this one ranks particles by how much the
+/// part still to be matched is likely to contribute. Entries with b ≥ 1 (scales not converged)
+/// contribute 0. Φ of the empty matrix is 1.
+template <class Matrix, class Workspace>
+PMCOUNT_HOST_DEVICE double log_potential(const Matrix& a, Workspace& w) noexcept {
+    const vertex_t n = a.order();
+    double log_phi = 0;
+    for (vertex_t i = 0; i < n; ++i) {
+        if (!row_live(w, i)) {
+            continue;
+        }
+        const double r = w.row_scale(i);
+        log_phi -= ::log(r);
+        a.for_row(i, [&](vertex_t j, double v) {
+            if (col_live(w, j)) {
+                const double b = r * v * w.col_scale(j);
+                if (b < 1) {
+                    log_phi += (1 - b) * ::log1p(-b);
+                }
+            }
+        });
+    }
+    for (vertex_t j = 0; j < n; ++j) {
+        if (col_live(w, j)) {
+            log_phi -= ::log(w.col_scale(j));
+        }
+    }
+    return log_phi;
+}
+
 }  // namespace detail
 
-/// log of one sample of the estimator `config` describes (−inf for a zero sample). `sample` is
-/// the sample's index: its random draws are Philox(seed; step, 0, sample).
-template <class Matrix, class Workspace>
-PMCOUNT_HOST_DEVICE double sample_log_estimate(const Matrix& a, const SamplerStart& start,
-                                               const SamplerConfig& config, Workspace& w,
-                                               std::uint64_t sample) noexcept {
-    const vertex_t n = a.order();
+/// Where a sample stands between calls of advance_sample(): the next step (n when done), the log
+/// of the product of its factors so far (−inf: the sample is 0, and done), and its counters.
+/// Particle populations (estimate.cpp) copy it with the workspace when they resample.
+struct SampleCursor {
+    double log_estimate = 0;
+    /// Populations: log Φ of the live submatrix after the last advance (log_potential()), 0
+    /// once the sample is done.
+    double log_potential = 0;
+    vertex_t step = 0;
+    std::int32_t searches = 0;             ///< alternating-path searches so far (their stamps)
+    std::int32_t steps_since_scaling = -1;  ///< the start scaling is exact for step 0
+};
+
+/// Puts a sample at step 0: every line live, the start scaling, degrees and matching.
+template <class Workspace>
+PMCOUNT_HOST_DEVICE void begin_sample(vertex_t n, const SamplerStart& start,
+                                      const SamplerConfig& config, Workspace& w,
+                                      SampleCursor& cursor) noexcept {
     // Phase 1: every line live, the start scaling and degrees.
     const vertex_t words = (n + 31) / 32;
     for (vertex_t k = 0; k < words; ++k) {
@@ -342,11 +390,31 @@ PMCOUNT_HOST_DEVICE double sample_log_estimate(const Matrix& a, const SamplerSta
             w.row_stamp(k) = -1;
         }
     }
-    std::int32_t searches = 0;
-    double log_estimate = 0;
-    // The start scaling is exact for step 0.
-    int steps_since_scaling = -1;
-    for (vertex_t step = 0; step < n; ++step) {
+    cursor = SampleCursor{};
+}
+
+/// Takes the sample's steps up to (not including) step `until` or its end; a zero sample ends
+/// at once with log_estimate = −inf. `sample` is the sample's index: its random draws are
+/// Philox(seed; step, 0, sample).
+template <class Matrix, class Workspace>
+PMCOUNT_HOST_DEVICE void advance_sample(const Matrix& a, const SamplerConfig& config,
+                                        Workspace& w, SampleCursor& cursor, std::uint64_t sample,
+                                        vertex_t until) noexcept {
+    const vertex_t n = a.order();
+    const vertex_t words = (n + 31) / 32;
+    if (until > n) {
+        until = n;
+    }
+    std::int32_t searches = cursor.searches;
+    double log_estimate = cursor.log_estimate;
+    int steps_since_scaling = cursor.steps_since_scaling;
+    vertex_t step = cursor.step;
+    // A zero sample jumps to the end.
+    auto zero = [&] {
+        cursor.log_estimate = -HUGE_VAL;
+        cursor.step = n;
+    };
+    for (; step < until; ++step) {
         // Phase 2: the line to expand and its live degree. Ties go to the lowest row, then the
         // lowest column; a degree-1 line is taken at once (only an empty line is sparser).
         bool along_row = true;
@@ -380,7 +448,7 @@ PMCOUNT_HOST_DEVICE double sample_log_estimate(const Matrix& a, const SamplerSta
             a.for_row(line, [&](vertex_t j, double) { degree += detail::col_live(w, j) ? 1 : 0; });
         }
         if (degree == 0) {
-            return -HUGE_VAL;
+            return zero();
         }
         // Phase 3: rescale the live submatrix, at most every scale_every steps and only before a
         // real choice: a forced move (degree 1) has p = 1 whatever the scaling.
@@ -388,7 +456,7 @@ PMCOUNT_HOST_DEVICE double sample_log_estimate(const Matrix& a, const SamplerSta
         if (config.scaled && degree > 1 && steps_since_scaling >= config.scale_every) {
             steps_since_scaling = 0;
             if (detail::sinkhorn(a, w, config.scale_iters) == detail::Rescale::empty_line) {
-                return -HUGE_VAL;
+                return zero();
             }
         }
         // Phase 4a (prune): the candidates whose entry lies in no perfect matching of the live
@@ -433,7 +501,7 @@ PMCOUNT_HOST_DEVICE double sample_log_estimate(const Matrix& a, const SamplerSta
                 [&](vertex_t j) { return detail::col_live(w, j) && allowed(j); },
                 [&](vertex_t j) { return w.col_scale(j); }, config.scaled, u, log_estimate);
             if (col < 0) {
-                return -HUGE_VAL;
+                return zero();
             }
         } else {
             row = detail::choose_partner(
@@ -441,14 +509,14 @@ PMCOUNT_HOST_DEVICE double sample_log_estimate(const Matrix& a, const SamplerSta
                 [&](vertex_t i) { return detail::row_live(w, i) && allowed(i); },
                 [&](vertex_t i) { return w.row_scale(i); }, config.scaled, u, log_estimate);
             if (row < 0) {
-                return -HUGE_VAL;
+                return zero();
             }
         }
         // Phase 4c (prune): carry the matching over to the remainder; an unpruned line's choice
         // may leave none, and then the sample is 0.
         if (config.prune && w.row_match(row) != col &&
             !detail::alternating_path(a, w, row, col, searches++, true)) {
-            return -HUGE_VAL;
+            return zero();
         }
         // Phase 5: delete the row and the column; their live neighbours lose one nonzero.
         w.row_live(row >> 5) &= ~(1u << (row & 31));
@@ -470,7 +538,23 @@ PMCOUNT_HOST_DEVICE double sample_log_estimate(const Matrix& a, const SamplerSta
             });
         }
     }
-    return log_estimate;
+    cursor.log_estimate = log_estimate;
+    cursor.step = step;
+    cursor.searches = searches;
+    cursor.steps_since_scaling = steps_since_scaling;
+    cursor.log_potential = config.potential && step < n ? detail::log_potential(a, w) : 0.0;
+}
+
+/// log of one sample of the estimator `config` describes (−inf for a zero sample), drawn with
+/// the random numbers of sample index `sample`.
+template <class Matrix, class Workspace>
+PMCOUNT_HOST_DEVICE double sample_log_estimate(const Matrix& a, const SamplerStart& start,
+                                               const SamplerConfig& config, Workspace& w,
+                                               std::uint64_t sample) noexcept {
+    SampleCursor cursor;
+    begin_sample(a.order(), start, config, w, cursor);
+    advance_sample(a, config, w, cursor, sample, a.order());
+    return cursor.log_estimate;
 }
 
 }  // namespace pmcount::approx

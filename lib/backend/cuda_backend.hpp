@@ -99,6 +99,22 @@ public:
     virtual double device_seconds() const = 0;
     /// Samples in flight at once (resident threads, capped by memory).
     virtual std::uint64_t slots() const = 0;
+
+    // Particle populations (sequential Monte Carlo, lib/approx/estimate.cpp): `count` samples
+    // held side by side, particle k drawing as sample first + k, advanced step-synchronously.
+    /// Particles that fit at once (a multiple of `particles`, at least `particles`); throws
+    /// DeviceError when not even one population of `particles` fits in memory.
+    virtual std::uint64_t population_capacity(std::uint64_t particles) = 0;
+    /// Puts particles [0, count) at step 0.
+    virtual void begin_particles(std::uint64_t first, std::uint64_t count) = 0;
+    /// Takes every particle's steps up to `until` (or its end).
+    virtual void advance_particles(vertex_t until) = 0;
+    /// Each particle's log weight since its last selection, times its potential Φ now
+    /// (SampleCursor::log_estimate + log_potential; −inf: zero).
+    virtual void particle_log_weights(double* out) = 0;
+    /// Particle k becomes a copy of particle ancestors[k] (all at once), its weight restarting
+    /// at 1/Φ (log_estimate = −log_potential) unless it is 0.
+    virtual void select_particles(const std::uint32_t* ancestors) = 0;
     virtual std::string description() const = 0;
 };
 

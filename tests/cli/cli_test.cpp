@@ -486,6 +486,21 @@ TEST_F(CountMatchingsCli, ApproxJsonCarriesTheEstimateAndItsInterval) {
     EXPECT_GT(j["log10_ci_high"].get<double>(), j["log10_value"].get<double>());
 }
 
+TEST_F(CountMatchingsCli, ApproxPopulationsReportParticlesAndPopulations) {
+    const Outcome r =
+        run("--approx --json --particles 16 --resample-every 4 --samples 3200 --seed 2 grid:8x8");
+    ASSERT_EQ(r.status, kOk) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["particles"], 16);
+    EXPECT_EQ(j["populations"], 200);
+    EXPECT_EQ(j["samples"], 3200);
+    const double truth = 12988816;
+    EXPECT_LE(std::abs(j["value"].get<double>() / truth - 1), 5 * j["rel_std_error"].get<double>());
+    const Outcome bad = run("--approx --resample-every 0 grid:4x4");
+    EXPECT_EQ(bad.status, kUsage);
+    EXPECT_NE(bad.err.find("--resample-every"), std::string::npos) << bad.err;
+}
+
 TEST_F(CountMatchingsCli, ApproxIsReproducibleAndChecksTheEstimatorName) {
     const std::string args = "--estimator rasmussen+ --samples 3000 --seed 11 -q grid:6x6";
     const Outcome first = run(args), second = run(args);

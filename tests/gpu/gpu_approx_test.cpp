@@ -92,6 +92,7 @@ TEST(GpuEstimators, TenThousandVerticesPerSide) {
     for (const Estimator e : kAll) {
         EstimateOptions o = options(e, Backend::cuda, 256, 5);
         o.scale_every = 1000;
+        o.particles = 1;
         const EstimateResult r = estimate_perfect_matchings(blocks, o);
         EXPECT_NEAR(r.log10_value, kBlocks * std::log10(2.0), 1e-9) << to_string(e);
         EXPECT_EQ(r.samples, 256u);
@@ -100,11 +101,58 @@ TEST(GpuEstimators, TenThousandVerticesPerSide) {
 
 TEST(GpuEstimators, Grid32x32WithinFourStandardErrorsOfKasteleyn) {
     SKIP_WITHOUT_GPU();
-    const EstimateResult grid = estimate_perfect_matchings(
-        grid_graph(32, 32), options(Estimator::scaling_plus, Backend::cuda, 20000, 3));
     const double log10_truth =
         static_cast<double>(log_grid_tilings(32, 32)) / std::log(10.0);
-    EXPECT_LE(std::abs(std::pow(10.0, grid.log10_value - log10_truth) - 1), 4 * grid.rel_std_error);
+    // Independent samples, and the automatic populations (n = 512: 20 populations of 1024).
+    for (const std::uint64_t particles : {1u, 0u}) {
+        EstimateOptions o = options(Estimator::scaling_plus, Backend::cuda, 20000, 3);
+        o.particles = particles;
+        const EstimateResult grid = estimate_perfect_matchings(grid_graph(32, 32), o);
+        EXPECT_EQ(grid.particles, particles == 1 ? 1u : 1024u);
+        EXPECT_LE(std::abs(std::pow(10.0, grid.log10_value - log10_truth) - 1),
+                  4 * grid.rel_std_error)
+            << "particles " << grid.particles;
+    }
+}
+
+TEST(GpuEstimators, PopulationsDrawTheSameSamplesAsTheCpu) {
+    SKIP_WITHOUT_GPU();
+    // The ancestors are drawn on the host from the particles' weights, which agree with the
+    // CPU's up to the last bits of log(): the same particles are copied.
+    const BipartiteGraph grid = grid_graph(6, 6);
+    for (const Estimator e : kAll) {
+        for (const EstimatorLayout layout : {EstimatorLayout::dense, EstimatorLayout::sparse}) {
+            EstimateOptions o = options(e, Backend::cpu, 64 * 40, 9);
+            o.layout = layout;
+            o.particles = 64;
+            o.resample_every = 4;
+            const EstimateResult cpu = estimate_perfect_matchings(grid, o);
+            o.backend = Backend::cuda;
+            const EstimateResult gpu = estimate_perfect_matchings(grid, o);
+            EXPECT_EQ(gpu.populations, 40u);
+            EXPECT_NEAR(gpu.log10_value, cpu.log10_value, 1e-10)
+                << to_string(e) << ", " << to_string(layout);
+            EXPECT_NEAR(gpu.rel_std_error, cpu.rel_std_error, 1e-8)
+                << to_string(e) << ", " << to_string(layout);
+        }
+    }
+}
+
+TEST(GpuEstimators, PopulationsLargerThanTheResidentThreadsAreUnbiased) {
+    SKIP_WITHOUT_GPU();
+    // 2^19 particles (more than an H100 keeps resident) in each of 8 populations on a 10×10
+    // matrix: the kernels loop over particles, resampling copies across the whole set.
+    const DenseMatrix<std::int64_t> a = test::random_binary(10, 0.5, 31);
+    CountOptions exact;
+    exact.backend = Backend::cpu;
+    const double truth = permanent(a, exact).value;
+    EstimateOptions o = options(Estimator::scaling_plus, Backend::cuda, 8u << 19, 4);
+    o.particles = 1u << 19;
+    o.resample_every = 3;
+    const EstimateResult r = estimate_permanent(a, o);
+    EXPECT_EQ(r.populations, 8u);
+    EXPECT_LE(std::abs(r.value / truth - 1), 4 * r.rel_std_error + 1e-6)
+        << r.value << " vs " << truth;
 }
 
 }  // namespace

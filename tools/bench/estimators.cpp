@@ -3,7 +3,8 @@
 //
 // For every grid × estimator × backend, --runs runs with seeds seed, seed + 1, … each stop at
 // --samples, --rel-error or --time (whichever first). One JSON line per run:
-//   case, estimator, backend, device, threads, n, nnz, seed, samples, seconds (whole call),
+//   case, estimator, backend, device, threads, n, nnz, seed, samples, particles (per population,
+//   1: independent samples), populations, seconds (whole call),
 //   sample_seconds, us_per_sample, log10_value, log10_truth, error (estimate / truth − 1),
 //   log10_ci_low, log10_ci_high, covered (the interval holds the truth), rel_std_error,
 //   zero_fraction, log_sd (sd of the samples' logs), stopped, check
@@ -107,6 +108,10 @@ int estimator_bench_main(int argc, char** argv) {
     app.add_option("--threads", base.threads, "CPU threads (0: all)")->capture_default_str();
     app.add_option("--scale-every", base.scale_every)->capture_default_str();
     app.add_option("--scale-iters", base.scale_iters)->capture_default_str();
+    app.add_option("--particles", base.particles,
+                   "samples per population (0: automatic, 1: independent samples)")
+        ->capture_default_str();
+    app.add_option("--resample-every", base.resample_every)->capture_default_str();
     app.add_option("--out", out_path, "also append the JSON lines to this file");
     std::vector<Grid> grids;
     std::vector<Estimator> estimators;
@@ -190,6 +195,8 @@ int estimator_bench_main(int argc, char** argv) {
                         j["nnz"] = r.nnz;
                         j["seed"] = r.seed;
                         j["samples"] = r.samples;
+                        j["particles"] = r.particles;
+                        j["populations"] = r.populations;
                         j["seconds"] = r.seconds;
                         j["sample_seconds"] = r.sample_seconds;
                         j["us_per_sample"] = us;

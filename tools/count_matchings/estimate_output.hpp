@@ -47,6 +47,10 @@ inline nlohmann::json estimate_json(const Input& input, const EstimateResult& r,
     j["rel_std_error"] = finite_or_null(r.rel_std_error);
     j["confidence"] = r.confidence;
     j["samples"] = r.samples;
+    j["particles"] = r.particles;
+    if (r.particles > 1) {
+        j["populations"] = r.populations;
+    }
     j["zero_fraction"] = r.zero_fraction;
     j["effective_samples"] = r.effective_samples;
     j["max_share"] = r.max_share;
@@ -84,7 +88,11 @@ inline void print_estimate(const Input& input, const EstimateResult& r, const st
               << "% interval [" << from_log10(r.log10_ci_low) << ", " << from_log10(r.log10_ci_high)
               << "], relative standard error " << r.rel_std_error << "; " << r.estimator
               << (r.layout.empty() ? "" : " (" + r.layout + ")") << ", " << r.samples
-              << " samples (" << 100 * r.zero_fraction << "% zero, stopped by "
+              << " samples"
+              << (r.particles > 1 ? " in " + std::to_string(r.populations) + " populations of " +
+                                        std::to_string(r.particles)
+                                  : std::string())
+              << " (" << 100 * r.zero_fraction << "% zero, stopped by "
               << to_string(r.stopped) << "), "
               << (r.device.empty() ? std::to_string(r.threads) + " thread(s)" : r.device) << ", "
               << total_s << " s\n";

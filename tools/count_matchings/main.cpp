@@ -297,6 +297,15 @@ int main(int argc, char** argv) {
                    "--approx, scaling estimators: Sinkhorn-Knopp sweeps per rescale")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
+    app.add_option("--particles", estimate_options.particles,
+                   "--approx: samples per population, resampled as they go (sequential "
+                   "Monte Carlo; 1: independent samples; 0: 1 below order 256, else 1024-4096)")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 30))
+        ->capture_default_str();
+    app.add_option("--resample-every", estimate_options.resample_every,
+                   "--approx with --particles: resample every this many steps")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
     app.add_option("--layout", layout,
                    "--approx: how the sampler reads the matrix: auto, dense, sparse")
         ->check(CLI::IsMember({"auto", "dense", "sparse"}))

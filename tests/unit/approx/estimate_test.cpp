@@ -75,6 +75,57 @@ TEST(Estimators, EveryEstimatorAndLayoutIsUnbiasedOnSmallMatrices) {
     }
 }
 
+TEST(Estimators, PopulationsAreUnbiasedOnSmallMatrices) {
+    // Populations of 16 particles resampled every 2 steps (several resamplings on n ≤ 10), with
+    // twisted weights for the scaling estimators: the mean of 1000 populations.
+    for (const Case& c : small_cases()) {
+        const double truth = exact_permanent(c.matrix);
+        for (const Estimator e : kAll) {
+            for (const EstimatorLayout layout : {EstimatorLayout::dense, EstimatorLayout::sparse}) {
+                EstimateOptions o = cpu_options(e, 16000, 17);
+                o.layout = layout;
+                o.particles = 16;
+                o.resample_every = 2;
+                const EstimateResult r = estimate_permanent(c.matrix, o);
+                const double rel = std::pow(10.0, r.log10_value) / truth - 1;
+                EXPECT_LE(std::abs(rel), 4 * r.rel_std_error)
+                    << c.name << ", " << to_string(e) << ", " << to_string(layout) << ": estimate "
+                    << r.value << ", truth " << truth << ", rse " << r.rel_std_error;
+                EXPECT_GT(r.rel_std_error, 0) << c.name << ", " << to_string(e);
+                EXPECT_EQ(r.particles, 16u);
+                EXPECT_EQ(r.populations, 1000u);
+                EXPECT_EQ(r.samples, 16000u);
+            }
+        }
+    }
+}
+
+TEST(Estimators, PopulationsMatchKasteleynOnA24x24Grid) {
+    // 32 populations of 256 on the 24×24 grid (n = 288; 30 resamplings each, twisted weights).
+    const BipartiteGraph grid = grid_graph(24, 24);
+    const double log10_truth = static_cast<double>(log_grid_tilings(24, 24)) / std::log(10.0);
+    EstimateOptions o = cpu_options(Estimator::scaling_plus, 8192, 3);
+    o.particles = 256;
+    o.resample_every = 8;
+    const EstimateResult r = estimate_perfect_matchings(grid, o);
+    EXPECT_EQ(r.populations, 32u);
+    EXPECT_GT(r.rel_std_error, 0);
+    EXPECT_LT(r.rel_std_error, 0.1);
+    EXPECT_NEAR(r.log10_value, log10_truth, 4 * r.rel_std_error / std::log(10.0));
+}
+
+TEST(Estimators, AutomaticParticlesDependOnTheOrder) {
+    EstimateOptions o = cpu_options(Estimator::scaling_plus, 2048, 1);
+    const EstimateResult small = estimate_perfect_matchings(grid_graph(8, 8), o);
+    EXPECT_EQ(small.particles, 1u);
+    EXPECT_EQ(small.populations, 0u);
+    // 16×32: order 256, the first that draws populations (of 2n = 512, raised to 1024).
+    const EstimateResult large = estimate_perfect_matchings(grid_graph(16, 32), o);
+    EXPECT_EQ(large.particles, 1024u);
+    EXPECT_EQ(large.populations, 2u);
+    EXPECT_EQ(large.samples, 2048u);
+}
+
 TEST(Estimators, RealWeightsGivePermanentEstimates) {
     const DenseMatrix<double> a = test::random_real(9, 0.0, 2.0, 0.7, 13);
     CountOptions exact;
@@ -141,18 +192,40 @@ TEST(Estimators, ConfidenceIntervalCoversTheTruthInAtLeast90PercentOfRunsOnThe8x
     }
 }
 
+TEST(Estimators, PopulationIntervalCoversTheTruthInAtLeast90PercentOfRunsOnThe8x8Grid) {
+    // 200 runs of 16 populations of 32 particles, resampled every 8 steps.
+    const BipartiteGraph grid = grid_graph(8, 8);
+    const double log10_truth = static_cast<double>(log_grid_tilings(8, 8)) / std::log(10.0);
+    constexpr int kRuns = 200;
+    int covered = 0;
+    for (int run = 0; run < kRuns; ++run) {
+        EstimateOptions o =
+            cpu_options(Estimator::scaling_plus, 512, 5000 + static_cast<std::uint64_t>(run));
+        o.particles = 32;
+        o.resample_every = 8;
+        const EstimateResult r = estimate_perfect_matchings(grid, o);
+        covered += r.log10_ci_low <= log10_truth && log10_truth <= r.log10_ci_high ? 1 : 0;
+    }
+    std::cout << "populations: " << covered << " of " << kRuns << " intervals cover\n";
+    EXPECT_GE(covered, kRuns * 9 / 10);
+}
+
 TEST(Estimators, ResultDoesNotDependOnTheNumberOfThreads) {
     const auto grid = grid_graph(6, 6);
-    for (const Estimator e : kAll) {
-        EstimateOptions o = cpu_options(e, 3000, 42);
-        o.threads = 1;
-        const EstimateResult one = estimate_perfect_matchings(grid, o);
-        o.threads = 3;
-        const EstimateResult three = estimate_perfect_matchings(grid, o);
-        EXPECT_EQ(one.log10_value, three.log10_value) << to_string(e);
-        EXPECT_EQ(one.log10_ci_high, three.log10_ci_high) << to_string(e);
-        o.seed = 43;
-        EXPECT_NE(estimate_perfect_matchings(grid, o).log10_value, one.log10_value);
+    for (const std::uint64_t particles : {1u, 24u}) {  // independent samples, populations
+        for (const Estimator e : kAll) {
+            EstimateOptions o = cpu_options(e, 3000, 42);
+            o.particles = particles;
+            o.resample_every = 5;
+            o.threads = 1;
+            const EstimateResult one = estimate_perfect_matchings(grid, o);
+            o.threads = 3;
+            const EstimateResult three = estimate_perfect_matchings(grid, o);
+            EXPECT_EQ(one.log10_value, three.log10_value) << to_string(e) << ", P " << particles;
+            EXPECT_EQ(one.log10_ci_high, three.log10_ci_high) << to_string(e);
+            o.seed = 43;
+            EXPECT_NE(estimate_perfect_matchings(grid, o).log10_value, one.log10_value);
+        }
     }
 }
 
@@ -197,10 +270,15 @@ TEST(Estimators, ForcedStructureIsExactWithZeroVariance) {
     a(1, 0) = 3;
     a(2, 3) = 0.5;
     a(3, 1) = 7;
-    for (const Estimator e : kAll) {
-        const EstimateResult r = estimate_permanent(a, cpu_options(e, 2000, 1));
-        EXPECT_NEAR(r.value, 21.0, 1e-12) << to_string(e);
-        EXPECT_EQ(r.rel_std_error, 0) << to_string(e);
+    for (const std::uint64_t particles : {1u, 8u}) {
+        for (const Estimator e : kAll) {
+            EstimateOptions o = cpu_options(e, 2000, 1);
+            o.particles = particles;
+            o.resample_every = 1;
+            const EstimateResult r = estimate_permanent(a, o);
+            EXPECT_NEAR(r.value, 21.0, 1e-12) << to_string(e);
+            EXPECT_EQ(r.rel_std_error, 0) << to_string(e);
+        }
     }
 }
 
@@ -218,6 +296,12 @@ TEST(Estimators, RejectsNegativeEntriesAndBadOptions) {
     EXPECT_THROW(estimate_permanent(a, {}), InvalidArgument);
     EstimateOptions o;
     o.scale_iters = 0;
+    EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
+    o = EstimateOptions{};
+    o.resample_every = 0;
+    EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
+    o = EstimateOptions{};
+    o.particles = (std::uint64_t{1} << 30) + 1;
     EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
     const Input complex_input = parse_input(
         "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1.0 2.0\n", "c.mtx");

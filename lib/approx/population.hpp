@@ -1,0 +1,39 @@
+// Particle populations for the estimators (sequential Monte Carlo with twisted weights; Del
+// Moral, "Feynman–Kac Formulae", 2004; Guarniero, Johansen and Lee, JASA 2017, for twisting).
+//
+// A population is P samples of the same estimator drawn side by side. Every K steps (the same
+// steps for all: each step removes one row and one column, so live particles are always at the
+// same step) each particle k gets the weight G_k = w_k · Φ(now_k) / Φ(then_k): w_k the product of
+// its factors since the last resampling, Φ a positive potential of the live submatrix (scaling
+// estimators: sampler.hpp's log_potential, an approximation of its permanent; otherwise 1), then_k
+// the state it had at the last resampling. The population's estimate is multiplied by the mean
+// of the G_k, and P new particles are drawn from the old ones with probabilities G_k / Σ G
+// (systematic resampling: particle k gets ⌊P·W_k⌋ or ⌈P·W_k⌉ copies). At the end (Φ of the empty
+// matrix is 1) the estimate is multiplied by the mean of the last weights. With a fixed
+// resampling schedule and E[copies of k] = P·W_k the estimate is unbiased for any positive Φ
+// (the Φ factors telescope along each ancestral line, and Φ of the start matrix is common to
+// all). Φ decides which particles are copied: on grids, plain weights (Φ = 1) reward early luck
+// that later steps take back, and resampling on them made populations worse than independent
+// samples (32×32 grid, P = 512: log_sd of a population 1.4, against 0.26 with Φ).
+//
+// The populations themselves are independent; averaging them, as independent samples are
+// averaged, keeps the interval honest. The variance of log Ẑ grows about linearly with the
+// number of steps at fixed P, where that of one independent sample grows exponentially.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace pmcount::approx {
+
+/// log((1/count)·Σ exp(logs[k])), −inf when every log is −inf.
+double log_mean_weight(const double* logs, std::size_t count) noexcept;
+
+/// Systematic resampling: ancestors[q] for q < count, drawn from weights exp(logs[k]) with the
+/// single uniform u ∈ [0, 1): the q-th draw is the particle where the cumulative weight first
+/// exceeds (u + q)/count of the total. Ancestors are nondecreasing and index into [0, count);
+/// a particle of weight 0 is never drawn. When every weight is 0, ancestors[q] = q.
+void systematic_ancestors(const double* logs, std::size_t count, double u,
+                          std::uint32_t* ancestors) noexcept;
+
+}  // namespace pmcount::approx
