@@ -216,18 +216,6 @@ void scale_whole_matrix(const Matrix& a, Problem& p) {
     }
 }
 
-/// EstimateOptions::particles, with 0 (automatic) resolved for order n.
-std::uint64_t particles_for(const EstimateOptions& o, vertex_t n) {
-    if (o.particles > 0) {
-        return o.particles;
-    }
-    if (n < kPopulationMinOrder) {
-        return 1;
-    }
-    constexpr std::uint64_t kMin = 1024, kMax = 4096;
-    return std::clamp<std::uint64_t>(2 * static_cast<std::uint64_t>(n), kMin, kMax);
-}
-
 approx::SamplerConfig sampler_config(const EstimateOptions& o, std::uint64_t particles) {
     approx::SamplerConfig c;
     c.sparsest_line =
@@ -551,8 +539,8 @@ void validate(const EstimateOptions& o) {
     if (o.scale_every < 1 || o.scale_iters < 1) {
         throw InvalidArgument("scale_every and scale_iters must be at least 1");
     }
-    if (o.resample_every < 1) {
-        throw InvalidArgument("resample_every must be at least 1");
+    if (o.particles < 1 || o.resample_every < 1) {
+        throw InvalidArgument("particles and resample_every must be at least 1");
     }
     if (o.particles > (std::uint64_t{1} << 30)) {
         throw InvalidArgument("particles must be at most 2^30");
@@ -610,7 +598,7 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
     const vertex_t n = rows;
     // Phase 1: the pattern must have a perfect matching.
     const BipartiteGraph pattern = pattern_of(n, entries);
-    const PopulationPlan plan{particles_for(options, n), options.resample_every};
+    const PopulationPlan plan{options.particles, options.resample_every};
     const bool populations = plan.particles > 1;
     const approx::SamplerConfig config = sampler_config(options, plan.particles);
     Matching matching;

@@ -109,7 +109,7 @@ int estimator_bench_main(int argc, char** argv) {
     app.add_option("--scale-every", base.scale_every)->capture_default_str();
     app.add_option("--scale-iters", base.scale_iters)->capture_default_str();
     app.add_option("--particles", base.particles,
-                   "samples per population (0: automatic, 1: independent samples)")
+                   "samples per population (1: independent samples)")
         ->capture_default_str();
     app.add_option("--resample-every", base.resample_every)->capture_default_str();
     app.add_option("--out", out_path, "also append the JSON lines to this file");

@@ -299,8 +299,8 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--particles", estimate_options.particles,
                    "--approx: samples per population, resampled as they go (sequential "
-                   "Monte Carlo; 1: independent samples; 0: 1 below order 256, else 1024-4096)")
-        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 30))
+                   "Monte Carlo; 1: independent samples)")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30))
         ->capture_default_str();
     app.add_option("--resample-every", estimate_options.resample_every,
                    "--approx with --particles: resample every this many steps")

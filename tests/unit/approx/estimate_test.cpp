@@ -114,18 +114,6 @@ TEST(Estimators, PopulationsMatchKasteleynOnA24x24Grid) {
     EXPECT_NEAR(r.log10_value, log10_truth, 4 * r.rel_std_error / std::log(10.0));
 }
 
-TEST(Estimators, AutomaticParticlesDependOnTheOrder) {
-    EstimateOptions o = cpu_options(Estimator::scaling_plus, 2048, 1);
-    const EstimateResult small = estimate_perfect_matchings(grid_graph(8, 8), o);
-    EXPECT_EQ(small.particles, 1u);
-    EXPECT_EQ(small.populations, 0u);
-    // 16×32: order 256, the first that draws populations (of 2n = 512, raised to 1024).
-    const EstimateResult large = estimate_perfect_matchings(grid_graph(16, 32), o);
-    EXPECT_EQ(large.particles, 1024u);
-    EXPECT_EQ(large.populations, 2u);
-    EXPECT_EQ(large.samples, 2048u);
-}
-
 TEST(Estimators, RealWeightsGivePermanentEstimates) {
     const DenseMatrix<double> a = test::random_real(9, 0.0, 2.0, 0.7, 13);
     CountOptions exact;
@@ -301,6 +289,8 @@ TEST(Estimators, RejectsNegativeEntriesAndBadOptions) {
     o.resample_every = 0;
     EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
     o = EstimateOptions{};
+    o.particles = 0;
+    EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
     o.particles = (std::uint64_t{1} << 30) + 1;
     EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
     const Input complex_input = parse_input(
