@@ -327,18 +327,8 @@ public:
             return capacity_;
         }
         check(cudaSetDevice(device_), "cudaSetDevice");
-        int blocks_per_sm = 0;
-        if (dense_) {
-            check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                      &blocks_per_sm, advance_kernel<approx::DenseView>, kThreadsPerBlock, 0),
-                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-        } else {
-            check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                      &blocks_per_sm, advance_kernel<approx::SparseView>, kThreadsPerBlock, 0),
-                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-        }
-        resident_ = static_cast<std::uint64_t>(std::max(1, blocks_per_sm)) * kThreadsPerBlock *
-                    static_cast<std::uint64_t>(multiprocessors_);
+        resident_ = dense_ ? resident_threads(advance_kernel<approx::DenseView>)
+                           : resident_threads(advance_kernel<approx::SparseView>);
         const std::uint64_t per_particle = 2 * workspace_bytes(n_, job_config_) +
                                            2 * sizeof(approx::SampleCursor) +
                                            sizeof(std::uint32_t) + sizeof(double);
@@ -439,6 +429,17 @@ private:
     }
     approx::DenseView dense_view() const { return {n_, dense_values_.get()}; }
 
+    /// Threads of `kernel` resident on the whole GPU at kThreadsPerBlock per block.
+    template <class Kernel>
+    std::uint64_t resident_threads(Kernel kernel) const {
+        int blocks_per_sm = 0;
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel,
+                                                            kThreadsPerBlock, 0),
+              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        return static_cast<std::uint64_t>(std::max(1, blocks_per_sm)) * kThreadsPerBlock *
+               static_cast<std::uint64_t>(multiprocessors_);
+    }
+
     static unsigned blocks_for(std::uint64_t threads) {
         return static_cast<unsigned>((threads + kThreadsPerBlock - 1) / kThreadsPerBlock);
     }
@@ -446,19 +447,8 @@ private:
     /// Slots of independent sampling: resident threads of the kernel, capped by memory (see
     /// the file comment); allocated at the first sample() call.
     std::uint64_t independent_slots() const {
-        int blocks_per_sm = 0;
-        if (dense_) {
-            check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                      &blocks_per_sm, sample_kernel<approx::DenseView>, kThreadsPerBlock, 0),
-                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-        } else {
-            check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                      &blocks_per_sm, sample_kernel<approx::SparseView>, kThreadsPerBlock, 0),
-                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-        }
-        const std::uint64_t resident = static_cast<std::uint64_t>(std::max(1, blocks_per_sm)) *
-                                       kThreadsPerBlock *
-                                       static_cast<std::uint64_t>(multiprocessors_);
+        const std::uint64_t resident = dense_ ? resident_threads(sample_kernel<approx::DenseView>)
+                                              : resident_threads(sample_kernel<approx::SparseView>);
         const std::uint64_t per_slot = workspace_bytes(n_, job_config_);
         std::size_t free_bytes = 0, total_bytes = 0;
         check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");

@@ -408,7 +408,8 @@ private:
     std::vector<HostWorkspace> workspaces_;
 };
 
-/// The GPUs share each round in equal contiguous parts, one host thread per GPU.
+/// The GPUs share each round in equal contiguous parts (populations: in proportion to what each
+/// holds), one host thread per GPU.
 class GpuSource : public SampleSource {
 public:
     GpuSource(const Problem& p, approx::SamplerConfig config, const std::vector<int>& gpus,
@@ -434,57 +435,22 @@ public:
             batch.push_back(g->population_capacity(plan_.particles) / plan_.particles);
             total += batch.back();
         }
-        std::vector<std::thread> workers;
-        std::vector<std::exception_ptr> errors(samplers_.size());
-        std::uint64_t begin = 0;
+        std::vector<std::uint64_t> bounds{0};  // GPU g takes populations [bounds[g], bounds[g + 1])
         for (std::size_t g = 0; g < samplers_.size(); ++g) {
-            const std::uint64_t end =
-                g + 1 == samplers_.size() ? count : begin + count * batch[g] / total;
-            workers.emplace_back([&, g, begin, end] {
-                try {
-                    run_populations(*samplers_[g], n_, plan_, seed_, batch[g], first + begin,
-                                    end - begin, logs + begin);
-                } catch (...) {
-                    errors[g] = std::current_exception();
-                }
-            });
-            begin = end;
+            bounds.push_back(g + 1 == samplers_.size() ? count
+                                                       : bounds[g] + count * batch[g] / total);
         }
-        for (auto& w : workers) {
-            w.join();
-        }
-        for (const auto& e : errors) {
-            if (e) {
-                std::rethrow_exception(e);
-            }
-        }
+        on_each_gpu([&](std::size_t g) {
+            run_populations(*samplers_[g], n_, plan_, seed_, batch[g], first + bounds[g],
+                            bounds[g + 1] - bounds[g], logs + bounds[g]);
+        });
     }
     void sample(std::uint64_t first, std::uint64_t count, double* logs) override {
         const std::uint64_t parts = samplers_.size();
-        if (parts == 1) {
-            samplers_[0]->sample(first, count, logs);
-            return;
-        }
-        std::vector<std::thread> workers;
-        std::vector<std::exception_ptr> errors(parts);
-        for (std::uint64_t g = 0; g < parts; ++g) {
+        on_each_gpu([&](std::size_t g) {
             const std::uint64_t begin = count * g / parts, end = count * (g + 1) / parts;
-            workers.emplace_back([&, g, begin, end] {
-                try {
-                    samplers_[g]->sample(first + begin, end - begin, logs + begin);
-                } catch (...) {
-                    errors[g] = std::current_exception();
-                }
-            });
-        }
-        for (auto& w : workers) {
-            w.join();
-        }
-        for (const auto& e : errors) {
-            if (e) {
-                std::rethrow_exception(e);
-            }
-        }
+            samplers_[g]->sample(first + begin, end - begin, logs + begin);
+        });
     }
     std::uint64_t min_round() const override {
         std::uint64_t slots = 0;
@@ -509,6 +475,35 @@ public:
     }
 
 private:
+    /// work(g) for every GPU g, one host thread each (none for a single GPU); the first
+    /// exception is rethrown after all have finished.
+    template <class Work>
+    void on_each_gpu(Work&& work) {
+        if (samplers_.size() == 1) {
+            work(std::size_t{0});
+            return;
+        }
+        std::vector<std::thread> workers;
+        std::vector<std::exception_ptr> errors(samplers_.size());
+        for (std::size_t g = 0; g < samplers_.size(); ++g) {
+            workers.emplace_back([&, g] {
+                try {
+                    work(g);
+                } catch (...) {
+                    errors[g] = std::current_exception();
+                }
+            });
+        }
+        for (auto& w : workers) {
+            w.join();
+        }
+        for (const auto& e : errors) {
+            if (e) {
+                std::rethrow_exception(e);
+            }
+        }
+    }
+
     vertex_t n_;
     std::uint64_t seed_;
     PopulationPlan plan_;

@@ -55,49 +55,44 @@ EstimateOptions cpu_options(Estimator e, std::uint64_t samples, std::uint64_t se
     return o;
 }
 
-TEST(Estimators, EveryEstimatorAndLayoutIsUnbiasedOnSmallMatrices) {
+/// Every estimator and layout with `base`'s other options (seed, sample count, particles):
+/// within 4 standard errors of the exact permanent on each small case.
+void expect_unbiased_on_small_cases(const EstimateOptions& base) {
     for (const Case& c : small_cases()) {
         const double truth = exact_permanent(c.matrix);
         ASSERT_GT(truth, 0) << c.name;
         for (const Estimator e : kAll) {
             for (const EstimatorLayout layout : {EstimatorLayout::dense, EstimatorLayout::sparse}) {
-                EstimateOptions o = cpu_options(e, 20000, 7);
+                EstimateOptions o = base;
+                o.estimator = e;
                 o.layout = layout;
                 const EstimateResult r = estimate_permanent(c.matrix, o);
                 const double rel = std::pow(10.0, r.log10_value) / truth - 1;
                 EXPECT_LE(std::abs(rel), 4 * r.rel_std_error)
-                    << c.name << ", " << to_string(e) << ", " << to_string(layout) << ": estimate "
-                    << r.value << ", truth " << truth << ", rse " << r.rel_std_error;
+                    << c.name << ", " << to_string(e) << ", " << to_string(layout) << ", P "
+                    << base.particles << ": estimate " << r.value << ", truth " << truth
+                    << ", rse " << r.rel_std_error;
+                EXPECT_GT(r.rel_std_error, 0) << c.name << ", " << to_string(e);
                 EXPECT_EQ(r.layout, to_string(layout));
-                EXPECT_EQ(r.samples, 20000u);
+                EXPECT_EQ(r.samples, base.samples);
+                EXPECT_EQ(r.particles, base.particles);
+                EXPECT_EQ(r.populations, base.particles > 1 ? base.samples / base.particles : 0);
             }
         }
     }
 }
 
+TEST(Estimators, EveryEstimatorAndLayoutIsUnbiasedOnSmallMatrices) {
+    expect_unbiased_on_small_cases(cpu_options(Estimator::scaling_plus, 20000, 7));
+}
+
 TEST(Estimators, PopulationsAreUnbiasedOnSmallMatrices) {
     // Populations of 16 particles resampled every 2 steps (several resamplings on n ≤ 10), with
     // twisted weights for the scaling estimators: the mean of 1000 populations.
-    for (const Case& c : small_cases()) {
-        const double truth = exact_permanent(c.matrix);
-        for (const Estimator e : kAll) {
-            for (const EstimatorLayout layout : {EstimatorLayout::dense, EstimatorLayout::sparse}) {
-                EstimateOptions o = cpu_options(e, 16000, 17);
-                o.layout = layout;
-                o.particles = 16;
-                o.resample_every = 2;
-                const EstimateResult r = estimate_permanent(c.matrix, o);
-                const double rel = std::pow(10.0, r.log10_value) / truth - 1;
-                EXPECT_LE(std::abs(rel), 4 * r.rel_std_error)
-                    << c.name << ", " << to_string(e) << ", " << to_string(layout) << ": estimate "
-                    << r.value << ", truth " << truth << ", rse " << r.rel_std_error;
-                EXPECT_GT(r.rel_std_error, 0) << c.name << ", " << to_string(e);
-                EXPECT_EQ(r.particles, 16u);
-                EXPECT_EQ(r.populations, 1000u);
-                EXPECT_EQ(r.samples, 16000u);
-            }
-        }
-    }
+    EstimateOptions o = cpu_options(Estimator::scaling_plus, 16000, 17);
+    o.particles = 16;
+    o.resample_every = 2;
+    expect_unbiased_on_small_cases(o);
 }
 
 TEST(Estimators, PopulationsMatchKasteleynOnA24x24Grid) {
@@ -156,12 +151,14 @@ TEST(Estimators, LatticeCountsMatchTheirClosedForms) {
 }
 
 /// Runs of `samples` samples with seeds 1000, 1001, …: how many intervals cover the truth.
-int covering_runs(const BipartiteGraph& graph, double log10_truth, Estimator e,
-                  std::uint64_t samples, int runs) {
+/// Runs (seeds base.seed, base.seed + 1, …) whose interval holds the truth.
+int covering_runs(const BipartiteGraph& graph, double log10_truth, EstimateOptions base,
+                  int runs) {
     int covered = 0;
+    const std::uint64_t first_seed = base.seed;
     for (int run = 0; run < runs; ++run) {
-        const EstimateResult r = estimate_perfect_matchings(
-            graph, cpu_options(e, samples, 1000 + static_cast<std::uint64_t>(run)));
+        base.seed = first_seed + static_cast<std::uint64_t>(run);
+        const EstimateResult r = estimate_perfect_matchings(graph, base);
         covered += r.log10_ci_low <= log10_truth && log10_truth <= r.log10_ci_high ? 1 : 0;
     }
     return covered;
@@ -174,7 +171,7 @@ TEST(Estimators, ConfidenceIntervalCoversTheTruthInAtLeast90PercentOfRunsOnThe8x
     const double log10_truth = static_cast<double>(log_grid_tilings(8, 8)) / std::log(10.0);
     constexpr int kRuns = 200;
     for (const Estimator e : {Estimator::scaling_plus, Estimator::rasmussen_plus}) {
-        const int covered = covering_runs(grid, log10_truth, e, 500, kRuns);
+        const int covered = covering_runs(grid, log10_truth, cpu_options(e, 500, 1000), kRuns);
         std::cout << to_string(e) << ": " << covered << " of " << kRuns << " intervals cover\n";
         EXPECT_GE(covered, kRuns * 9 / 10) << to_string(e);
     }
@@ -185,15 +182,10 @@ TEST(Estimators, PopulationIntervalCoversTheTruthInAtLeast90PercentOfRunsOnThe8x
     const BipartiteGraph grid = grid_graph(8, 8);
     const double log10_truth = static_cast<double>(log_grid_tilings(8, 8)) / std::log(10.0);
     constexpr int kRuns = 200;
-    int covered = 0;
-    for (int run = 0; run < kRuns; ++run) {
-        EstimateOptions o =
-            cpu_options(Estimator::scaling_plus, 512, 5000 + static_cast<std::uint64_t>(run));
-        o.particles = 32;
-        o.resample_every = 8;
-        const EstimateResult r = estimate_perfect_matchings(grid, o);
-        covered += r.log10_ci_low <= log10_truth && log10_truth <= r.log10_ci_high ? 1 : 0;
-    }
+    EstimateOptions o = cpu_options(Estimator::scaling_plus, 512, 5000);
+    o.particles = 32;
+    o.resample_every = 8;
+    const int covered = covering_runs(grid, log10_truth, o, kRuns);
     std::cout << "populations: " << covered << " of " << kRuns << " intervals cover\n";
     EXPECT_GE(covered, kRuns * 9 / 10);
 }
