@@ -71,17 +71,55 @@ struct KernelParams {
 constexpr int kGroupChunks = 32;
 constexpr int kGroupsPerSegment = 256;
 constexpr int kRecordDoubles = 8;
-/// Columns unrolled into the constant bank (unroll_log2<N, MODE>() in the kernel source).
-int unroll_log2(int n, GpuMode mode) {
-    int wanted = 1;
+/// The kernel's shape (pmcount_gpu::Shape in the kernel source, a template argument of the
+/// kernel, so this is its only definition). Chosen from timings on an H100 (seconds for the whole
+/// range, docs/gpu.md):
+/// - Unrolled super-blocks of 2^M steps. MODE 0: M = 4 fastest up to n = 40 (n = 40: 2.84 s
+///   against 2.86 with M = 3, 3.18 with M = 2, 3.34 with M = 5, which spills), M = 3 beyond (n =
+///   44: 50.8 s against 55.2 with M = 4). M = 3 for the longer steps of MODE 1. Double-double and
+///   complex elements take two register pairs each and spill beyond M = 2. The integer-heavy
+///   steps of MODE 4 overflow the instruction cache when unrolled (n = 40: 12.0 s with M = 1 and
+///   four blocks per SM, 16.2 s with M = 2, 42 s with M = 4).
+/// - Blocks per SM the register allocation aims at: the modular kernel fits 128 registers up to
+///   n = 40 (four blocks), 168 beyond (three); the others ask for one and take what they need (255
+///   registers at n = 36–48: two blocks).
+/// - MODE 0 fuses the product tree's top multiplication into its two accumulations up to n = 40
+///   (n = 40: 2.864 → 2.811 s), not beyond (n = 44, M = 3: 50.27 / 50.47 s unfused against
+///   51.14 / 51.15 s fused).
+/// PMCOUNT_GPU_SHAPE="M,B,F" (unroll, blocks per SM, fuse 0/1) replaces it, to measure others.
+struct KernelShape {
+    int unroll_log2 = 1;
+    int min_blocks = 1;
+    bool fuse_top = false;
+};
+
+KernelShape kernel_shape(int n, GpuMode mode) {
+    KernelShape shape;
     switch (mode) {
-        case GpuMode::double_plain: wanted = n <= 40 ? 4 : 3; break;
-        case GpuMode::double_compensated: wanted = 3; break;
+        case GpuMode::double_plain:
+            shape.unroll_log2 = n <= 40 ? 4 : 3;
+            shape.fuse_top = n <= 40;
+            break;
+        case GpuMode::double_compensated: shape.unroll_log2 = 3; break;
         case GpuMode::double_double:
-        case GpuMode::complex: wanted = 2; break;
-        case GpuMode::modular: wanted = 1; break;
+        case GpuMode::complex: shape.unroll_log2 = 2; break;
+        case GpuMode::modular:
+            shape.unroll_log2 = 1;
+            shape.min_blocks = n <= 40 ? 4 : 3;
+            break;
     }
-    return std::min(n - 1, wanted);
+    if (const char* text = std::getenv("PMCOUNT_GPU_SHAPE"); text != nullptr && *text != '\0') {
+        int m = 0, b = 0, f = 0;
+        char tail = 0;
+        if (std::sscanf(text, "%d,%d,%d%c", &m, &b, &f, &tail) != 3 || m < 1 || m > 6 || b < 1 || b > 16 ||
+            (f != 0 && f != 1)) {
+            throw DeviceError("PMCOUNT_GPU_SHAPE=\"" + std::string(text) +
+                              "\": expected M,B,F with unroll 1 <= M <= 6, blocks per SM 1 <= B <= 16, fuse F 0 or 1");
+        }
+        shape = {m, b, f == 1};
+    }
+    shape.unroll_log2 = std::min(shape.unroll_log2, n - 1);
+    return shape;
 }
 
 using cuda::check;  // the runtime overload (cuda_status.cuh) next to the NVRTC one
@@ -284,8 +322,10 @@ struct Plan {
 };
 
 std::string kernel_name(int n, GpuMode mode) {
-    return "pmcount_gpu::ryser_dense<" + std::to_string(n) + ", " +
-           std::to_string(static_cast<int>(mode)) + ">";
+    const KernelShape shape = kernel_shape(n, mode);
+    return "pmcount_gpu::ryser_dense<" + std::to_string(n) + ", " + std::to_string(static_cast<int>(mode)) +
+           ", pmcount_gpu::Shape<" + std::to_string(shape.unroll_log2) + ", " + std::to_string(shape.min_blocks) +
+           ", " + (shape.fuse_top ? "true" : "false") + ">>";
 }
 
 /// The batches, fixed before any GPU starts (so the per-batch sums, combined in batch order, do
@@ -366,9 +406,9 @@ void run_device(int device, const GpuRyserJob& job, const Plan& plan, std::atomi
         params.p[k] = job.primes[k];
         params.neg_p_inverse[k] = negative_inverse(job.primes[k]);
     }
-    // The constant-bank columns: the first unroll_log2 Gray columns, by value.
+    // The constant-bank columns: the first M Gray columns, by value.
     std::vector<double> low(job.columns.begin(),
-                            job.columns.begin() + static_cast<std::ptrdiff_t>(unroll_log2(job.n, job.mode)) *
+                            job.columns.begin() + static_cast<std::ptrdiff_t>(kernel_shape(job.n, job.mode).unroll_log2) *
                                                       gpu_column_stride(job.n, job.mode));
     int modular_flag = modular ? 1 : 0;
     std::vector<double> host(plan.max_batch_segments * kRecordDoubles);

@@ -4,7 +4,7 @@
 //
 // A thread walks a chunk of Gray indices [k0, k0 + 2^L) with k0 = chunk·2^L. Because k0 is a
 // multiple of 2^L, gray(k0 + s) = gray(k0) ^ gray(s): every thread of a warp flips the same
-// column at the same step. The steps come in super-blocks of 2^M (M = unroll_log2), unrolled:
+// column at the same step. The steps come in super-blocks of 2^M (M = Shape::kUnrollLog2), unrolled:
 // inside one, step r flips column ctz(r) < M, known at compile time, and so is its direction
 // (except for column M−1, whose direction is bit M of the step index) and the sign of the term.
 // Those M columns are a __grid_constant__ kernel parameter: the compiler reads them with uniform
@@ -12,13 +12,12 @@
 // arithmetic or Gray bookkeeping inside a super-block. Only its first step flips a column ≥ M,
 // read from shared memory (16-byte broadcasts) with a run-time direction.
 //
-// Per Gray step (MODE 0, order N ≤ 40): N DADD (x ± column), N−2 DMUL (a balanced product tree
-// but its top multiplication), 1 DFMA (± left·right into the sum, the sign known) and 1 DFMA
+// Per Gray step (MODE 0 with Shape::kFuseTop): N DADD (x ± column), N−2 DMUL (a balanced product
+// tree but its top multiplication), 1 DFMA (± left·right into the sum, the sign known) and 1 DFMA
 // (|left|·|right| into the magnitude, for the error bound; |·| is an operand modifier): 2N FP64
 // instructions — SUPERMAN's count, the floor — and about N/2 uniform loads (nvdisasm of N = 40:
-// 16 fewer FP64 instructions per 16-step super-block than with a separate top DMUL; beyond
-// n = 40 the top product stays a DMUL, see kFuseTopProduct: 2N+1). Per
-// super-block: N/2 16-byte shared loads, N DFMA and about 15 integer instructions.
+// 16 fewer FP64 instructions per 16-step super-block than with a separate top DMUL; unfused,
+// 2N+1). Per super-block: N/2 16-byte shared loads, N DFMA and about 15 integer instructions.
 //
 // MODE 0 double, plain accumulation · 1 double, compensated (error-free sums and top products,
 // see Arith<1>) · 2 double-double · 3 complex, 2^F-term sums folded into Neumaier pairs
@@ -34,30 +33,17 @@ namespace pmcount_gpu {
 typedef unsigned long long u64;
 typedef unsigned int u32;
 
-/// Super-blocks of 2^M steps are unrolled (columns 0..M−1 in the constant bank). Measured on an
-/// H100 (MODE 0, seconds for the whole range, docs/gpu.md): M = 4 fastest up to n = 40 (n = 40:
-/// 2.84 s against 2.86 with M = 3, 3.18 with M = 2, 3.34 with M = 5, which spills), M = 3 beyond
-/// (n = 44: 50.8 s against 55.2 with M = 4); M = 3 for the longer steps of MODE 1; double-double
-/// and complex elements take two register pairs each and spill beyond M = 2; the integer-heavy
-/// steps of MODE 4 overflow the instruction cache when unrolled (n = 40: 12.0 s with M = 1 and
-/// four blocks per SM, 16.2 s with M = 2, 42 s with M = 4).
-template <int N, int MODE>
-constexpr int unroll_log2_wanted() {
-    return MODE == 0 ? (N <= 40 ? 4 : 3) : MODE == 1 ? 3 : (MODE == 2 || MODE == 3) ? 2 : 1;
-}
-
-/// Blocks per SM the register allocation aims at: the modular kernel fits 128 registers up to
-/// n = 40 (four blocks), 168 beyond (three); the others take what they need.
-template <int N, int MODE>
-constexpr int min_blocks_per_sm() {
-    return MODE == 4 ? (N <= 40 ? 4 : 3) : 1;
-}
-
-/// MODE 0 fuses the product tree's top multiplication into its two accumulations up to n = 40
-/// (one FP64 instruction fewer per step). Measured on an H100, same runs: n = 40 2.864 → 2.811 s,
-/// but n = 44 (unroll 3) 50.27 / 50.47 s unfused against 51.14 / 51.15 s fused, so not beyond.
-template <int N>
-constexpr bool kFuseTopProduct = N <= 40;
+/// The kernel's shape, chosen on the host (kernel_shape in cuda/ryser_gpu.cu, next to the
+/// measurements behind each choice) and passed as a template argument, so host and kernel cannot
+/// disagree: super-blocks of 2^kUnrollLog2 unrolled steps, the blocks per SM the register
+/// allocation aims at (__launch_bounds__), and whether MODE 0 fuses the product tree's top
+/// multiplication into its two accumulations (one FP64 instruction fewer per step).
+template <int kUnrollLog2_, int kMinBlocks_, bool kFuseTop_>
+struct Shape {
+    static constexpr int kUnrollLog2 = kUnrollLog2_;
+    static constexpr int kMinBlocks = kMinBlocks_;
+    static constexpr bool kFuseTop = kFuseTop_;
+};
 
 /// The complex mode folds plain sums of 2^kFoldLog2 terms into its Neumaier pairs.
 constexpr int kFoldLog2 = 3;
@@ -171,12 +157,12 @@ struct DoubleRows {
 template <>
 struct Arith<0> : DoubleRows {
     typedef DoubleAccPlain Acc;
-    template <int N>
+    template <int N, class S>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
         // The top multiplication of the product tree is fused into the accumulations (the
         // sign and |·| are operand modifiers): N−2 DMUL + 2 DFMA instead of N−1 DMUL + 2 DADD.
         auto mul = [](double a, double b) { return a * b; };
-        if constexpr (N == 1 || !kFuseTopProduct<N>) {
+        if constexpr (N == 1 || !S::kFuseTop) {
             const double p = tree_product<N>(x, mul);
             acc.sum = fma(sign, p, acc.sum);
             acc.magnitude += fabs(p);
@@ -224,7 +210,7 @@ __device__ __forceinline__ DD top_exact_product(const double (&x)[N]) {
 template <>
 struct Arith<1> : DoubleRows {
     typedef DoubleAccCompensated Acc;
-    template <int N>
+    template <int N, class S>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
         const DD p = top_exact_product<N>(x);
         const DD s = two_sum(acc.sum, sign > 0 ? p.hi : -p.hi);
@@ -254,7 +240,7 @@ struct Arith<2> {
     }
     template <int kSign>
     __device__ static Elem step(Elem x, Elem c) { return dd_add(x, kSign > 0 ? c : dd_neg(c)); }
-    template <int N>
+    template <int N, class S>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
         const DD p = tree_product<N>(x, [](DD a, DD b) { return dd_mul(a, b); });
         acc.sum = dd_add(acc.sum, sign > 0 ? p : dd_neg(p));
@@ -284,7 +270,7 @@ struct Arith<3> {
     __device__ static Elem step(Elem x, Elem c) {
         return kSign > 0 ? Elem{x.re + c.re, x.im + c.im} : Elem{x.re - c.re, x.im - c.im};
     }
-    template <int N>
+    template <int N, class S>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
         const Complex p = tree_product<N>(x, [](Complex a, Complex b) {
             return Complex{fma(a.re, b.re, -a.im * b.im), fma(a.re, b.im, a.im * b.re)};
@@ -327,7 +313,7 @@ struct Arith<4> {
     // row norms is below 2^53: every lane product is an exact integer). Each lane magnitude is
     // reduced with one Montgomery step (factor 2^-32), the four residues multiplied with three
     // more (2^-32 each): the host removes the 2^-224.
-    template <int N>
+    template <int N, class S>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params& q) {
         double lane[kLanes] = {1, 1, 1, 1};
 #pragma unroll
@@ -406,16 +392,11 @@ __device__ __forceinline__ void apply(typename Arith<MODE>::Elem (&x)[N], const 
     }
 }
 
-/// Columns 0..M−1 of the Gray sequence (M = unroll_log2<N, MODE>()), passed by value as a
+/// Columns 0..M−1 of the Gray sequence (M = S::kUnrollLog2 ≤ N − 1), passed by value as a
 /// __grid_constant__ kernel parameter: the unrolled steps read them as constant-bank operands.
-template <int N, int MODE>
-constexpr int unroll_log2() {
-    return N - 1 < unroll_log2_wanted<N, MODE>() ? N - 1 : unroll_log2_wanted<N, MODE>();
-}
-
-template <int N, int MODE>
+template <int N, int MODE, class S>
 struct LowColumns {
-    double v[unroll_log2<N, MODE>() * stride<N, MODE>()];
+    double v[S::kUnrollLog2 * stride<N, MODE>()];
 };
 
 /// x ± column with the column in the constant bank: kSign = ±1 is the direction known at compile
@@ -437,12 +418,12 @@ __device__ __forceinline__ void apply_constant(typename Arith<MODE>::Elem (&x)[N
 /// Steps R..2^M−1 of a super-block, unrolled by template recursion so the flipped column
 /// ctz(R), its direction (bit ctz(R) of gray(R); for the top column M−1 it is `top_sign`, given
 /// by bit M of the step index) and the term's sign (−1)^R are all compile-time constants.
-template <int N, int MODE, int R>
+template <int N, int MODE, class S, int R>
 struct SuperBlock {
-    static constexpr int kM = unroll_log2<N, MODE>();
+    static constexpr int kM = S::kUnrollLog2;
     __device__ __forceinline__ static void run(typename Arith<MODE>::Elem (&x)[N],
                                                typename Arith<MODE>::Acc& acc,
-                                               const LowColumns<N, MODE>& low, double top_sign,
+                                               const LowColumns<N, MODE, S>& low, double top_sign,
                                                const Params& q) {
         typedef Arith<MODE> A;
         if constexpr (R < (1 << kM)) {
@@ -453,11 +434,11 @@ struct SuperBlock {
             } else {
                 apply_constant<N, MODE, 0>(x, column, top_sign);
             }
-            A::template emit<N>(acc, x, (R & 1) != 0 ? -1.0 : 1.0, q);
+            A::template emit<N, S>(acc, x, (R & 1) != 0 ? -1.0 : 1.0, q);
             if constexpr ((R & ((1 << kFoldLog2) - 1)) == (1 << kFoldLog2) - 1) {
                 A::end_block(acc);
             }
-            SuperBlock<N, MODE, R + 1>::run(x, acc, low, top_sign, q);
+            SuperBlock<N, MODE, S, R + 1>::run(x, acc, low, top_sign, q);
         }
     }
 };
@@ -520,12 +501,13 @@ __device__ void write_record(const typename Arith<MODE>::Acc& acc, const Params&
 /// others' slots idle meanwhile: 11% of the run at n = 40 on an H100). Each thread sums its chunk
 /// from a fresh accumulator and the warp writes the group's record, so the result does not
 /// depend on the schedule.
-template <int N, int MODE>
-__global__ void __launch_bounds__(kBlockThreads, min_blocks_per_sm<N, MODE>())
-    ryser_dense(const __grid_constant__ Params q, const __grid_constant__ LowColumns<N, MODE> low) {
+template <int N, int MODE, class S>
+__global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
+    ryser_dense(const __grid_constant__ Params q, const __grid_constant__ LowColumns<N, MODE, S> low) {
     typedef Arith<MODE> A;
     typedef typename A::Elem Elem;
-    constexpr int kM = unroll_log2<N, MODE>();
+    constexpr int kM = S::kUnrollLog2;
+    static_assert(kM >= 1 && kM <= N - 1, "super-blocks of 2^M steps need M Gray columns");
     extern __shared__ double2 shared_pairs[];  // the Gray columns
     double* shared = reinterpret_cast<double*>(shared_pairs);
     constexpr int kStride = stride<N, MODE>();
@@ -581,9 +563,9 @@ __global__ void __launch_bounds__(kBlockThreads, min_blocks_per_sm<N, MODE>())
                     const int j = __ffsll(static_cast<long long>(s)) - 1;
                     apply<N, MODE>(x, shared + j * kStride, ((gray(s) >> j) & 1) != 0 ? 1.0 : -1.0);
                 }
-                A::template emit<N>(acc, x, 1.0, q);  // s is even
+                A::template emit<N, S>(acc, x, 1.0, q);  // s is even
                 // Step 2^(M−1) of the super-block flips column M−1: added when bit M of s is 0.
-                SuperBlock<N, MODE, 1>::run(x, acc, low, ((s >> kM) & 1) != 0 ? -1.0 : 1.0, q);
+                SuperBlock<N, MODE, S, 1>::run(x, acc, low, ((s >> kM) & 1) != 0 ? -1.0 : 1.0, q);
             }
             A::end_block(acc);
         }

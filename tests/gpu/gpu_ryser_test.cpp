@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "exact/ryser.hpp"
@@ -80,6 +81,49 @@ TEST(GpuRyser, ResultDoesNotDependOnTheSchedule) {
     EXPECT_NE(two.device.find(" 0 ("), two.device.rfind(" 0 (")) << two.device;  // two queues
     const auto b = test::random_binary(30, 0.7, 3);
     EXPECT_EQ(ryser_exact_gpu(b, true, two_queues).value, ryser_exact(b, true, {}).value);
+}
+
+/// Sets PMCOUNT_GPU_SHAPE for one scope.
+class ShapeOverride {
+public:
+    explicit ShapeOverride(const char* shape) { ::setenv("PMCOUNT_GPU_SHAPE", shape, 1); }
+    ~ShapeOverride() { ::unsetenv("PMCOUNT_GPU_SHAPE"); }
+    ShapeOverride(const ShapeOverride&) = delete;
+    ShapeOverride& operator=(const ShapeOverride&) = delete;
+};
+
+TEST(GpuRyser, EveryKernelShapeGivesTheSameAnswer) {
+    SKIP_WITHOUT_GPU();
+    // The shape (unrolled columns M, blocks per SM, fused top product) is chosen once on the
+    // host and is a template argument of the kernel: any M from 1 to 6, with or without fusion,
+    // must agree with the CPU (an M the host and kernel disagreed on read a column never passed).
+    const auto a = test::random_real(23, -1.0, 1.0, 1.0, 11);
+    const FloatOutcome cpu = ryser_real(a, Precision::double_double, {});
+    for (const char* shape : {"1,1,0", "2,1,1", "3,2,0", "4,1,1", "5,1,0", "6,1,1"}) {
+        const ShapeOverride override(shape);
+        for (const Precision p : {Precision::double_plain, Precision::double_precision}) {
+            const FloatOutcome gpu = ryser_real_gpu(a, p, {});
+            EXPECT_LE(std::fabs(value(gpu) - value(cpu)), error_bound(gpu) + error_bound(cpu))
+                << shape << " " << to_string(p);
+        }
+    }
+    const auto b = test::random_binary(22, 0.6, 5);
+    const ShapeOverride override("3,1,0");
+    EXPECT_EQ(ryser_exact_gpu(b, true, {}).value, ryser_exact(b, true, {}).value);
+}
+
+TEST(GpuRyser, MalformedShapeOverrideIsAnError) {
+    SKIP_WITHOUT_GPU();
+    const auto a = test::random_real(12, 0.0, 1.0, 1.0, 1);
+    for (const char* shape : {"4", "0,1,0", "3,1,2", "7,1,0", "3,1,0,", "x"}) {
+        const ShapeOverride override(shape);
+        try {
+            ryser_real_gpu(a, Precision::double_plain, {});
+            ADD_FAILURE() << "PMCOUNT_GPU_SHAPE=" << shape << " was accepted";
+        } catch (const std::exception& e) {
+            EXPECT_NE(std::string(e.what()).find("PMCOUNT_GPU_SHAPE"), std::string::npos) << e.what();
+        }
+    }
 }
 
 TEST(GpuRyser, AllOnesOfOrder40) {
