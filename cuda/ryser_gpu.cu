@@ -111,10 +111,11 @@ KernelShape kernel_shape(int n, GpuMode mode) {
     if (const char* text = std::getenv("PMCOUNT_GPU_SHAPE"); text != nullptr && *text != '\0') {
         int m = 0, b = 0, f = 0;
         char tail = 0;
-        if (std::sscanf(text, "%d,%d,%d%c", &m, &b, &f, &tail) != 3 || m < 1 || m > 6 || b < 1 || b > 16 ||
-            (f != 0 && f != 1)) {
+        if (std::sscanf(text, "%d,%d,%d%c", &m, &b, &f, &tail) != 3 || m < 1 || m > 6 || b < 1 ||
+            b > 16 || (f != 0 && f != 1)) {
             throw DeviceError("PMCOUNT_GPU_SHAPE=\"" + std::string(text) +
-                              "\": expected M,B,F with unroll 1 <= M <= 6, blocks per SM 1 <= B <= 16, fuse F 0 or 1");
+                              "\": expected M,B,F with unroll 1 <= M <= 6, blocks per SM "
+                              "1 <= B <= 16, fuse F 0 or 1");
         }
         shape = {m, b, f == 1};
     }
@@ -323,9 +324,10 @@ struct Plan {
 
 std::string kernel_name(int n, GpuMode mode) {
     const KernelShape shape = kernel_shape(n, mode);
-    return "pmcount_gpu::ryser_dense<" + std::to_string(n) + ", " + std::to_string(static_cast<int>(mode)) +
-           ", pmcount_gpu::Shape<" + std::to_string(shape.unroll_log2) + ", " + std::to_string(shape.min_blocks) +
-           ", " + (shape.fuse_top ? "true" : "false") + ">>";
+    return "pmcount_gpu::ryser_dense<" + std::to_string(n) + ", " +
+           std::to_string(static_cast<int>(mode)) + ", pmcount_gpu::Shape<" +
+           std::to_string(shape.unroll_log2) + ", " + std::to_string(shape.min_blocks) + ", " +
+           (shape.fuse_top ? "true" : "false") + ">>";
 }
 
 /// The batches, fixed before any GPU starts (so the per-batch sums, combined in batch order, do
@@ -407,9 +409,9 @@ void run_device(int device, const GpuRyserJob& job, const Plan& plan, std::atomi
         params.neg_p_inverse[k] = negative_inverse(job.primes[k]);
     }
     // The constant-bank columns: the first M Gray columns, by value.
-    std::vector<double> low(job.columns.begin(),
-                            job.columns.begin() + static_cast<std::ptrdiff_t>(kernel_shape(job.n, job.mode).unroll_log2) *
-                                                      gpu_column_stride(job.n, job.mode));
+    const auto low_count = static_cast<std::ptrdiff_t>(kernel_shape(job.n, job.mode).unroll_log2) *
+                           gpu_column_stride(job.n, job.mode);
+    std::vector<double> low(job.columns.begin(), job.columns.begin() + low_count);
     int modular_flag = modular ? 1 : 0;
     std::vector<double> host(plan.max_batch_segments * kRecordDoubles);
     for (int b = next++; b < static_cast<int>(plan.batches.size()) && !stop; b = next++) {

@@ -4,9 +4,10 @@
 //
 // A thread walks a chunk of Gray indices [k0, k0 + 2^L) with k0 = chunk·2^L. Because k0 is a
 // multiple of 2^L, gray(k0 + s) = gray(k0) ^ gray(s): every thread of a warp flips the same
-// column at the same step. The steps come in super-blocks of 2^M (M = Shape::kUnrollLog2), unrolled:
-// inside one, step r flips column ctz(r) < M, known at compile time, and so is its direction
-// (except for column M−1, whose direction is bit M of the step index) and the sign of the term.
+// column at the same step. The steps come in super-blocks of 2^M (M = Shape::kUnrollLog2),
+// unrolled: inside one, step r flips column ctz(r) < M, known at compile time, and so is its
+// direction (except for column M−1, whose direction is bit M of the step index) and the sign of
+// the term.
 // Those M columns are a __grid_constant__ kernel parameter: the compiler reads them with uniform
 // constant loads (ULDC, off the FP64 pipe) and adds them with DADD, and there is no address
 // arithmetic or Gray bookkeeping inside a super-block. Only its first step flips a column ≥ M,
@@ -503,7 +504,8 @@ __device__ void write_record(const typename Arith<MODE>::Acc& acc, const Params&
 /// depend on the schedule.
 template <int N, int MODE, class S>
 __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
-    ryser_dense(const __grid_constant__ Params q, const __grid_constant__ LowColumns<N, MODE, S> low) {
+    ryser_dense(const __grid_constant__ Params q,
+                const __grid_constant__ LowColumns<N, MODE, S> low) {
     typedef Arith<MODE> A;
     typedef typename A::Elem Elem;
     constexpr int kM = S::kUnrollLog2;

@@ -121,7 +121,8 @@ TEST(GpuRyser, MalformedShapeOverrideIsAnError) {
             ryser_real_gpu(a, Precision::double_plain, {});
             ADD_FAILURE() << "PMCOUNT_GPU_SHAPE=" << shape << " was accepted";
         } catch (const std::exception& e) {
-            EXPECT_NE(std::string(e.what()).find("PMCOUNT_GPU_SHAPE"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("PMCOUNT_GPU_SHAPE"), std::string::npos)
+                << e.what();
         }
     }
 }
