@@ -36,6 +36,7 @@
 #include "approx/problem.hpp"
 #include "approx/sampler.hpp"
 #include "backend/cuda_backend.hpp"
+#include "core/names.hpp"
 #include "exact/chunked_run.hpp"
 #include "pmcount/approx.hpp"
 #include "pmcount/error.hpp"
@@ -783,81 +784,42 @@ std::vector<Entry> entries_of(const BipartiteGraph& g) {
     return entries;
 }
 
-struct NamedEstimator {
-    Estimator estimator;
-    const char* name;
-};
-constexpr NamedEstimator kEstimators[] = {{Estimator::rasmussen, "rasmussen"},
-                                          {Estimator::rasmussen_plus, "rasmussen+"},
-                                          {Estimator::scaling, "scaling"},
-                                          {Estimator::scaling_plus, "scaling+"}};
+constexpr detail::Named<Estimator> kEstimators[] = {{Estimator::rasmussen, "rasmussen"},
+                                                    {Estimator::rasmussen_plus, "rasmussen+"},
+                                                    {Estimator::scaling, "scaling"},
+                                                    {Estimator::scaling_plus, "scaling+"}};
+constexpr detail::Named<EstimatorLayout> kLayouts[] = {{EstimatorLayout::automatic, "auto"},
+                                                       {EstimatorLayout::dense, "dense"},
+                                                       {EstimatorLayout::sparse, "sparse"}};
+constexpr detail::Named<StopReason> kStopReasons[] = {{StopReason::samples, "samples"},
+                                                      {StopReason::time, "time"},
+                                                      {StopReason::rel_error, "rel_error"},
+                                                      {StopReason::exact, "exact"}};
 
 }  // namespace
 
 const char* to_string(Estimator estimator) noexcept {
-    for (const auto& e : kEstimators) {
-        if (e.estimator == estimator) {
-            return e.name;
-        }
-    }
-    return "?";
+    return detail::name_of(kEstimators, estimator);
 }
 
 Estimator estimator_from_string(std::string_view name) {
+    // "scaling-plus" is accepted for "scaling+" (shells and file names dislike '+').
     std::string canonical(name);
     constexpr std::string_view kPlus = "-plus";
     if (canonical.size() > kPlus.size() &&
         canonical.compare(canonical.size() - kPlus.size(), kPlus.size(), kPlus) == 0) {
         canonical.replace(canonical.size() - kPlus.size(), kPlus.size(), "+");
     }
-    std::string accepted;
-    for (const auto& e : kEstimators) {
-        if (canonical == e.name) {
-            return e.estimator;
-        }
-        accepted += accepted.empty() ? "" : ", ";
-        accepted += e.name;
-    }
-    throw InvalidArgument("unknown estimator '" + std::string(name) +
-                          "' (expected one of: " + accepted + ")");
+    return detail::value_named(kEstimators, canonical, "estimator");
 }
 
-const char* to_string(EstimatorLayout layout) noexcept {
-    switch (layout) {
-        case EstimatorLayout::automatic:
-            return "auto";
-        case EstimatorLayout::dense:
-            return "dense";
-        case EstimatorLayout::sparse:
-            return "sparse";
-    }
-    return "?";
-}
+const char* to_string(EstimatorLayout layout) noexcept { return detail::name_of(kLayouts, layout); }
 
 EstimatorLayout estimator_layout_from_string(std::string_view name) {
-    for (const auto layout :
-         {EstimatorLayout::automatic, EstimatorLayout::dense, EstimatorLayout::sparse}) {
-        if (name == to_string(layout)) {
-            return layout;
-        }
-    }
-    throw InvalidArgument("unknown layout '" + std::string(name) +
-                          "' (expected one of: auto, dense, sparse)");
+    return detail::value_named(kLayouts, name, "layout");
 }
 
-const char* to_string(StopReason reason) noexcept {
-    switch (reason) {
-        case StopReason::samples:
-            return "samples";
-        case StopReason::time:
-            return "time";
-        case StopReason::rel_error:
-            return "rel_error";
-        case StopReason::exact:
-            return "exact";
-    }
-    return "?";
-}
+const char* to_string(StopReason reason) noexcept { return detail::name_of(kStopReasons, reason); }
 
 EstimateResult estimate_perfect_matchings(const BipartiteGraph& graph,
                                           const EstimateOptions& options) {

@@ -14,6 +14,7 @@
 #include "exact/brute_force.hpp"
 #include "exact/chunked_run.hpp"
 #include "backend/cuda_backend.hpp"
+#include "core/names.hpp"
 #include "exact/ryser_gpu.hpp"
 #include "exact/ryser_kernel.hpp"
 #include "plan/plan.hpp"
@@ -30,54 +31,20 @@ double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-struct NamedMethod {
-    Method method;
-    const char* name;
-};
-constexpr NamedMethod kMethods[] = {{Method::automatic, "auto"},
-                                    {Method::brute_force, "brute-force"},
-                                    {Method::ryser, "ryser"},
-                                    {Method::sparyser, "sparyser"},
-                                    {Method::skipper, "skipper"},
-                                    {Method::planar, "planar"},
-                                    {Method::frontier, "frontier"}};
-
-struct NamedBackend {
-    Backend backend;
-    const char* name;
-};
-constexpr NamedBackend kBackends[] = {
+constexpr detail::Named<Method> kMethods[] = {{Method::automatic, "auto"},
+                                              {Method::brute_force, "brute-force"},
+                                              {Method::ryser, "ryser"},
+                                              {Method::sparyser, "sparyser"},
+                                              {Method::skipper, "skipper"},
+                                              {Method::planar, "planar"},
+                                              {Method::frontier, "frontier"}};
+constexpr detail::Named<Backend> kBackends[] = {
     {Backend::automatic, "auto"}, {Backend::cpu, "cpu"}, {Backend::cuda, "cuda"}};
-
-struct NamedPrecision {
-    Precision precision;
-    const char* name;
-};
-constexpr NamedPrecision kPrecisions[] = {{Precision::automatic, "auto"},
-                                          {Precision::exact, "exact"},
-                                          {Precision::double_precision, "double"},
-                                          {Precision::double_double, "dd"},
-                                          {Precision::double_plain, "plain-double"}};
-
-template <class Table, class Value>
-Value parse_name(const Table& table, std::string_view name, const char* what) {
-    std::string accepted;
-    for (const auto& entry : table) {
-        if (name == entry.name) {
-            if constexpr (std::is_same_v<Value, Method>) {
-                return entry.method;
-            } else if constexpr (std::is_same_v<Value, Backend>) {
-                return entry.backend;
-            } else {
-                return entry.precision;
-            }
-        }
-        accepted += accepted.empty() ? "" : ", ";
-        accepted += entry.name;
-    }
-    throw InvalidArgument("unknown " + std::string(what) + " '" + std::string(name) +
-                          "' (expected one of: " + accepted + ")");
-}
+constexpr detail::Named<Precision> kPrecisions[] = {{Precision::automatic, "auto"},
+                                                    {Precision::exact, "exact"},
+                                                    {Precision::double_precision, "double"},
+                                                    {Precision::double_double, "dd"},
+                                                    {Precision::double_plain, "plain-double"}};
 
 /// An exact integer known without running an engine.
 CountResult exact_result(ValueKind kind, const BigInt& value, std::string note) {
@@ -266,43 +233,24 @@ SparseMatrix<std::int64_t> ones(const BipartiteGraph& g) {
 
 }  // namespace
 
-const char* to_string(Method method) noexcept {
-    for (const auto& entry : kMethods) {
-        if (entry.method == method) {
-            return entry.name;
-        }
-    }
-    return "unknown";
-}
+const char* to_string(Method method) noexcept { return detail::name_of(kMethods, method); }
 
-const char* to_string(Backend backend) noexcept {
-    for (const auto& entry : kBackends) {
-        if (entry.backend == backend) {
-            return entry.name;
-        }
-    }
-    return "unknown";
-}
+const char* to_string(Backend backend) noexcept { return detail::name_of(kBackends, backend); }
 
 Backend backend_from_string(std::string_view name) {
-    return parse_name<decltype(kBackends), Backend>(kBackends, name, "backend");
+    return detail::value_named(kBackends, name, "backend");
 }
 
 const char* to_string(Precision precision) noexcept {
-    for (const auto& entry : kPrecisions) {
-        if (entry.precision == precision) {
-            return entry.name;
-        }
-    }
-    return "unknown";
+    return detail::name_of(kPrecisions, precision);
 }
 
 Method method_from_string(std::string_view name) {
-    return parse_name<decltype(kMethods), Method>(kMethods, name, "method");
+    return detail::value_named(kMethods, name, "method");
 }
 
 Precision precision_from_string(std::string_view name) {
-    return parse_name<decltype(kPrecisions), Precision>(kPrecisions, name, "precision");
+    return detail::value_named(kPrecisions, name, "precision");
 }
 
 std::string CountResult::value_string() const {
