@@ -149,6 +149,34 @@ PMCOUNT_HOST_DEVICE inline bool col_live(Workspace& w, vertex_t j) noexcept {
 
 enum class Rescale { ok, empty_line };
 
+enum class Sweep { ok, degenerate, empty_line };
+
+/// One half of a Sinkhorn–Knopp sweep: scale = 1 / Σ a·(partner's scale) for every live line of
+/// one side, in index order (so the threads of a GPU warp walk the same lines together).
+/// `for_line(k, f)` walks line k's entries (partner, value); `live` and `partner_live` test
+/// lines of this side and the other; `scale` and `partner_scale` are their scales. A sum that
+/// is not a positive finite number stops the pass: empty_line when the line has no live entry.
+template <class ForLine, class Live, class PartnerLive, class Scale, class PartnerScale>
+PMCOUNT_HOST_DEVICE Sweep half_sweep(vertex_t n, ForLine&& for_line, Live&& live,
+                                     PartnerLive&& partner_live, Scale&& scale,
+                                     PartnerScale&& partner_scale) noexcept {
+    for (vertex_t k = 0; k < n; ++k) {
+        if (!live(k)) {
+            continue;
+        }
+        double s = 0;
+        for_line(k, [&](vertex_t p, double v) { s += v * partner_scale(p); });
+        if (s > 0 && s < HUGE_VAL) {
+            scale(k) = 1 / s;
+            continue;
+        }
+        bool any = false;
+        for_line(k, [&](vertex_t p, double) { any = any || partner_live(p); });
+        return any ? Sweep::degenerate : Sweep::empty_line;
+    }
+    return Sweep::ok;
+}
+
 /// `iters` Sinkhorn–Knopp sweeps over the live submatrix: r_i = 1 / Σ_j a_ij c_j, then
 /// c_j = 1 / Σ_i a_ij r_i. Dead lines have scale 0 and stay so. A live line whose sum is 0 and
 /// that has no live entry means perm(live submatrix) = 0 (empty_line). A sum that under- or
@@ -157,44 +185,23 @@ enum class Rescale { ok, empty_line };
 template <class Matrix, class Workspace>
 PMCOUNT_HOST_DEVICE Rescale sinkhorn(const Matrix& a, Workspace& w, int iters) noexcept {
     const vertex_t n = a.order();
-    bool degenerate = false;
-    for (int it = 0; it < iters && !degenerate; ++it) {
-        for (vertex_t i = 0; i < n && !degenerate; ++i) {
-            if (!row_live(w, i)) {
-                continue;
-            }
-            double s = 0;
-            a.for_row(i, [&](vertex_t j, double v) { s += v * w.col_scale(j); });
-            if (s > 0 && s < HUGE_VAL) {
-                w.row_scale(i) = 1 / s;
-                continue;
-            }
-            bool any = false;
-            a.for_row(i, [&](vertex_t j, double) { any = any || col_live(w, j); });
-            if (!any) {
-                return Rescale::empty_line;
-            }
-            degenerate = true;
-        }
-        for (vertex_t j = 0; j < n && !degenerate; ++j) {
-            if (!col_live(w, j)) {
-                continue;
-            }
-            double s = 0;
-            a.for_col(j, [&](vertex_t i, double v) { s += v * w.row_scale(i); });
-            if (s > 0 && s < HUGE_VAL) {
-                w.col_scale(j) = 1 / s;
-                continue;
-            }
-            bool any = false;
-            a.for_col(j, [&](vertex_t i, double) { any = any || row_live(w, i); });
-            if (!any) {
-                return Rescale::empty_line;
-            }
-            degenerate = true;
+    auto rows = [&](vertex_t i, auto&& f) { a.for_row(i, f); };
+    auto cols = [&](vertex_t j, auto&& f) { a.for_col(j, f); };
+    auto is_row_live = [&](vertex_t i) { return row_live(w, i); };
+    auto is_col_live = [&](vertex_t j) { return col_live(w, j); };
+    auto row_scale = [&](vertex_t i) -> double& { return w.row_scale(i); };
+    auto col_scale = [&](vertex_t j) -> double& { return w.col_scale(j); };
+    Sweep sweep = Sweep::ok;
+    for (int it = 0; it < iters && sweep == Sweep::ok; ++it) {
+        sweep = half_sweep(n, rows, is_row_live, is_col_live, row_scale, col_scale);
+        if (sweep == Sweep::ok) {
+            sweep = half_sweep(n, cols, is_col_live, is_row_live, col_scale, row_scale);
         }
     }
-    if (degenerate) {
+    if (sweep == Sweep::empty_line) {
+        return Rescale::empty_line;
+    }
+    if (sweep == Sweep::degenerate) {
         for (vertex_t k = 0; k < n; ++k) {
             w.row_scale(k) = row_live(w, k) ? 1.0 : 0.0;
             w.col_scale(k) = col_live(w, k) ? 1.0 : 0.0;
