@@ -37,9 +37,11 @@ std::vector<Row> manifest() {
     return rows;
 }
 
-std::string run_quiet(const std::string& file) {
-    const std::string command = std::string(PMCOUNT_COUNT_MATCHINGS) + " --quiet '" +
-                                PMCOUNT_SOURCE_DIR + "/datasets/" + file + "' 2>&1";
+/// Runs count_matchings with `args` in the source directory; its stdout and stderr, with trailing
+/// newlines removed, or "exit status S: ..." when it fails.
+std::string run(const std::string& args) {
+    const std::string command = std::string("cd '") + PMCOUNT_SOURCE_DIR + "' && " +
+                                PMCOUNT_COUNT_MATCHINGS + " " + args + " 2>&1";
     std::string output;
     FILE* pipe = popen(command.c_str(), "r");
     if (pipe == nullptr) {
@@ -60,8 +62,35 @@ TEST(Datasets, EveryManifestAnswerIsReproduced) {
     const auto rows = manifest();
     ASSERT_GE(rows.size(), 8u) << "datasets/MANIFEST.tsv is missing or short";
     for (const Row& row : rows) {
-        EXPECT_EQ(run_quiet(row.file), row.expected) << row.file;
+        EXPECT_EQ(run("--quiet 'datasets/" + row.file + "'"), row.expected) << row.file;
     }
+}
+
+// The examples in --help that name a bundled dataset run as printed (a renamed or missing file
+// would otherwise leave the help pointing at nothing).
+TEST(Datasets, HelpExamplesNamingADatasetRun) {
+    const std::string help = run("--help");
+    std::istringstream lines(help);
+    std::string line;
+    int examples = 0;
+    while (std::getline(lines, line)) {
+        const std::size_t start = line.find("count_matchings ");
+        if (start == std::string::npos || line.find("datasets/") == std::string::npos) {
+            continue;
+        }
+        std::istringstream words(line.substr(start + std::string("count_matchings ").size()));
+        std::string args, word;
+        while (words >> word) {
+            args += " " + word;
+            if (word.find("datasets/") != std::string::npos) {
+                break;  // what follows the file is the example's description
+            }
+        }
+        ++examples;
+        const std::string output = run(args);
+        EXPECT_EQ(output.rfind("exit status", 0), std::string::npos) << line << "\n" << output;
+    }
+    EXPECT_GE(examples, 2) << help;
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ enum ExitCode { kOk = 0, kUsage = 1, kInputError = 2, kRuntimeError = 3 };
 
 constexpr const char* kExamples = R"(Examples:
   count_matchings datasets/grid_6x6.edgelist          perfect matchings (domino tilings)
-  count_matchings --cycle-covers datasets/cycle_5.edgelist
+  count_matchings --cycle-covers datasets/digraph_7.edgelist   cycle covers of a digraph
   count_matchings --json matrix.mtx                   permanent, as one JSON object
   cat graph.txt | count_matchings -                   read standard input
   count_matchings --precision dd real_matrix.mtx      double-double arithmetic
