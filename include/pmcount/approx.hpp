@@ -128,7 +128,8 @@ template <class T>
 EstimateResult estimate_permanent(const DenseMatrix<T>& matrix,
                                   const EstimateOptions& options = {});
 /// Whatever read_input() returned: a graph's perfect matchings, a digraph's cycle covers, a
-/// matrix's permanent (complex matrices: InvalidArgument).
+/// matrix's permanent. A complex matrix, or a negative or non-finite entry, is InvalidInput
+/// naming the file (and the entry by the file's row and column ids).
 EstimateResult estimate(const Input& input, const EstimateOptions& options = {});
 
 }  // namespace pmcount

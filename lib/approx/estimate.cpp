@@ -4,8 +4,9 @@
 //
 // Phases:
 //   1. Entries: the positive entries as (row, col, value); a negative or non-finite value is
-//      InvalidArgument. Unequal sides, or no perfect matching of the pattern (Hopcroft–Karp),
-//      give an exact 0 without sampling.
+//      InvalidArgument (InvalidInput naming the file's row and column, given an Input). Unequal
+//      sides, or no perfect matching of the pattern (Hopcroft–Karp), give an exact 0 without
+//      sampling.
 //   2. + variants: drop every entry that lies in no perfect matching — those joining two fine
 //      Dulmage–Mendelsohn blocks (O(E·√V), once) — and keep the decomposition's perfect matching:
 //      the sampler maintains it to prune the entries that fall out of every perfect matching
@@ -26,6 +27,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -99,13 +101,36 @@ private:
     std::vector<std::uint32_t> row_live_, col_live_;
 };
 
+/// A negative or non-finite entry, which no estimator can use. An InvalidArgument for callers
+/// that pass a matrix; estimate(const Input&) restates it against the file's row and column ids.
+class UnusableEntry : public InvalidArgument {
+public:
+    UnusableEntry(vertex_t row, vertex_t col, double value, const std::string& where)
+        : InvalidArgument("the estimators need nonnegative finite entries; the entry at " + where +
+                          " is " + format_value(value)),
+          row_(row),
+          col_(col),
+          value_(value) {}
+    vertex_t row() const noexcept { return row_; }
+    vertex_t col() const noexcept { return col_; }
+    double value() const noexcept { return value_; }
+    static std::string format_value(double v) {
+        std::ostringstream text;
+        text << v;
+        return text.str();
+    }
+
+private:
+    vertex_t row_, col_;
+    double value_;
+};
+
 template <class T>
 double checked_value(T v, vertex_t r, vertex_t c) {
     const double d = static_cast<double>(v);
     if (!(d >= 0) || !std::isfinite(d)) {
-        throw InvalidArgument("the estimators need nonnegative finite entries; entry (" +
-                              std::to_string(r) + ", " + std::to_string(c) + ") is " +
-                              std::to_string(d));
+        throw UnusableEntry(r, c, d,
+                            "(" + std::to_string(r) + ", " + std::to_string(c) + ") (0-based)");
     }
     return d;
 }
@@ -846,21 +871,30 @@ EstimateResult estimate_permanent(const DenseMatrix<T>& matrix, const EstimateOp
 }
 
 EstimateResult estimate(const Input& input, const EstimateOptions& options) {
-    return std::visit(
-        [&](const auto& data) -> EstimateResult {
-            using D = std::decay_t<decltype(data)>;
-            if constexpr (std::is_same_v<D, BipartiteGraph>) {
-                return estimate_perfect_matchings(data, options);
-            } else if constexpr (std::is_same_v<D, Digraph>) {
-                return estimate_perfect_matchings(data.as_bipartite(), options);
-            } else if constexpr (std::is_same_v<D, SparseMatrix<std::complex<double>>>) {
-                throw InvalidArgument(
-                    "the estimators need a nonnegative matrix, not a complex one");
-            } else {
-                return estimate_permanent(data, options);
-            }
-        },
-        input.data);
+    try {
+        return std::visit(
+            [&](const auto& data) -> EstimateResult {
+                using D = std::decay_t<decltype(data)>;
+                if constexpr (std::is_same_v<D, BipartiteGraph>) {
+                    return estimate_perfect_matchings(data, options);
+                } else if constexpr (std::is_same_v<D, Digraph>) {
+                    return estimate_perfect_matchings(data.as_bipartite(), options);
+                } else if constexpr (std::is_same_v<D, SparseMatrix<std::complex<double>>>) {
+                    throw InvalidInput(
+                        input.source, 0,
+                        "the estimators need a nonnegative matrix, not a complex one");
+                } else {
+                    return estimate_permanent(data, options);
+                }
+            },
+            input.data);
+    } catch (const UnusableEntry& e) {
+        throw InvalidInput(input.source, 0,
+                           "the estimators need nonnegative finite entries; the entry at row " +
+                               std::to_string(input.row_label(e.row())) + ", column " +
+                               std::to_string(input.col_label(e.col())) + " is " +
+                               UnusableEntry::format_value(e.value()));
+    }
 }
 
 template EstimateResult estimate_permanent(const SparseMatrix<std::int64_t>&,

@@ -509,4 +509,22 @@ TEST_F(CountMatchingsCli, ApproxIsReproducibleAndChecksTheEstimatorName) {
     EXPECT_EQ(run("--estimator ryser grid:4x4").status, kUsage);
 }
 
+TEST_F(CountMatchingsCli, ApproxRejectsSignedAndComplexMatricesNamingTheEntry) {
+    const std::string header = "%%MatrixMarket matrix coordinate real general\n";
+    const std::string signed_name =
+        write("signed.mtx", header + "2 2 4\n1 1 0.5\n1 2 -1.5\n2 1 1\n2 2 1\n");
+    const Outcome negative = run("--approx --samples 100 " + signed_name);
+    EXPECT_EQ(negative.status, kInputError);
+    EXPECT_EQ(negative.err,
+              "error: signed.mtx: the estimators need nonnegative finite entries; the entry at "
+              "row 1, column 2 is -1.5\n");
+    const std::string complex_name =
+        write("complex.mtx",
+              "%%MatrixMarket matrix coordinate complex general\n2 2 2\n1 1 1 1\n2 2 1 0\n");
+    const Outcome complex = run("--approx --samples 100 " + complex_name);
+    EXPECT_EQ(complex.status, kInputError);
+    EXPECT_EQ(complex.err,
+              "error: complex.mtx: the estimators need a nonnegative matrix, not a complex one\n");
+}
+
 }  // namespace

@@ -287,7 +287,20 @@ TEST(Estimators, RejectsNegativeEntriesAndBadOptions) {
     EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
     const Input complex_input = parse_input(
         "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1.0 2.0\n", "c.mtx");
-    EXPECT_THROW(estimate(complex_input, {}), InvalidArgument);
+    EXPECT_THROW(estimate(complex_input, {}), InvalidInput);
+    // Given an Input, the message names the file and the entry as the file numbers it.
+    const Input signed_input = parse_input(
+        "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 0.5\n2 1 1\n2 2 -2.5\n",
+        "s.mtx");
+    try {
+        estimate(signed_input, {});
+        ADD_FAILURE() << "a negative entry was accepted";
+    } catch (const InvalidInput& e) {
+        EXPECT_EQ(e.file(), "s.mtx");
+        EXPECT_EQ(e.problem(),
+                  "the estimators need nonnegative finite entries; the entry at row 2, column 2 "
+                  "is -2.5");
+    }
 }
 
 TEST(Estimators, NamesRoundTrip) {
