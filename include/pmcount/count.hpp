@@ -140,6 +140,10 @@ struct CountResult {
     /// log10_abs and sign then.
     double value = 0;
     std::complex<double> complex_value;
+    /// Floating results: the value as mantissa · 2^exponent2 (the larger of |re|, |im| in
+    /// [1/2, 1), or 0), in range where `value` over- or underflows.
+    std::complex<double> mantissa;
+    std::int64_t exponent2 = 0;
     /// log10 |result|; -inf when the result is 0.
     double log10_abs = 0;
     /// Sign of the (real) result: -1, 0 or +1.

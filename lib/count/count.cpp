@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -139,6 +140,56 @@ std::optional<std::string> empty_line(const SparseMatrix<T>& m, const char* row_
 }
 
 /// Every count: unequal sides, then the planner (structure front end, engines, combination).
+/// Floating inputs: every row, then every column, divided by a power of two that brings its
+/// largest |entry| into [1/2, 1). Only exponents change, so this is exact (unless an entry is
+/// more than 2^1021 times smaller than both its row's and its column's largest), and the
+/// engines, reductions and direct formulas then see entries near 1 whatever the input's range:
+/// perm(A) = 2^shift · perm(balanced A), with the shift returned. Integer inputs are left alone.
+template <class T>
+std::int64_t balance_by_powers_of_two(SparseMatrix<T>& a) {
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+        return 0;
+    } else {
+        auto size = [](const T& v) {
+            if constexpr (std::is_same_v<T, double>) {
+                return std::fabs(v);
+            } else {
+                return std::max(std::fabs(v.real()), std::fabs(v.imag()));
+            }
+        };
+        std::vector<Triplet<T>> entries = a.triplets();
+        std::int64_t shift = 0;
+        auto balance = [&](auto line_of, vertex_t lines) {
+            std::vector<double> largest(static_cast<std::size_t>(lines), 0.0);
+            for (const auto& t : entries) {
+                double& m = largest[static_cast<std::size_t>(line_of(t))];
+                m = std::max(m, size(t.value));
+            }
+            std::vector<int> exponent(largest.size(), 0);
+            for (std::size_t k = 0; k < largest.size(); ++k) {
+                if (largest[k] > 0 && std::isfinite(largest[k])) {
+                    std::frexp(largest[k], &exponent[k]);
+                    shift += exponent[k];
+                }
+            }
+            for (auto& t : entries) {
+                const int e = exponent[static_cast<std::size_t>(line_of(t))];
+                if constexpr (std::is_same_v<T, double>) {
+                    t.value = std::ldexp(t.value, -e);
+                } else {
+                    t.value = {std::ldexp(t.value.real(), -e), std::ldexp(t.value.imag(), -e)};
+                }
+            }
+        };
+        balance([](const Triplet<T>& t) { return t.row; }, a.rows());
+        balance([](const Triplet<T>& t) { return t.col; }, a.cols());
+        if (shift != 0) {
+            a = SparseMatrix<T>(a.rows(), a.cols(), std::move(entries));
+        }
+        return shift;
+    }
+}
+
 template <class T>
 CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const char* row_name,
                          const char* col_name, const CountOptions& options) {
@@ -180,7 +231,11 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const ch
     r.stats.n = matrix.rows();
     r.stats.nnz = matrix.nnz();
     r.stats.threads = settings.threads;
-    const plan::Node<T> root = plan::build_plan(matrix, settings, r.structure);
+    SparseMatrix<T> balanced = matrix;
+    if (precision != Precision::exact) {
+        settings.exponent2 = balance_by_powers_of_two(balanced);
+    }
+    const plan::Node<T> root = plan::build_plan(balanced, settings, r.structure);
     r.method = leaf_methods(r.structure);
     r.timings.preprocess_s = seconds_since(start);
     if (matrix.rows() == 0) {
@@ -262,19 +317,39 @@ std::string CountResult::value_string() const {
         std::snprintf(buffer, sizeof buffer, "%.17g", v);
         return std::string(buffer);
     };
-    if (std::isfinite(value) && std::isfinite(complex_value.imag())) {
-        if (kind != ValueKind::complex) {
-            return format(value);
+    // mantissa · 2^exponent2 in decimal from its logarithm, 15 significant digits (the
+    // logarithm's own rounding leaves no more), for values beyond the normal double range.
+    auto scientific = [](double m, std::int64_t e2) {
+        if (m == 0) {
+            return std::string("0");
         }
-        const double im = complex_value.imag();
-        return format(value) + (std::signbit(im) ? "-" : "+") + format(std::fabs(im)) + "i";
+        const double log10_abs =
+            std::log10(std::fabs(m)) + static_cast<double>(e2) * std::log10(2.0);
+        auto exponent = static_cast<long long>(std::floor(log10_abs));
+        double digits = std::pow(10.0, log10_abs - static_cast<double>(exponent));
+        if (digits >= 9.999999999999995) {
+            digits /= 10;
+            ++exponent;
+        }
+        char buffer[96];
+        std::snprintf(buffer, sizeof buffer, "%s%.14fe%+lld", m < 0 ? "-" : "", digits, exponent);
+        return std::string(buffer);
+    };
+    auto in_range = [](double v, double m) {
+        return std::isfinite(v) && (m == 0 || std::fabs(v) >= std::numeric_limits<double>::min());
+    };
+    const int e2 = static_cast<int>(std::clamp<std::int64_t>(exponent2, -5000, 5000));
+    const std::complex<double> v{std::ldexp(mantissa.real(), e2), std::ldexp(mantissa.imag(), e2)};
+    const bool normal = in_range(v.real(), mantissa.real()) && in_range(v.imag(), mantissa.imag());
+    auto part = [&](double in_double, double m) {
+        return normal ? format(in_double) : scientific(m, exponent2);
+    };
+    if (kind != ValueKind::complex) {
+        return part(v.real(), mantissa.real());
     }
-    // Beyond double range: mantissa and decimal exponent from log10 |value|.
-    const double exponent = std::floor(log10_abs);
-    char buffer[96];
-    std::snprintf(buffer, sizeof buffer, "%s%.15fe+%.0f", sign < 0 ? "-" : "",
-                  std::pow(10.0, log10_abs - exponent), exponent);
-    return buffer;
+    const double im = mantissa.imag();
+    return part(v.real(), mantissa.real()) + (std::signbit(im) ? "-" : "+") +
+           part(std::fabs(v.imag()), std::fabs(im)) + "i";
 }
 
 CountResult count_perfect_matchings(const BipartiteGraph& graph, const CountOptions& options) {

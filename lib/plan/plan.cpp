@@ -671,8 +671,12 @@ void evaluate_plan(const Node<T>& root, const Settings& settings, const CountOpt
         result.sign = result.exact.sign();
         return;
     }
-    const auto f = evaluator.float_value(root);
+    auto f = evaluator.float_value(root);
+    f.value = Scaled::from(f.value.mantissa, f.value.exponent + settings.exponent2);
+    f.error = Scaled::from(f.error.mantissa, f.error.exponent + settings.exponent2);
     result.is_exact = false;
+    result.mantissa = f.value.mantissa;
+    result.exponent2 = f.value.exponent;
     result.complex_value = f.value.value();
     result.value = result.complex_value.real();
     const double log2_abs = f.value.log2_abs();

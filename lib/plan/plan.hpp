@@ -32,6 +32,9 @@ struct Settings {
     /// Splits of lines with 3–4 nonzeros the planner may try in one plan. Each attempt plans
     /// both parts to compare them with keeping the matrix whole, so this bounds planning time.
     int max_splits = 2048;
+    /// Floating results are 2^exponent2 times the plan's value (count_matrix balanced the matrix
+    /// by powers of two).
+    std::int64_t exponent2 = 0;
 };
 
 template <class T>

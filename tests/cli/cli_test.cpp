@@ -527,4 +527,16 @@ TEST_F(CountMatchingsCli, ApproxRejectsSignedAndComplexMatricesNamingTheEntry) {
               "error: complex.mtx: the estimators need a nonnegative matrix, not a complex one\n");
 }
 
+TEST_F(CountMatchingsCli, PermanentBeyondDoubleRangeIsPrintedInDecimal) {
+    const std::string header = "%%MatrixMarket matrix coordinate real general\n2 2 4\n";
+    const std::string big =
+        write("big.mtx", header + "1 1 1e200\n1 2 1e200\n2 1 1e200\n2 2 1.5e200\n");
+    const Outcome r = run("-q " + big);
+    EXPECT_EQ(r.status, kOk) << r.err;
+    EXPECT_EQ(r.out, "2.50000000000000e+400\n");
+    const std::string tiny =
+        write("tiny.mtx", header + "1 1 1e-200\n1 2 1e-200\n2 1 1e-200\n2 2 1.5e-200\n");
+    EXPECT_EQ(run("-q " + tiny).out, "2.50000000000000e-400\n");
+}
+
 }  // namespace

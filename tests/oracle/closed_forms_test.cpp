@@ -75,6 +75,53 @@ TEST(ClosedForms, ConstantMatrixIsFactorialTimesPower) {
     EXPECT_LT(std::abs(z - expected) / std::abs(expected), 1e-12);
 }
 
+// Entries far outside double range, so that the permanent overflows (or underflows) double
+// whichever engine or reduction computes it: n!·a^n from log10 |value|, the sign, and the decimal
+// string (value_string used to print "-nane+inf" for the 2×2 case).
+TEST(ClosedForms, ConstantMatrixBeyondDoubleRange) {
+    struct Engine {
+        Method method;
+        bool front_end;
+    };
+    const Engine engines[] = {{Method::automatic, true},    {Method::automatic, false},
+                              {Method::brute_force, false}, {Method::ryser, false},
+                              {Method::sparyser, false},    {Method::skipper, false}};
+    for (const double a : {0.75 * std::ldexp(1.0, 700), -0.75 * std::ldexp(1.0, -700)}) {
+        for (const int n : {1, 2, 3, 5, 9}) {
+            for (const Engine& e : engines) {
+                CountOptions options;
+                options.method = e.method;
+                options.dulmage_mendelsohn = options.reductions = e.front_end;
+                const CountResult r = permanent(DenseMatrix<double>(n, n, a), options);
+                const double log10_expected =
+                    std::lgamma(n + 1.0) / std::log(10.0) + n * std::log10(std::fabs(a));
+                const std::string where = "a " + std::to_string(a) + " n " + std::to_string(n) +
+                                          " method " + to_string(e.method) +
+                                          (e.front_end ? "" : " --no-dm --no-reduce");
+                EXPECT_NEAR(r.log10_abs, log10_expected, 1e-12) << where;
+                EXPECT_EQ(r.sign, a < 0 && n % 2 == 1 ? -1 : 1) << where;
+                EXPECT_LT(r.rel_error, 1e-12) << where;
+                const std::string text = r.value_string();
+                const std::size_t e_at = text.find('e');
+                ASSERT_NE(e_at, std::string::npos) << where << ": " << text;
+                EXPECT_EQ(std::stoll(text.substr(e_at + 1)), std::floor(log10_expected))
+                    << where << ": " << text;
+                const double digits = std::fabs(std::stod(text.substr(0, e_at)));
+                EXPECT_NEAR(digits, std::pow(10.0, log10_expected - std::floor(log10_expected)),
+                            1e-11)
+                    << where << ": " << text;
+            }
+        }
+    }
+    // Complex: (1+i)·2^700 everywhere, n = 2: 2·(1+i)^2·2^1400 = 4i·2^1400.
+    const std::complex<double> c(std::ldexp(1.0, 700), std::ldexp(1.0, 700));
+    const CountResult z = permanent(DenseMatrix<std::complex<double>>(2, 2, c));
+    const std::string text = z.value_string();
+    EXPECT_EQ(text.substr(0, 2), "0+") << text;
+    EXPECT_EQ(text.back(), 'i') << text;
+    EXPECT_NEAR(z.log10_abs, std::log10(4.0) + 1400 * std::log10(2.0), 1e-12);
+}
+
 TEST(ClosedForms, GridGraphsFollowKasteleyn) {
     for (const auto& [m, n] : {std::pair{2, 2}, {2, 3}, {3, 4}, {4, 4}, {4, 5}, {5, 6}, {6, 6},
                               {4, 8}, {2, 16}, {6, 7}}) {
