@@ -41,11 +41,17 @@ std::string lower(std::string_view s) {
 }
 
 /// A `# bipartite L R`, `# directed N` or `# undirected N` header; other comments are ignored.
-/// A known keyword followed by a number commits the line to being a header, so a malformed one
-/// is an error rather than a silently different graph.
+/// A known keyword followed by something size-like (a number of any form, or `L=2`) commits the
+/// line to being a header, so a malformed one is an error rather than a silently different
+/// graph; `# directed graph of …` stays a comment.
 void scan_comment(std::string_view comment, const Location& where, Scan& scan) {
     const auto tokens = split_tokens(comment);
-    if (tokens.size() < 2 || !is_integer_token(tokens[1])) {
+    auto size_like = [](std::string_view t) {
+        const char c = t.empty() ? ' ' : t.front();
+        return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' ||
+               t.find('=') != std::string_view::npos;
+    };
+    if (tokens.size() < 2 || !size_like(tokens[1])) {
         return;
     }
     const std::string word = lower(tokens[0]);

@@ -1,6 +1,8 @@
 // read_input / parse_input: format detection and the Input accessors.
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -34,6 +36,13 @@ bool starts_like_matrix_market(std::string_view text) {
     return true;
 }
 
+bool has_matrix_market_extension(const std::string& name) {
+    std::string extension = std::filesystem::path(name).extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return extension == ".mtx";
+}
+
 }  // namespace
 
 Input parse_input(std::string_view text, const std::string& source_name,
@@ -52,8 +61,11 @@ Input parse_input(std::string_view text, const std::string& source_name,
     }
     InputFormat format = options.format;
     if (format == InputFormat::automatic) {
-        format = starts_like_matrix_market(text) ? InputFormat::matrix_market
-                                                 : InputFormat::edge_list;
+        // A .mtx file without its banner is a broken Matrix Market file (the Matrix Market
+        // reader says so on line 1), not an edge list whose size line would count as an edge.
+        format = starts_like_matrix_market(text) || has_matrix_market_extension(source_name)
+                     ? InputFormat::matrix_market
+                     : InputFormat::edge_list;
     }
     return format == InputFormat::matrix_market
                ? io::read_matrix_market(text, source_name, options)
@@ -72,9 +84,13 @@ Input read_input(const std::string& path, const ReadOptions& options) {
             // An ifstream opens a directory and reads nothing: say what it is, not "empty file".
             throw InvalidInput(path, 0, "is a directory, not a file");
         }
+        errno = 0;
         std::ifstream file(path, std::ios::binary);
         if (!file) {
-            throw InvalidInput(path, 0, "cannot open file");
+            const int error = errno;
+            throw InvalidInput(path, 0,
+                               "cannot open file" +
+                                   (error != 0 ? ": " + std::string(std::strerror(error)) : ""));
         }
         std::ostringstream buffer;
         buffer << file.rdbuf();

@@ -319,7 +319,7 @@ TEST_F(CountMatchingsCli, MissingFileExitsTwo) {
     const Outcome r = run("no_such_file.txt");
     EXPECT_EQ(r.status, kInputError);
     EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err, "error: no_such_file.txt: cannot open file\n");
+    EXPECT_EQ(r.err, "error: no_such_file.txt: cannot open file: No such file or directory\n");
 }
 
 TEST_F(CountMatchingsCli, DirectoryIsNotAnInputFile) {

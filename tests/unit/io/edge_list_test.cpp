@@ -106,6 +106,11 @@ TEST(EdgeListErrors, MalformedHeaders) {
     expect_invalid("# undirected 3 1\n", 1, "malformed header: expected '# undirected N'");
     expect_invalid("# bipartite 3 x\n", 1, "header size 'x' is not a number");
     expect_invalid("# bipartite -3 3\n", 1, "header size '-3' is negative");
+    // Size-like but not whole numbers: an error, not a comment that silently drops the header.
+    expect_invalid("# undirected 4.0\n0 1\n", 1, "header size '4.0' is not an integer");
+    expect_invalid("# directed 3.5\n0 1\n1 0\n", 1, "header size '3.5' is not an integer");
+    expect_invalid("# bipartite 2.0 2\n0 0\n", 1, "header size '2.0' is not an integer");
+    expect_invalid("# bipartite L=2 R=2\n0 0\n", 1, "header size 'L=2' is not a number");
     expect_invalid("# directed 1000000000000\n", 1, "exceeds the supported");
 }
 

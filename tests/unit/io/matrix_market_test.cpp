@@ -68,6 +68,19 @@ TEST(MatrixMarketErrors, AutomaticDetectionRoutesBadBannersToTheReader) {
     // The banner word alone selects Matrix Market, so its errors are Matrix Market errors.
     expect_invalid("%%matrixmarket tensor coordinate real general\n", 1,
                    "unsupported Matrix Market object 'tensor'");
+    // So does the .mtx extension: without its banner, the size line "4 6 2" would otherwise be
+    // read as a weighted edge and the file counted as a different matrix.
+    try {
+        parse_input("4 6 2\n1 2 3\n3 5 4\n", "m.MTX");
+        ADD_FAILURE() << "a .mtx file without a banner was accepted";
+    } catch (const InvalidInput& e) {
+        EXPECT_EQ(e.line(), 1);
+        EXPECT_NE(std::string(e.what()).find("not a Matrix Market banner"), std::string::npos)
+            << e.what();
+    }
+    ReadOptions edge_list;
+    edge_list.format = InputFormat::edge_list;
+    EXPECT_EQ(parse_input("4 6 2\n1 2 3\n3 5 4\n", "m.mtx", edge_list).nnz(), 3);
 }
 
 // ---- Size line -------------------------------------------------------------------------------
