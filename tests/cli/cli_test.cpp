@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -302,6 +303,21 @@ TEST_F(CountMatchingsCli, UsageErrorsExitOne) {
     EXPECT_EQ(both.status, kUsage);
     const Outcome gpu = run("--gpus -1 " + name);
     EXPECT_EQ(gpu.status, kUsage);
+    // Each usage error is one line that names the option and what is wrong with the value.
+    const std::pair<std::string, std::string> bad_values[] = {
+        {"--threads -2", "count_matchings: --threads: '-2' is below 0 (see --help)\n"},
+        {"--threads abc", "count_matchings: --threads: 'abc' is not a whole number (see --help)\n"},
+        {"--samples 1.5", "count_matchings: --samples: '1.5' is not a whole number (see --help)\n"},
+        {"--max-time -1", "count_matchings: --max-time: '-1' is below 0 (see --help)\n"},
+        {"--time soon", "count_matchings: --time: 'soon' is not a number (see --help)\n"},
+        {"--scale-every 0", "count_matchings: --scale-every: '0' is below 1 (see --help)\n"},
+        {"--frobnicate",
+         "count_matchings: The following argument was not expected: --frobnicate (see --help)\n"}};
+    for (const auto& [args, message] : bad_values) {
+        const Outcome r = run(args + " " + name);
+        EXPECT_EQ(r.status, kUsage) << args;
+        EXPECT_EQ(r.err, message) << args;
+    }
 }
 
 TEST_F(CountMatchingsCli, GpuListTakesOneArgumentAndLeavesTheInputFile) {

@@ -203,6 +203,27 @@ void print_version() {
     }
 }
 
+/// Option validators whose messages say what is wrong with the value (CLI11's own ranges print
+/// "not in range 0.000000 to 1.79…e308", 310 digits, for a word as for a negative number).
+/// `whole`: an integer; `minimum`: the smallest value allowed.
+CLI::Validator number_at_least(double minimum, bool whole) {
+    return CLI::Validator(
+        [minimum, whole](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            const bool parsed = !text.empty() && end == text.c_str() + text.size();
+            const char* kind = whole ? "a whole number" : "a number";
+            if (!parsed || !std::isfinite(v) || (whole && v != std::floor(v))) {
+                return "'" + text + "' is not " + kind;
+            }
+            if (v < minimum) {
+                return "'" + text + "' is below " + std::to_string(static_cast<long long>(minimum));
+            }
+            return "";
+        },
+        whole ? (minimum > 0 ? "UINT>=1" : "UINT") : "NUMBER>=0");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -244,7 +265,7 @@ int main(int argc, char** argv) {
         ->allow_extra_args(false)
         ->check(CLI::Range(0, 1023));
     app.add_option("--threads", threads, "CPU threads (0: all cores)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(number_at_least(0, true))
         ->capture_default_str();
     app.add_option(
            "--precision", precision,
@@ -263,7 +284,7 @@ int main(int argc, char** argv) {
     app.add_flag("--no-reduce", no_reduce, "skip the Forbert–Marx reductions (to measure them)");
     app.add_option("--max-time", max_time,
                    "refuse plans predicted to take longer than this many seconds (0: no limit)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(number_at_least(0, false))
         ->capture_default_str();
     app.add_option("--dot", dot_path,
                    "write the Dulmage–Mendelsohn decomposition as Graphviz DOT to this file");
@@ -282,20 +303,20 @@ int main(int argc, char** argv) {
                    "rasmussen, rasmussen+, scaling, scaling+ (implies --approx)")
         ->capture_default_str();
     app.add_option("--samples", estimate_options.samples, "--approx: stop after this many samples")
-        ->check(CLI::NonNegativeNumber);
+        ->check(number_at_least(0, true));
     app.add_option("--time", estimate_options.time_s, "--approx: stop after this many seconds")
-        ->check(CLI::NonNegativeNumber);
+        ->check(number_at_least(0, false));
     app.add_option("--rel-error", estimate_options.rel_error,
                    "--approx: stop when the 95% interval's relative half-width is below this")
-        ->check(CLI::NonNegativeNumber);
+        ->check(number_at_least(0, false));
     app.add_option("--seed", estimate_options.seed, "--approx: random seed")->capture_default_str();
     app.add_option("--scale-every", estimate_options.scale_every,
                    "--approx, scaling estimators: rescale every this many steps")
-        ->check(CLI::PositiveNumber)
+        ->check(number_at_least(1, true))
         ->capture_default_str();
     app.add_option("--scale-iters", estimate_options.scale_iters,
                    "--approx, scaling estimators: Sinkhorn-Knopp sweeps per rescale")
-        ->check(CLI::PositiveNumber)
+        ->check(number_at_least(1, true))
         ->capture_default_str();
     app.add_option("--particles", estimate_options.particles,
                    "--approx: samples per population, resampled as they go (sequential "
@@ -304,13 +325,17 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--resample-every", estimate_options.resample_every,
                    "--approx with --particles: resample every this many steps")
-        ->check(CLI::PositiveNumber)
+        ->check(number_at_least(1, true))
         ->capture_default_str();
     app.add_option("--layout", layout,
                    "--approx: how the sampler reads the matrix: auto, dense, sparse")
         ->check(CLI::IsMember({"auto", "dense", "sparse"}))
         ->capture_default_str();
 
+    // Usage errors in one line, like every other error.
+    app.failure_message([](const CLI::App*, const CLI::Error& e) {
+        return "count_matchings: " + std::string(e.what()) + " (see --help)\n";
+    });
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
