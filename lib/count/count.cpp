@@ -213,6 +213,7 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const ch
     settings.precision = precision;
     settings.backend = options.backend;
     settings.threads = exact::resolve_threads(options.threads);
+    settings.time_limit_s = options.max_predicted_seconds;
     if (options.backend == Backend::cuda && !exact::gpu_available()) {
         std::string status;
         backend::cuda::devices(status);

@@ -27,8 +27,10 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 
 #include "numeric/int128.hpp"
@@ -137,62 +139,66 @@ void measure(const Adjacency& adj, FrontierOrder& f) {
 
 /// Greedy order from `start`: always process the frontier vertex (in order of arrival) whose
 /// processing brings the fewest new vertices onto the frontier; when the frontier empties, the
-/// next unprocessed vertex of `fallback`.
+/// next unprocessed vertex of `fallback`. The frontier is kept ordered by (gain, arrival), so a
+/// step costs O(log w) per gain change instead of a scan of the frontier: O(E log w) in all
+/// (the scan made the 1000×1000 grid's planning take minutes).
 std::vector<vertex_t> greedy_order(const Adjacency& adj, vertex_t start,
                                    const std::vector<vertex_t>& fallback) {
     const auto total = static_cast<std::size_t>(adj.size());
     std::vector<char> processed(total, 0), on_frontier(total, 0);
     std::vector<int> gain(total, 0);  // unprocessed neighbours not on the frontier
+    std::vector<std::int64_t> arrival(total, 0);
     for (std::size_t x = 0; x < total; ++x) {
         gain[x] = static_cast<int>(adj.end(static_cast<vertex_t>(x)) -
                                    adj.begin(static_cast<vertex_t>(x)));
     }
-    std::vector<vertex_t> order, frontier;
+    // (gain, arrival, vertex) of every frontier vertex; the first is the next to process.
+    std::set<std::tuple<int, std::int64_t, vertex_t>> frontier;
+    std::int64_t arrivals = 0;
+    std::vector<vertex_t> order;
     order.reserve(total);
     std::size_t next_fallback = 0;
     // A vertex leaving the "unprocessed, off the frontier" set lowers its neighbours' gains.
     const auto leaves_outside = [&](vertex_t y) {
         for (edge_t e = adj.begin(y); e < adj.end(y); ++e) {
-            --gain[static_cast<std::size_t>(adj.neighbours[static_cast<std::size_t>(e)])];
+            const vertex_t z = adj.neighbours[static_cast<std::size_t>(e)];
+            const auto k = static_cast<std::size_t>(z);
+            if (on_frontier[k] != 0) {
+                frontier.erase({gain[k], arrival[k], z});
+                frontier.insert({gain[k] - 1, arrival[k], z});
+            }
+            --gain[k];
         }
     };
-    vertex_t x = start;
     while (order.size() < total) {
-        if (x < 0) {
-            if (!frontier.empty()) {
-                auto best = frontier.begin();
-                for (auto it = frontier.begin(); it != frontier.end(); ++it) {
-                    if (gain[static_cast<std::size_t>(*it)] <
-                        gain[static_cast<std::size_t>(*best)]) {
-                        best = it;
-                    }
-                }
-                x = *best;
+        vertex_t x;
+        if (!frontier.empty()) {
+            x = std::get<2>(*frontier.begin());
+            frontier.erase(frontier.begin());
+            on_frontier[static_cast<std::size_t>(x)] = 0;
+        } else {
+            if (order.empty()) {
+                x = start;
             } else {
                 while (processed[static_cast<std::size_t>(fallback[next_fallback])] != 0) {
                     ++next_fallback;
                 }
                 x = fallback[next_fallback];
             }
-        }
-        if (on_frontier[static_cast<std::size_t>(x)] != 0) {
-            frontier.erase(std::find(frontier.begin(), frontier.end(), x));
-            on_frontier[static_cast<std::size_t>(x)] = 0;
-        } else {
             leaves_outside(x);
         }
         processed[static_cast<std::size_t>(x)] = 1;
         order.push_back(x);
         for (edge_t e = adj.begin(x); e < adj.end(x); ++e) {
             const vertex_t y = adj.neighbours[static_cast<std::size_t>(e)];
-            if (processed[static_cast<std::size_t>(y)] == 0 &&
-                on_frontier[static_cast<std::size_t>(y)] == 0) {
-                on_frontier[static_cast<std::size_t>(y)] = 1;
-                frontier.push_back(y);
+            const auto k = static_cast<std::size_t>(y);
+            if (processed[k] == 0 && on_frontier[k] == 0) {
+                on_frontier[k] = 1;
+                arrival[k] = arrivals++;
+                frontier.insert({gain[k], arrival[k], y});
                 leaves_outside(y);
             }
         }
-        x = -1;
     }
     return order;
 }

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <random>
@@ -19,6 +20,11 @@ namespace pmcount {
 namespace {
 
 using Edge = BipartiteGraph::Edge;
+
+/// Most vertices, and most edges, a generator spec may ask for. Planning takes about 750 bytes
+/// and 6 µs per vertex on grids (the 1000×1000 grid, 10^6 vertices: 1.5 GB and 12 s to find
+/// that counting it would take days), so 2^22 stays within a few GB.
+constexpr std::int64_t kMaxGeneratedSize = std::int64_t{1} << 22;
 
 void require(bool condition, const std::string& problem) {
     if (!condition) {
@@ -272,30 +278,56 @@ BipartiteGraph generate_graph(std::string_view spec) {
                    ? static_cast<std::uint64_t>(io::parse_count(f[index], where, "seed"))
                    : 1;
     };
+    // Refuse a graph too large before building it (a spec is a few bytes; the graph it names may
+    // not fit in memory), computed in floating point so that nothing overflows.
+    const auto within_limits = [&](double vertices, double edges) {
+        const double limit = static_cast<double>(kMaxGeneratedSize);
+        if (vertices > limit || edges > limit) {
+            char buffer[160];
+            std::snprintf(buffer, sizeof buffer,
+                          "the graph would have %.3g vertices and %.3g edges; at most %lld of "
+                          "each are supported",
+                          vertices, edges, static_cast<long long>(kMaxGeneratedSize));
+            io::fail(where, buffer);
+        }
+    };
     try {
         if (board) {
             expect(2, 2, "ROWSxCOLS, e.g. grid:8x8");
+            const double cells = static_cast<double>(size(f[0], "rows")) * size(f[1], "columns");
+            within_limits(cells, 2 * cells);
             const vertex_t rows = size(f[0], "rows"), cols = size(f[1], "columns");
             return name == "grid" ? grid_graph(rows, cols) : torus_graph(rows, cols);
         }
         if (name == "hexagon") {
             expect(3, 3, "A,B,C, e.g. hexagon:3,4,5");
+            const double a = size(f[0], "side"), b = size(f[1], "side"), c = size(f[2], "side");
+            const double faces = a * b + b * c + c * a, rim = a + b + c;
+            within_limits(2 * faces + 2 * rim, 3 * faces + 3 * rim);
             return hexagon_graph(size(f[0], "side"), size(f[1], "side"), size(f[2], "side"));
         }
         if (name == "aztec") {
             expect(1, 1, "the order, e.g. aztec:10");
+            const double k = size(f[0], "order");
+            within_limits(2 * k * (k + 1), 4 * k * k);
             return aztec_diamond_graph(size(f[0], "order"));
         }
         if (name == "complete") {
             expect(1, 1, "N, e.g. complete:8");
+            const double n = size(f[0], "n");
+            within_limits(2 * n, n * n);
             return complete_bipartite_graph(size(f[0], "n"));
         }
         if (name == "random") {
             expect(2, 3, "N,P[,SEED], e.g. random:30,0.2,7");
+            const double n = size(f[0], "n");
+            within_limits(2 * n, n * n * std::clamp(io::parse_double(f[1], where, "p"), 0.0, 1.0));
             return random_bipartite_graph(size(f[0], "n"), io::parse_double(f[1], where, "p"),
                                           seed(2));
         }
         expect(2, 3, "N,D[,SEED], e.g. regular:30,3,7");
+        const double n = size(f[0], "n");
+        within_limits(2 * n, n * static_cast<double>(size(f[1], "degree")));
         return random_regular_bipartite_graph(size(f[0], "n"), size(f[1], "degree"), seed(2));
     } catch (const InvalidArgument& e) {
         io::fail(where, e.what());

@@ -257,11 +257,19 @@ private:
                                    ? Arithmetic::double_double
                                    : Arithmetic::double_precision;
         }
+        double untested_planar_s = std::numeric_limits<double>::infinity();
         if (a.rows() >= kMinPolynomialOrder || settings_.method == Method::planar ||
             settings_.method == Method::frontier) {
             polynomial_facts(a, dense.has_value(), facts);
+            untested_planar_s = planarity_fact(a, facts);
         }
-        if (const Engine* engine = choose_engine(facts, settings_.method, settings_.backend)) {
+        const Engine* engine = choose_engine(facts, settings_.method, settings_.backend);
+        if (untested_planar_s < (engine ? engine->predict_s(facts) : untested_planar_s + 1)) {
+            // The planar engine would be the plan if the pattern is planar, but it would not
+            // finish in time: the leaf takes at least this long either way.
+            node.engine = "planar (planarity not tested: predicted beyond the time limit)";
+            node.predicted_s += untested_planar_s;
+        } else if (engine) {
             node.engine = engine->name;
             node.predicted_s += engine->predict_s(facts);
             if (engine->method == Method::frontier) {
@@ -279,13 +287,12 @@ private:
         return node;
     }
 
-    /// What the planar and frontier engines need to know: planarity (Boyer–Myrvold, linear),
-    /// the narrowest frontier order found (O(E·w) per candidate) and, in exact arithmetic, the
+    /// What the planar and frontier engines need to know but planarity (planarity_fact): the
+    /// narrowest frontier order found (O(E·w) per candidate) and, in exact arithmetic, the
     /// permanent bound (primes for planar, integer width for frontier) also for leaves too large
     /// for the dense facts.
     void polynomial_facts(const SparseMatrix<T>& a, bool dense_facts, LeafFacts& facts) const {
         const BipartiteGraph pattern = nonzero_pattern(a);
-        facts.planar = exact::is_planar(pattern);
         const exact::FrontierOrder order = exact::frontier_order(pattern);
         facts.frontier_width = order.width;
         facts.frontier_slots = order.slots;
@@ -302,6 +309,26 @@ private:
                 }
             }
         }
+    }
+
+    /// Planarity (Boyer–Myrvold; linear in theory, but the slowest fact and about 1 KB of memory
+    /// per vertex: 10 s on the 400×400 grid), tested only where it decides the plan: when the
+    /// planar engine would be chosen if the pattern were planar, and would finish within the
+    /// time limit. Returns the planar engine's predicted seconds when that is what kept the
+    /// test from running (infinity otherwise).
+    double planarity_fact(const SparseMatrix<T>& a, LeafFacts& facts) const {
+        LeafFacts planar = facts;
+        planar.planar = true;
+        const Engine* engine = choose_engine(planar, settings_.method, settings_.backend);
+        if (engine == nullptr || engine->method != Method::planar) {
+            return std::numeric_limits<double>::infinity();  // not chosen even if planar
+        }
+        const double planar_s = engine->predict_s(planar);
+        if (planar_s > settings_.time_limit_s) {
+            return planar_s;
+        }
+        facts.planar = exact::is_planar(nonzero_pattern(a));
+        return std::numeric_limits<double>::infinity();
     }
 
     /// Applies the Forbert–Marx rules until none applies; a split is kept only when the two

@@ -12,6 +12,7 @@
 // plan predicted to exceed the time limit is refused before any exponential work starts.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct Settings {
     /// Floating results are 2^exponent2 times the plan's value (count_matrix balanced the matrix
     /// by powers of two).
     std::int64_t exponent2 = 0;
+    /// The plan's time limit (CountOptions::max_predicted_seconds): facts that could only
+    /// matter for an engine predicted beyond it are not computed (see planarity_fact).
+    double time_limit_s = std::numeric_limits<double>::infinity();
 };
 
 template <class T>

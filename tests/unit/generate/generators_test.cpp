@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -170,6 +171,29 @@ TEST(Generators, MalformedSpecsAreInputErrors) {
         EXPECT_EQ(e.file(), "torus:3x3");
         EXPECT_NE(std::string(e.what()).find("even"), std::string::npos) << e.what();
     }
+}
+
+TEST(Generators, HugeSpecsAreRefusedBeforeBuilding) {
+    // Each would need gigabytes (or more than a vertex id holds): refused at once, by size.
+    for (const char* huge : {"grid:100000x100000", "torus:4096x4096", "hexagon:7000,7000,6000",
+                             "aztec:20000", "complete:100000", "random:100000,0.5",
+                             "regular:10000000,5000"}) {
+        const auto start = std::chrono::steady_clock::now();
+        try {
+            generate_graph(huge);
+            ADD_FAILURE() << huge << " was generated";
+        } catch (const InvalidInput& e) {
+            EXPECT_EQ(e.file(), huge);
+            EXPECT_NE(std::string(e.what()).find("at most 4194304 of each are supported"),
+                      std::string::npos)
+                << e.what();
+        }
+        EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                  1.0)
+            << huge;
+    }
+    // The largest grid within the limits is still generated.
+    EXPECT_EQ(generate_graph("grid:1024x2048").n_left(), 1024 * 1024);
 }
 
 /// Runs count_matchings with `args`; returns the exit status and standard output.

@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <random>
 
 #include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
+#include "pmcount/generate.hpp"
 
 namespace pmcount {
 namespace {
@@ -179,6 +181,35 @@ TEST(FrontEnd, PlansOverTheTimeLimitAreRefused) {
     CountOptions options = switched(false);
     options.max_predicted_seconds = 3600;
     EXPECT_THROW(permanent(a, options), ProblemTooLarge);
+}
+
+TEST(FrontEnd, PlanarityIsTestedOnlyWhereTheTimeLimitLeavesThePlanarEngineAChance) {
+    // The 60×60 grid: too wide for the frontier engine, too large for Ryser: the planar engine
+    // is the plan if the pattern is planar (Boyer–Myrvold decides, the slowest fact to compute).
+    const BipartiteGraph grid = grid_graph(60, 60);
+    CountOptions options;
+    options.explain_only = true;
+    const CountResult tested = count_perfect_matchings(grid, options);
+    ASSERT_EQ(tested.structure.leaves.size(), 1u);
+    EXPECT_EQ(tested.structure.leaves[0].engine, "planar");
+    // Under a limit the planar engine cannot meet, the test is skipped, and the leaf's predicted
+    // time is the planar engine's, a lower bound either way, so the plan is refused.
+    options.max_predicted_seconds = tested.structure.predicted_s / 10;
+    const CountResult untested = count_perfect_matchings(grid, options);
+    ASSERT_EQ(untested.structure.leaves.size(), 1u);
+    EXPECT_EQ(untested.structure.leaves[0].engine.rfind("planar (planarity not tested", 0), 0u)
+        << untested.structure.leaves[0].engine;
+    EXPECT_NEAR(untested.structure.predicted_s, tested.structure.predicted_s,
+                1e-9 * tested.structure.predicted_s);
+    options.explain_only = false;
+    EXPECT_THROW(count_perfect_matchings(grid, options), ProblemTooLarge);
+    // A non-planar pattern under no limit is still found out: no planar leaf.
+    options.explain_only = true;
+    options.max_predicted_seconds = std::numeric_limits<double>::infinity();
+    const CountResult torus = count_perfect_matchings(torus_graph(60, 60), options);
+    for (const BlockReport& leaf : torus.structure.leaves) {
+        EXPECT_EQ(leaf.engine.find("planar"), std::string::npos) << leaf.engine;
+    }
 }
 
 }  // namespace
