@@ -98,12 +98,21 @@ std::string leaf_methods(const StructureReport& report) {
 void check_feasible(const StructureReport& report, const CountOptions& options, int threads) {
     for (const BlockReport& leaf : report.leaves) {
         if (!std::isfinite(leaf.predicted_s) && leaf.engine.rfind("none", 0) == 0) {
-            throw ProblemTooLarge(
-                "a block of order " + std::to_string(leaf.order) +
-                " remains after the structure front end: too large for the exact engines (Ryser ≤ " +
-                std::to_string(exact::kMaxRyserOrder) + ", brute force ≤ " +
-                std::to_string(exact::kMaxBruteForceOrder) + "); exact counting of general graphs "
-                "this large is out of reach. Run with --explain to see the plan");
+            // The planner wrote "none (why)".
+            const std::string why = leaf.engine.substr(6, leaf.engine.size() - 7);
+            if (options.method != Method::automatic) {
+                throw ProblemTooLarge(std::string("--method ") + to_string(options.method) +
+                                      " cannot count a block of order " +
+                                      std::to_string(leaf.order) + ": " + why +
+                                      " (--method auto chooses among every engine)");
+            }
+            throw ProblemTooLarge("a block of order " + std::to_string(leaf.order) +
+                                  " remains after the structure front end, too large for the "
+                                  "exact engines: " +
+                                  why +
+                                  "; exact counting of general graphs this large is out of "
+                                  "reach (--approx estimates it). Run with --explain to see "
+                                  "the plan");
         }
     }
     if (report.predicted_s > options.max_predicted_seconds) {

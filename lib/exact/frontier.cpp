@@ -117,7 +117,7 @@ void measure(const Adjacency& adj, FrontierOrder& f) {
     std::vector<char> processed(total, 0), on_frontier(total, 0);
     int frontier = 0;
     f.width = f.slots = 0;
-    f.states = 0;
+    f.states = f.peak_states = 0;
     for (const vertex_t x : f.order) {
         int entering = 0;
         for (edge_t e = adj.begin(x); e < adj.end(x); ++e) {
@@ -133,7 +133,9 @@ void measure(const Adjacency& adj, FrontierOrder& f) {
         on_frontier[static_cast<std::size_t>(x)] = 0;
         processed[static_cast<std::size_t>(x)] = 1;
         f.width = std::max(f.width, frontier);
-        f.states += central_binomial(frontier);
+        const double states = central_binomial(frontier);
+        f.states += states;
+        f.peak_states = std::max(f.peak_states, states);
     }
 }
 

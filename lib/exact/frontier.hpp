@@ -32,6 +32,7 @@ struct FrontierOrder {
     int width = 0;               ///< max_t |B_t|
     int slots = 0;               ///< frontier vertices held at once during a step (≤ width + deg)
     double states = 0;           ///< Σ_t C(|B_t|, ⌊|B_t|/2⌋): bound on the state visits
+    double peak_states = 0;      ///< max_t C(|B_t|, ⌊|B_t|/2⌋): bound on the states held at once
     const char* heuristic = "";  ///< which candidate won ("cuthill-mckee", "greedy", …)
 };
 

@@ -1,5 +1,7 @@
 #include "plan/cost_model.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -189,12 +191,36 @@ double planar_seconds(const LeafFacts& f) {
     return kPlanarSetupPerVertex_s * 2 * n + elimination * eliminations / parallel;
 }
 
+namespace {
+
+/// 64-bit words per frontier value: a quarter of the bound's on average (exact), two (double:
+/// the value and its error magnitude), four (complex).
+double frontier_words(const LeafFacts& f) {
+    return f.arithmetic == Arithmetic::exact ? std::max(0.0, f.bound_log2) / 256 + 2
+           : f.arithmetic == Arithmetic::complex ? 4
+                                                 : 2;
+}
+
+}  // namespace
+
 double frontier_seconds(const LeafFacts& f) {
-    const double words = f.arithmetic == Arithmetic::exact ? std::max(0.0, f.bound_log2) / 256 + 2
-                         : f.arithmetic == Arithmetic::complex ? 4
-                                                               : 2;
-    return f.frontier_states * (kFrontierVisit_ns + kFrontierWord_ns * 1.5 * words) * 1e-9 /
-           std::max(1, f.threads);
+    return f.frontier_states * (kFrontierVisit_ns + kFrontierWord_ns * 1.5 * frontier_words(f)) *
+           1e-9 / std::max(1, f.threads);
+}
+
+double frontier_bytes(const LeafFacts& f) {
+    // At the widest step the values are at most half the bound's words (meet in the middle).
+    // Bytes per bounded state fitted to peak resident memory (exact): torus 12×14, width 24,
+    // 681 MB for C(24,12) = 2.7·10^6; torus 14×14, width 27, 3.7 GB for C(27,13) = 2.0·10^7.
+    const double words = f.arithmetic == Arithmetic::exact ? std::max(0.0, f.bound_log2) / 128 + 2
+                                                           : frontier_words(f);
+    return f.frontier_peak_states * (96 + 48 * words);
+}
+
+double memory_budget_bytes() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? 0.5 * static_cast<double>(pages) * static_cast<double>(page)
+                                 : 4e9;
 }
 
 }  // namespace pmcount::plan

@@ -42,6 +42,7 @@ struct LeafFacts {
     int frontier_width = -1;
     int frontier_slots = 0;  ///< frontier vertices held at once during a step (≤ 63 fit a mask)
     double frontier_states = 0;
+    double frontier_peak_states = 0;  ///< bound on the states held at once
     /// log2 of the proven bound on |perm| (exact arithmetic; sizes the frontier's integers).
     double bound_log2 = 0;
 };
@@ -74,6 +75,14 @@ double planar_seconds(const LeafFacts& facts);
 /// word of the values; each of the two passes grows its integers to half the bound's bits, so a
 /// quarter of them on average).
 double frontier_seconds(const LeafFacts& facts);
+
+/// Bound on the frontier engine's memory: the states held at once × (the masks, the sources
+/// and the values, in 64-bit words; fitted to measured peaks).
+double frontier_bytes(const LeafFacts& facts);
+
+/// What an engine may plan to use: half of this machine's physical memory (a plan beyond it
+/// would be killed by the system rather than fail cleanly).
+double memory_budget_bytes();
 
 /// Predicted seconds of brute force (n! / (n−1)!! paths, about e·n! node visits).
 double brute_force_seconds(vertex_t n);

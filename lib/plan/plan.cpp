@@ -11,6 +11,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "exact/brute_force.hpp"
 #include "exact/chunked_run.hpp"
 #include "exact/frontier.hpp"
 #include "exact/kasteleyn.hpp"
@@ -276,11 +277,7 @@ private:
                 node.detail = "width " + std::to_string(facts.frontier_width);
             }
         } else {
-            node.engine = settings_.method == Method::planar ? "none (the pattern is not planar)"
-                          : settings_.method == Method::frontier
-                              ? "none (frontier width " + std::to_string(facts.frontier_width) +
-                                    " is beyond the engine's limit)"
-                              : "none (order " + std::to_string(a.rows()) + " is beyond every engine)";
+            node.engine = "none (" + no_engine_reason(a.rows(), facts) + ")";
             node.predicted_s = std::numeric_limits<double>::infinity();
         }
         node.matrix = std::move(a);
@@ -297,6 +294,7 @@ private:
         facts.frontier_width = order.width;
         facts.frontier_slots = order.slots;
         facts.frontier_states = order.states;
+        facts.frontier_peak_states = order.peak_states;
         if constexpr (kIntegral<T>) {
             if (facts.arithmetic == Arithmetic::exact) {
                 const bool binary = std::all_of(a.values().begin(), a.values().end(),
@@ -309,6 +307,44 @@ private:
                 }
             }
         }
+    }
+
+    /// Why no engine takes a leaf: the forced method's limit, or every engine's.
+    std::string no_engine_reason(vertex_t order, const LeafFacts& facts) const {
+        const bool dd = facts.arithmetic == Arithmetic::double_double;
+        const char* no_dd = "the planar and frontier engines have no double-double arithmetic";
+        switch (settings_.method) {
+            case Method::planar: return dd ? no_dd : "the pattern is not planar";
+            case Method::frontier: return dd ? no_dd : frontier_reason(facts);
+            case Method::brute_force:
+                return "brute force handles order ≤ " + std::to_string(exact::kMaxBruteForceOrder);
+            case Method::ryser:
+            case Method::sparyser:
+            case Method::skipper:
+                return "Ryser's engines handle order ≤ " + std::to_string(exact::kMaxRyserOrder);
+            default:
+                return "order " + std::to_string(order) + " is beyond Ryser's engines (≤ " +
+                       std::to_string(exact::kMaxRyserOrder) + ")" +
+                       (dd ? ", and " + std::string(no_dd)
+                        : facts.frontier_width >= 0
+                            ? ", the pattern is not planar, and " + frontier_reason(facts)
+                            : std::string());
+        }
+    }
+
+    static std::string frontier_reason(const LeafFacts& facts) {
+        if (facts.frontier_width >= 0 && facts.frontier_width <= exact::kMaxFrontierWidth &&
+            frontier_bytes(facts) > memory_budget_bytes()) {
+            char text[160];
+            std::snprintf(text, sizeof text,
+                          "frontier width %d needs up to %.3g GB, more than half of this "
+                          "machine's memory",
+                          facts.frontier_width, frontier_bytes(facts) / 1e9);
+            return text;
+        }
+        return "frontier width " + std::to_string(facts.frontier_width) +
+               " is beyond the frontier engine's limit of " +
+               std::to_string(exact::kMaxFrontierWidth);
     }
 
     /// Planarity (Boyer–Myrvold; linear in theory, but the slowest fact and about 1 KB of memory

@@ -208,8 +208,56 @@ TEST(FrontEnd, PlanarityIsTestedOnlyWhereTheTimeLimitLeavesThePlanarEngineAChanc
     options.max_predicted_seconds = std::numeric_limits<double>::infinity();
     const CountResult torus = count_perfect_matchings(torus_graph(60, 60), options);
     for (const BlockReport& leaf : torus.structure.leaves) {
-        EXPECT_EQ(leaf.engine.find("planar"), std::string::npos) << leaf.engine;
+        EXPECT_NE(leaf.engine.rfind("planar", 0), 0u) << leaf.engine;
     }
+}
+
+TEST(FrontEnd, RefusalsSayWhyNoEngineTakesTheBlock) {
+    CountOptions options;
+    options.explain_only = true;
+    auto only_leaf = [](const CountResult& r) {
+        EXPECT_EQ(r.structure.leaves.size(), 1u);
+        return r.structure.leaves.empty() ? std::string() : r.structure.leaves[0].engine;
+    };
+    // The 20×20 torus: not planar, frontier width 39, whose states would need terabytes: the
+    // frontier engine is refused for memory (it used to be chosen, and the system killed it).
+    const BipartiteGraph torus = torus_graph(20, 20);
+    const std::string automatic = only_leaf(count_perfect_matchings(torus, options));
+    EXPECT_EQ(automatic.rfind("none (order 200 is beyond Ryser's engines (≤ 64), the pattern is "
+                              "not planar, and frontier width 39 needs up to ",
+                              0),
+              0u)
+        << automatic;
+    options.method = Method::frontier;
+    options.explain_only = false;
+    try {
+        count_perfect_matchings(torus, options);
+        ADD_FAILURE() << "the 20×20 torus was counted";
+    } catch (const ProblemTooLarge& e) {
+        EXPECT_NE(std::string(e.what()).find("--method frontier cannot count a block of order 200: "
+                                             "frontier width 39 needs up to"),
+                  std::string::npos)
+            << e.what();
+    }
+    // Forced methods name their own limit.
+    options.method = Method::brute_force;
+    options.dulmage_mendelsohn = options.reductions = false;
+    EXPECT_THROW(
+        {
+            try {
+                count_perfect_matchings(complete_bipartite_graph(14), options);
+            } catch (const ProblemTooLarge& e) {
+                EXPECT_NE(std::string(e.what()).find("brute force handles order ≤ 12"),
+                          std::string::npos)
+                    << e.what();
+                throw;
+            }
+        },
+        ProblemTooLarge);
+    options.method = Method::planar;
+    options.explain_only = true;
+    EXPECT_EQ(only_leaf(count_perfect_matchings(torus_graph(6, 6), options)),
+              "none (the pattern is not planar)");
 }
 
 }  // namespace
