@@ -1,4 +1,6 @@
 // read_input / parse_input: format detection and the Input accessors.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -6,8 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
-#include <sstream>
+#include <vector>
 
 #include "io/readers.hpp"
 #include "io/text.hpp"
@@ -72,12 +73,55 @@ Input parse_input(std::string_view text, const std::string& source_name,
                : io::read_edge_list(text, source_name, options);
 }
 
+namespace {
+
+/// The whole stream as text, refusing what cannot be an input before memory runs out: a line of
+/// more than kMaxLineBytes (e.g. /dev/zero) or a stream larger than half the physical memory
+/// (an endless pipe).
+std::string read_all(std::istream& in, const std::string& name) {
+    constexpr std::size_t kMaxLineBytes = std::size_t{1} << 24;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    const std::size_t max_bytes = pages > 0 && page > 0
+                                      ? static_cast<std::size_t>(pages) / 2 *
+                                            static_cast<std::size_t>(page)
+                                      : std::size_t{1} << 32;
+    std::string text;
+    std::vector<char> chunk(std::size_t{1} << 20);
+    std::size_t line_start = 0;
+    std::int64_t lines = 1;
+    while (in) {
+        in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+        const auto got = static_cast<std::size_t>(in.gcount());
+        if (got == 0) {
+            break;
+        }
+        const std::size_t old_size = text.size();
+        text.append(chunk.data(), got);
+        for (std::size_t i = old_size; i < text.size(); ++i) {
+            if (text[i] == '\n') {
+                ++lines;
+                line_start = i + 1;
+            }
+        }
+        if (text.size() - line_start > kMaxLineBytes) {
+            throw InvalidInput(name, lines, "line longer than 16 MiB: not a graph or matrix file");
+        }
+        if (text.size() > max_bytes) {
+            throw InvalidInput(name, 0, "larger than half of this machine's memory (" +
+                                            std::to_string(max_bytes >> 20) + " MiB)");
+        }
+    }
+    return text;
+}
+
+}  // namespace
+
 Input read_input(const std::string& path, const ReadOptions& options) {
     std::string text;
     std::string name = path;
     if (path == "-") {
         name = "<stdin>";
-        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+        text = read_all(std::cin, name);
     } else {
         std::error_code ignored;
         if (std::filesystem::is_directory(path, ignored)) {
@@ -92,12 +136,10 @@ Input read_input(const std::string& path, const ReadOptions& options) {
                                "cannot open file" +
                                    (error != 0 ? ": " + std::string(std::strerror(error)) : ""));
         }
-        std::ostringstream buffer;
-        buffer << file.rdbuf();
+        text = read_all(file, path);
         if (file.bad()) {
             throw InvalidInput(path, 0, "read error");
         }
-        text = buffer.str();
     }
     return parse_input(text, name, options);
 }

@@ -555,4 +555,17 @@ TEST_F(CountMatchingsCli, PermanentBeyondDoubleRangeIsPrintedInDecimal) {
     EXPECT_EQ(run("-q " + tiny).out, "2.50000000000000e-400\n");
 }
 
+TEST_F(CountMatchingsCli, EndlessOrBinaryStreamsAreRefusedNotReadToExhaustion) {
+    // /dev/zero has no end and no newline: refused at 16 MiB on its first line.
+    const Outcome zero = run("/dev/zero");
+    EXPECT_EQ(zero.status, kInputError);
+    EXPECT_EQ(zero.err, "error: /dev/zero:1: line longer than 16 MiB: not a graph or matrix file\n");
+    // The same through standard input, as text (no NUL bytes).
+    const std::string name = write("long.txt", std::string((std::size_t{1} << 24) + 10, '1'));
+    const Outcome long_line = run("-", name);
+    EXPECT_EQ(long_line.status, kInputError);
+    EXPECT_EQ(long_line.err,
+              "error: <stdin>:1: line longer than 16 MiB: not a graph or matrix file\n");
+}
+
 }  // namespace
