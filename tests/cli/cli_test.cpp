@@ -559,7 +559,8 @@ TEST_F(CountMatchingsCli, EndlessOrBinaryStreamsAreRefusedNotReadToExhaustion) {
     // /dev/zero has no end and no newline: refused at 16 MiB on its first line.
     const Outcome zero = run("/dev/zero");
     EXPECT_EQ(zero.status, kInputError);
-    EXPECT_EQ(zero.err, "error: /dev/zero:1: line longer than 16 MiB: not a graph or matrix file\n");
+    EXPECT_EQ(zero.err,
+              "error: /dev/zero:1: line longer than 16 MiB: not a graph or matrix file\n");
     // The same through standard input, as text (no NUL bytes).
     const std::string name = write("long.txt", std::string((std::size_t{1} << 24) + 10, '1'));
     const Outcome long_line = run("-", name);
