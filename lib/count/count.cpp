@@ -241,6 +241,19 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const ch
     r.stats.n = matrix.rows();
     r.stats.nnz = matrix.nnz();
     r.stats.threads = settings.threads;
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+        // Beyond 2^53 an integer has no exact double: a floating answer would start from other
+        // entries than the file's, outside its error bound.
+        constexpr std::int64_t kExactInDouble = std::int64_t{1} << 53;
+        if (precision != Precision::exact &&
+            std::any_of(matrix.values().begin(), matrix.values().end(), [](std::int64_t v) {
+                return v > kExactInDouble || v < -kExactInDouble;
+            })) {
+            throw InvalidArgument(
+                "entries beyond 2^53 have no exact double; use --precision exact (the default "
+                "for integer entries)");
+        }
+    }
     SparseMatrix<T> balanced = matrix;
     if (precision != Precision::exact) {
         settings.exponent2 = balance_by_powers_of_two(balanced);
@@ -327,23 +340,57 @@ std::string CountResult::value_string() const {
         std::snprintf(buffer, sizeof buffer, "%.17g", v);
         return std::string(buffer);
     };
-    // mantissa · 2^exponent2 in decimal from its logarithm, 15 significant digits (the
-    // logarithm's own rounding leaves no more), for values beyond the normal double range.
+    // mantissa · 2^exponent2 in decimal, 17 significant digits rounded exactly: the value is an
+    // integer N times 2^E, written as N·2^E or N·5^−E·10^E with big-integer arithmetic.
     auto scientific = [](double m, std::int64_t e2) {
         if (m == 0) {
             return std::string("0");
         }
-        const double log10_abs =
-            std::log10(std::fabs(m)) + static_cast<double>(e2) * std::log10(2.0);
-        auto exponent = static_cast<long long>(std::floor(log10_abs));
-        double digits = std::pow(10.0, log10_abs - static_cast<double>(exponent));
-        if (digits >= 9.999999999999995) {
-            digits /= 10;
-            ++exponent;
+        auto power = [](std::int64_t base, std::int64_t k) {
+            BigInt result = 1, square = base;
+            for (; k > 0; k /= 2) {
+                if (k % 2 == 1) {
+                    result *= square;
+                }
+                if (k > 1) {
+                    square *= square;
+                }
+            }
+            return result;
+        };
+        int m_exponent = 0;
+        const double fraction = std::frexp(std::fabs(m), &m_exponent);
+        const std::int64_t e = e2 + m_exponent - 53;
+        const BigInt n = BigInt(static_cast<std::int64_t>(std::ldexp(fraction, 53))) *
+                         (e >= 0 ? power(2, e) : power(5, -e));
+        std::string digits = n.to_string();
+        std::int64_t exponent =
+            static_cast<std::int64_t>(digits.size()) - 1 + std::min<std::int64_t>(e, 0);
+        if (digits.size() > 17) {
+            const bool up = digits[17] >= '5';
+            digits.resize(17);
+            for (std::size_t i = digits.size(); up && i-- > 0;) {
+                if (digits[i] != '9') {
+                    ++digits[i];
+                    break;
+                }
+                digits[i] = '0';
+                if (i == 0) {
+                    digits.insert(digits.begin(), '1');
+                    digits.pop_back();
+                    ++exponent;
+                }
+            }
         }
-        char buffer[96];
-        std::snprintf(buffer, sizeof buffer, "%s%.14fe%+lld", m < 0 ? "-" : "", digits, exponent);
-        return std::string(buffer);
+        while (digits.size() > 1 && digits.back() == '0') {
+            digits.pop_back();
+        }
+        std::string text = m < 0 ? "-" : "";
+        text += digits.substr(0, 1);
+        if (digits.size() > 1) {
+            text += "." + digits.substr(1);
+        }
+        return text + (exponent < 0 ? "e-" : "e+") + std::to_string(std::llabs(exponent));
     };
     auto in_range = [](double v, double m) {
         return std::isfinite(v) && (m == 0 || std::fabs(v) >= std::numeric_limits<double>::min());

@@ -746,6 +746,9 @@ void evaluate_plan(const Node<T>& root, const Settings& settings, const CountOpt
     result.log10_abs = log2_abs * std::log10(2.0);
     result.sign = f.value.mantissa.real() > 0 ? 1 : (f.value.mantissa.real() < 0 ? -1 : 0);
     result.abs_error = f.error.value().real();
+    if (result.abs_error == 0 && !f.error.is_zero()) {
+        result.abs_error = std::numeric_limits<double>::denorm_min();  // still a bound
+    }
     const double log2_error = f.error.log2_abs();
     result.rel_error = f.value.is_zero() ? (f.error.is_zero() ? 0.0 : std::numeric_limits<double>::infinity())
                                          : std::exp2(log2_error - log2_abs);

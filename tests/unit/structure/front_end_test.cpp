@@ -212,6 +212,19 @@ TEST(FrontEnd, PlanarityIsTestedOnlyWhereTheTimeLimitLeavesThePlanarEngineAChanc
     }
 }
 
+TEST(FrontEnd, FloatingPrecisionRefusesIntegersWithoutAnExactDouble) {
+    DenseMatrix<std::int64_t> a(3, 3, 1);
+    a(1, 2) = (std::int64_t{1} << 53) + 1;
+    CountOptions options;
+    options.precision = Precision::double_double;
+    EXPECT_THROW(permanent(a, options), InvalidArgument);
+    options.precision = Precision::automatic;  // exact: fine
+    EXPECT_TRUE(permanent(a, options).is_exact);
+    a(1, 2) = std::int64_t{1} << 53;  // exactly representable: allowed
+    options.precision = Precision::double_double;
+    EXPECT_FALSE(permanent(a, options).is_exact);
+}
+
 TEST(FrontEnd, RefusalsSayWhyNoEngineTakesTheBlock) {
     CountOptions options;
     options.explain_only = true;
