@@ -317,6 +317,26 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
         return input;
     }
 
+    // An undirected file read for cycle covers: the symmetric digraph, both arcs of each edge
+    // (its cycle covers are the permanent of the adjacency matrix).
+    if (scan.header == Header::undirected &&
+        options.interpretation == GraphInterpretation::directed) {
+        for (const Record& r : scan.records) {
+            const Location where{file, r.line};
+            check_below(r.u, scan.sizes[0], "vertex id", where, scan);
+            check_below(r.v, scan.sizes[0], "vertex id", where, scan);
+            const auto u = static_cast<vertex_t>(r.u), v = static_cast<vertex_t>(r.v);
+            collector.add(make_entry(r, u, v));
+            if (u != v) {
+                collector.add(make_entry(r, v, u));
+            }
+        }
+        warnings.push_back("'# undirected' on line " + std::to_string(scan.header_line) +
+                           ": each edge is read as two arcs, one each way");
+        const auto n = static_cast<vertex_t>(scan.sizes[0]);
+        return collector.finish(n, n, true, InputFormat::edge_list, std::move(warnings));
+    }
+
     // Undirected: vertices [0, N) from the header, or the ids that occur; 2-colour them.
     std::vector<std::int64_t> ids;
     if (scan.header == Header::undirected) {

@@ -569,4 +569,13 @@ TEST_F(CountMatchingsCli, EndlessOrBinaryStreamsAreRefusedNotReadToExhaustion) {
               "error: <stdin>:1: line longer than 16 MiB: not a graph or matrix file\n");
 }
 
+TEST_F(CountMatchingsCli, CycleCoversOfAnUndirectedGraphUseBothArcsOfEachEdge) {
+    // K4 as an undirected file: its cycle covers are perm(J − I) = 9 derangements.
+    const std::string k4 = write("k4.txt", "# undirected 4\n0 1\n0 2\n0 3\n1 2\n1 3\n2 3\n");
+    const Outcome r = run("--cycle-covers " + k4);
+    EXPECT_EQ(r.status, kOk) << r.err;
+    EXPECT_EQ(r.out, "9\n");
+    EXPECT_EQ(run("-q " + k4).status, kInputError);  // as a graph it is not bipartite
+}
+
 }  // namespace

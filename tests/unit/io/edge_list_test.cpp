@@ -372,6 +372,13 @@ TEST(EdgeList, DirectedInterpretationWithoutHeader) {
     // A header wins over the option.
     EXPECT_TRUE(
         std::holds_alternative<BipartiteGraph>(parse("# bipartite 1 1\n0 0\n", options).data));
+    // An undirected header read for cycle covers: both arcs of each edge (a loop once), not a
+    // 2-colouring that a triangle would fail.
+    const Input symmetric = parse("# undirected 3\n0 1\n1 2\n2 0\n2 2\n", options);
+    const auto& s = data_as<Digraph>(symmetric);
+    EXPECT_EQ(s.num_vertices(), 3);
+    EXPECT_EQ(s.arcs().size(), 7u);
+    EXPECT_EQ(symmetric.warnings.size(), 1u);
 }
 
 TEST(EdgeList, IntegerWeightsGiveAnInt64Matrix) {
