@@ -785,10 +785,17 @@ DpOutcome<Arith> run_dp(const Arith& arith, const StepPlan& plan, const EngineRu
                 failure = std::current_exception();
             }
         });
-        run_pass(forward, plan, 0, cut, false, threads - threads / 2, report_forward);
+        // The other thread is joined whatever happens here (a joinable std::thread destroyed
+        // while an exception unwinds would end the program).
+        std::exception_ptr own_failure;
+        try {
+            run_pass(forward, plan, 0, cut, false, threads - threads / 2, report_forward);
+        } catch (...) {
+            own_failure = std::current_exception();
+        }
         other.join();
-        if (failure) {
-            std::rethrow_exception(failure);
+        if (own_failure || failure) {
+            std::rethrow_exception(own_failure ? own_failure : failure);
         }
     } else {
         run_pass(backward, plan, cut, steps, true, 1, report_backward);

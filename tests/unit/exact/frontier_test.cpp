@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <stdexcept>
 
 #include "exact/brute_force.hpp"
 #include "exact/planar.hpp"
@@ -126,6 +127,17 @@ TEST(Frontier, HugeWeightsAgreeWithBruteForce) {
 TEST(Frontier, ResultDoesNotDependOnThreads) {
     const SparseMatrix<std::int64_t> a(test::random_integer(24, -9, 9, 0.15, 3));
     EXPECT_EQ(frontier_exact(a, threads(1)).value, frontier_exact(a, threads(2)).value);
+}
+
+TEST(Frontier, AnExceptionInTheCallingThreadReachesTheCaller) {
+    // The forward pass runs on the calling thread and the backward pass on another; an
+    // exception in the forward one (here a progress callback that cancels, elsewhere an
+    // allocation that fails) must join the other thread and reach the caller, not end the
+    // program (a joinable std::thread destroyed during unwinding calls std::terminate).
+    EngineRun run = threads(2);
+    run.progress_interval_s = 0;
+    run.progress = [](const Progress&) { throw std::runtime_error("cancelled"); };
+    EXPECT_THROW(frontier_exact(ones(torus_graph(8, 10)), run), std::runtime_error);
 }
 
 TEST(Frontier, FloatingPointAgreesWithRyser) {
