@@ -143,9 +143,10 @@ void measure(const Adjacency& adj, FrontierOrder& f) {
 /// processing brings the fewest new vertices onto the frontier; when the frontier empties, the
 /// next unprocessed vertex of `fallback`. The frontier is kept ordered by (gain, arrival), so a
 /// step costs O(log w) per gain change instead of a scan of the frontier: O(E log w) in all
-/// (the scan made the 1000×1000 grid's planning take minutes).
+/// (the scan made the 1000×1000 grid's planning take minutes). Empty when the frontier grows
+/// past `width_cap`.
 std::vector<vertex_t> greedy_order(const Adjacency& adj, vertex_t start,
-                                   const std::vector<vertex_t>& fallback) {
+                                   const std::vector<vertex_t>& fallback, int width_cap) {
     const auto total = static_cast<std::size_t>(adj.size());
     std::vector<char> processed(total, 0), on_frontier(total, 0);
     std::vector<int> gain(total, 0);  // unprocessed neighbours not on the frontier
@@ -201,11 +202,14 @@ std::vector<vertex_t> greedy_order(const Adjacency& adj, vertex_t start,
                 leaves_outside(y);
             }
         }
+        if (frontier.size() > static_cast<std::size_t>(width_cap)) {
+            return {};  // wider than anything that could matter: abandoned
+        }
     }
     return order;
 }
 
-FrontierOrder best_order(const Adjacency& adj) {
+FrontierOrder best_order(const Adjacency& adj, int width_cap) {
     const vertex_t total = adj.size();
     std::vector<FrontierOrder> candidates;
     // Cuthill–McKee from Boost's pseudo-peripheral start (per component) and its reverse.
@@ -248,10 +252,14 @@ FrontierOrder best_order(const Adjacency& adj) {
     if (total > 0) {
         for (const vertex_t start : {forward.order.front(), forward.order.back()}) {
             FrontierOrder greedy;
-            greedy.order = greedy_order(
-                adj, start, start == forward.order.front() ? forward.order : reverse.order);
+            greedy.order =
+                greedy_order(adj, start,
+                             start == forward.order.front() ? forward.order : reverse.order,
+                             width_cap);
             greedy.heuristic = "greedy";
-            candidates.push_back(std::move(greedy));
+            if (!greedy.order.empty()) {
+                candidates.push_back(std::move(greedy));
+            }
         }
     }
     FrontierOrder* best = nullptr;
@@ -825,7 +833,7 @@ Prepared<T> prepare(const SparseMatrix<T>& a) {
     p.adj = make_adjacency(a.rows(), a.cols(), a.row_offsets(), a.col_indices(), [&a](edge_t e) {
         return a.values()[static_cast<std::size_t>(e)] != T{};
     });
-    p.order = best_order(p.adj);
+    p.order = best_order(p.adj, std::numeric_limits<int>::max());
     if (p.order.width > kMaxFrontierWidth || p.order.slots > 63) {
         throw ProblemTooLarge("frontier: the narrowest vertex order found has width " +
                               std::to_string(p.order.width) + ", beyond the engine's limit of " +
@@ -870,9 +878,10 @@ FloatOutcome frontier_float(const SparseMatrix<T>& a, const EngineRun& run) {
 
 }  // namespace
 
-FrontierOrder frontier_order(const BipartiteGraph& graph) {
+FrontierOrder frontier_order(const BipartiteGraph& graph, int width_cap) {
     return best_order(make_adjacency(graph.n_left(), graph.n_right(), graph.left_offsets(),
-                                     graph.left_adjacency(), [](edge_t) { return true; }));
+                                     graph.left_adjacency(), [](edge_t) { return true; }),
+                      width_cap);
 }
 
 ExactOutcome frontier_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& run) {

@@ -16,6 +16,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "exact/chunked_run.hpp"
@@ -39,8 +40,10 @@ struct FrontierOrder {
 /// The order of least width among the candidates: Cuthill–McKee and its reverse (Boost.Graph),
 /// the index order (row i, then column i: banded matrices), and a greedy order that always
 /// processes the frontier vertex adding the fewest new frontier vertices, from both ends of a
-/// pseudo-diameter. O(E·w) per candidate.
-FrontierOrder frontier_order(const BipartiteGraph& graph);
+/// pseudo-diameter. O(E log w) per candidate. A greedy candidate whose frontier grows past
+/// `width_cap` is abandoned (the planner passes the widest frontier that could change its plan).
+FrontierOrder frontier_order(const BipartiteGraph& graph,
+                             int width_cap = std::numeric_limits<int>::max());
 
 /// Widest frontier the engine accepts: a step holds up to width + degree slots in a 63-bit mask,
 /// and beyond this even the state bound is far past any time budget.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "backend/cuda_backend.hpp"
+#include "exact/frontier.hpp"
 
 namespace pmcount::plan {
 
@@ -189,6 +190,13 @@ double planar_seconds(const LeafFacts& f) {
     const double eliminations = f.arithmetic == Arithmetic::exact ? f.primes : 1.0;
     const double parallel = std::max(1.0, std::min<double>(f.threads, eliminations));
     return kPlanarSetupPerVertex_s * 2 * n + elimination * eliminations / parallel;
+}
+
+int frontier_width_that_matters(vertex_t n) {
+    // kPlanarBand_s·n·(w+1)² < kPlanarNested_s·n^1.5 ⇔ (w+1)² < (kPlanarNested_s/kPlanarBand_s)·√n.
+    const double band =
+        std::sqrt(kPlanarNested_s / kPlanarBand_s * std::sqrt(static_cast<double>(n)));
+    return std::max(exact::kMaxFrontierWidth, static_cast<int>(band) + 1);
 }
 
 namespace {

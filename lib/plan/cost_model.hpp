@@ -71,6 +71,10 @@ double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes);
 /// (planar separators; a narrow band of width w), fitted to 100×100 and 16×1000 grids.
 double planar_seconds(const LeafFacts& facts);
 
+/// The widest frontier that can change a plan for order n: the frontier engine's limit, or the
+/// width below which the planar engine's banded elimination beats its nested one.
+int frontier_width_that_matters(vertex_t n);
+
 /// Predicted seconds of the frontier engine: state visits × (a fixed cost + a cost per 64-bit
 /// word of the values; each of the two passes grows its integers to half the bound's bits, so a
 /// quarter of them on average).

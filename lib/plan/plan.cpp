@@ -290,7 +290,8 @@ private:
     /// for the dense facts.
     void polynomial_facts(const SparseMatrix<T>& a, bool dense_facts, LeafFacts& facts) const {
         const BipartiteGraph pattern = nonzero_pattern(a);
-        const exact::FrontierOrder order = exact::frontier_order(pattern);
+        const exact::FrontierOrder order =
+            exact::frontier_order(pattern, frontier_width_that_matters(a.rows()));
         facts.frontier_width = order.width;
         facts.frontier_slots = order.slots;
         facts.frontier_states = order.states;

@@ -129,6 +129,21 @@ TEST(Frontier, ResultDoesNotDependOnThreads) {
     EXPECT_EQ(frontier_exact(a, threads(1)).value, frontier_exact(a, threads(2)).value);
 }
 
+TEST(Frontier, AWidthCapAbandonsOnlyTheGreedyCandidatesPastIt) {
+    const BipartiteGraph grid = grid_graph(12, 40);
+    const FrontierOrder free = frontier_order(grid);
+    EXPECT_EQ(free.width, 12);
+    // A cap at the found width changes nothing; one below it leaves the other candidates,
+    // which are no narrower.
+    const FrontierOrder at = frontier_order(grid, free.width);
+    EXPECT_EQ(at.width, free.width);
+    EXPECT_EQ(at.order, free.order);
+    const FrontierOrder below = frontier_order(grid, 4);
+    EXPECT_STRNE(below.heuristic, "greedy");
+    EXPECT_GE(below.width, free.width);
+    EXPECT_EQ(below.order.size(), free.order.size());
+}
+
 TEST(Frontier, AnExceptionInTheCallingThreadReachesTheCaller) {
     // The forward pass runs on the calling thread and the backward pass on another; an
     // exception in the forward one (here a progress callback that cancels, elsewhere an
