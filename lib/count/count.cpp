@@ -148,57 +148,50 @@ std::optional<std::string> empty_line(const SparseMatrix<T>& m, const char* row_
     return std::nullopt;
 }
 
-/// Every count: unequal sides, then the planner (structure front end, engines, combination).
 /// Floating inputs: every row, then every column, divided by a power of two that brings its
 /// largest |entry| into [1/2, 1). Only exponents change, so this is exact (unless an entry is
 /// more than 2^1021 times smaller than both its row's and its column's largest), and the
 /// engines, reductions and direct formulas then see entries near 1 whatever the input's range:
-/// perm(A) = 2^shift · perm(balanced A), with the shift returned. Integer inputs are left alone.
+/// perm(A) = 2^shift · perm(balanced A). T is double or complex.
 template <class T>
-std::int64_t balance_by_powers_of_two(SparseMatrix<T>& a) {
-    if constexpr (std::is_same_v<T, std::int64_t>) {
-        return 0;
-    } else {
-        auto size = [](const T& v) {
-            if constexpr (std::is_same_v<T, double>) {
-                return std::fabs(v);
-            } else {
-                return std::max(std::fabs(v.real()), std::fabs(v.imag()));
-            }
-        };
-        std::vector<Triplet<T>> entries = a.triplets();
-        std::int64_t shift = 0;
-        auto balance = [&](auto line_of, vertex_t lines) {
-            std::vector<double> largest(static_cast<std::size_t>(lines), 0.0);
-            for (const auto& t : entries) {
-                double& m = largest[static_cast<std::size_t>(line_of(t))];
-                m = std::max(m, size(t.value));
-            }
-            std::vector<int> exponent(largest.size(), 0);
-            for (std::size_t k = 0; k < largest.size(); ++k) {
-                if (largest[k] > 0 && std::isfinite(largest[k])) {
-                    std::frexp(largest[k], &exponent[k]);
-                    shift += exponent[k];
-                }
-            }
-            for (auto& t : entries) {
-                const int e = exponent[static_cast<std::size_t>(line_of(t))];
-                if constexpr (std::is_same_v<T, double>) {
-                    t.value = std::ldexp(t.value, -e);
-                } else {
-                    t.value = {std::ldexp(t.value.real(), -e), std::ldexp(t.value.imag(), -e)};
-                }
-            }
-        };
-        balance([](const Triplet<T>& t) { return t.row; }, a.rows());
-        balance([](const Triplet<T>& t) { return t.col; }, a.cols());
-        if (shift != 0) {
-            a = SparseMatrix<T>(a.rows(), a.cols(), std::move(entries));
+SparseMatrix<T> balanced_by_powers_of_two(const SparseMatrix<T>& a, std::int64_t& shift) {
+    auto size = [](const T& v) {
+        if constexpr (std::is_same_v<T, double>) {
+            return std::fabs(v);
+        } else {
+            return std::max(std::fabs(v.real()), std::fabs(v.imag()));
         }
-        return shift;
-    }
+    };
+    std::vector<Triplet<T>> entries = a.triplets();
+    shift = 0;
+    auto balance = [&](auto line_of, vertex_t lines) {
+        std::vector<double> largest(static_cast<std::size_t>(lines), 0.0);
+        for (const auto& t : entries) {
+            double& m = largest[static_cast<std::size_t>(line_of(t))];
+            m = std::max(m, size(t.value));
+        }
+        std::vector<int> exponent(largest.size(), 0);
+        for (std::size_t k = 0; k < largest.size(); ++k) {
+            if (largest[k] > 0 && std::isfinite(largest[k])) {
+                std::frexp(largest[k], &exponent[k]);
+                shift += exponent[k];
+            }
+        }
+        for (auto& t : entries) {
+            const int e = exponent[static_cast<std::size_t>(line_of(t))];
+            if constexpr (std::is_same_v<T, double>) {
+                t.value = std::ldexp(t.value, -e);
+            } else {
+                t.value = {std::ldexp(t.value.real(), -e), std::ldexp(t.value.imag(), -e)};
+            }
+        }
+    };
+    balance([](const Triplet<T>& t) { return t.row; }, a.rows());
+    balance([](const Triplet<T>& t) { return t.col; }, a.cols());
+    return SparseMatrix<T>(a.rows(), a.cols(), std::move(entries));
 }
 
+/// Every count: unequal sides, then the planner (structure front end, engines, combination).
 template <class T>
 CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const char* row_name,
                          const char* col_name, const CountOptions& options) {
@@ -254,11 +247,14 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const ch
                 "for integer entries)");
         }
     }
-    SparseMatrix<T> balanced = matrix;
-    if (precision != Precision::exact) {
-        settings.exponent2 = balance_by_powers_of_two(balanced);
+    std::optional<SparseMatrix<T>> balanced;  // floating inputs only
+    if constexpr (!std::is_same_v<T, std::int64_t>) {
+        if (precision != Precision::exact) {
+            balanced = balanced_by_powers_of_two(matrix, settings.exponent2);
+        }
     }
-    const plan::Node<T> root = plan::build_plan(balanced, settings, r.structure);
+    const plan::Node<T> root =
+        plan::build_plan(balanced ? *balanced : matrix, settings, r.structure);
     r.method = leaf_methods(r.structure);
     r.timings.preprocess_s = seconds_since(start);
     if (matrix.rows() == 0) {

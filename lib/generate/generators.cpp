@@ -294,41 +294,44 @@ BipartiteGraph generate_graph(std::string_view spec) {
     try {
         if (board) {
             expect(2, 2, "ROWSxCOLS, e.g. grid:8x8");
-            const double cells = static_cast<double>(size(f[0], "rows")) * size(f[1], "columns");
-            within_limits(cells, 2 * cells);
             const vertex_t rows = size(f[0], "rows"), cols = size(f[1], "columns");
+            const double cells = static_cast<double>(rows) * cols;
+            within_limits(cells, 2 * cells);
             return name == "grid" ? grid_graph(rows, cols) : torus_graph(rows, cols);
         }
         if (name == "hexagon") {
             expect(3, 3, "A,B,C, e.g. hexagon:3,4,5");
-            const double a = size(f[0], "side"), b = size(f[1], "side"), c = size(f[2], "side");
-            const double faces = a * b + b * c + c * a, rim = a + b + c;
+            const vertex_t a = size(f[0], "side"), b = size(f[1], "side"), c = size(f[2], "side");
+            const double faces = static_cast<double>(a) * b + static_cast<double>(b) * c +
+                                 static_cast<double>(c) * a;
+            const double rim = static_cast<double>(a) + b + c;
             within_limits(2 * faces + 2 * rim, 3 * faces + 3 * rim);
-            return hexagon_graph(size(f[0], "side"), size(f[1], "side"), size(f[2], "side"));
+            return hexagon_graph(a, b, c);
         }
         if (name == "aztec") {
             expect(1, 1, "the order, e.g. aztec:10");
-            const double k = size(f[0], "order");
+            const vertex_t order = size(f[0], "order");
+            const double k = order;
             within_limits(2 * k * (k + 1), 4 * k * k);
-            return aztec_diamond_graph(size(f[0], "order"));
+            return aztec_diamond_graph(order);
         }
         if (name == "complete") {
             expect(1, 1, "N, e.g. complete:8");
-            const double n = size(f[0], "n");
-            within_limits(2 * n, n * n);
-            return complete_bipartite_graph(size(f[0], "n"));
+            const vertex_t n = size(f[0], "n");
+            within_limits(2.0 * n, static_cast<double>(n) * n);
+            return complete_bipartite_graph(n);
         }
         if (name == "random") {
             expect(2, 3, "N,P[,SEED], e.g. random:30,0.2,7");
-            const double n = size(f[0], "n");
-            within_limits(2 * n, n * n * std::clamp(io::parse_double(f[1], where, "p"), 0.0, 1.0));
-            return random_bipartite_graph(size(f[0], "n"), io::parse_double(f[1], where, "p"),
-                                          seed(2));
+            const vertex_t n = size(f[0], "n");
+            const double p = io::parse_double(f[1], where, "p");
+            within_limits(2.0 * n, static_cast<double>(n) * n * std::clamp(p, 0.0, 1.0));
+            return random_bipartite_graph(n, p, seed(2));
         }
         expect(2, 3, "N,D[,SEED], e.g. regular:30,3,7");
-        const double n = size(f[0], "n");
-        within_limits(2 * n, n * static_cast<double>(size(f[1], "degree")));
-        return random_regular_bipartite_graph(size(f[0], "n"), size(f[1], "degree"), seed(2));
+        const vertex_t n = size(f[0], "n"), degree = size(f[1], "degree");
+        within_limits(2.0 * n, static_cast<double>(n) * degree);
+        return random_regular_bipartite_graph(n, degree, seed(2));
     } catch (const InvalidArgument& e) {
         io::fail(where, e.what());
     }

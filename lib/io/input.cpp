@@ -1,6 +1,4 @@
 // read_input / parse_input: format detection and the Input accessors.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -10,6 +8,7 @@
 #include <iostream>
 #include <vector>
 
+#include "core/memory.hpp"
 #include "io/readers.hpp"
 #include "io/text.hpp"
 #include "pmcount/error.hpp"
@@ -76,15 +75,11 @@ Input parse_input(std::string_view text, const std::string& source_name,
 namespace {
 
 /// The whole stream as text, refusing what cannot be an input before memory runs out: a line of
-/// more than kMaxLineBytes (e.g. /dev/zero) or a stream larger than half the physical memory
-/// (an endless pipe).
+/// more than kMaxLineBytes (e.g. /dev/zero) or a stream larger than the memory budget (an
+/// endless pipe).
 std::string read_all(std::istream& in, const std::string& name) {
     constexpr std::size_t kMaxLineBytes = std::size_t{1} << 24;
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    const std::size_t max_bytes = pages > 0 && page > 0
-                                      ? static_cast<std::size_t>(pages) / 2 *
-                                            static_cast<std::size_t>(page)
-                                      : std::size_t{1} << 32;
+    const auto max_bytes = static_cast<std::size_t>(pmcount::detail::memory_budget_bytes());
     std::string text;
     std::vector<char> chunk(std::size_t{1} << 20);
     std::size_t line_start = 0;

@@ -1,7 +1,5 @@
 #include "plan/cost_model.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -223,12 +221,6 @@ double frontier_bytes(const LeafFacts& f) {
     const double words = f.arithmetic == Arithmetic::exact ? std::max(0.0, f.bound_log2) / 128 + 2
                                                            : frontier_words(f);
     return f.frontier_peak_states * (96 + 48 * words);
-}
-
-double memory_budget_bytes() {
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && page > 0 ? 0.5 * static_cast<double>(pages) * static_cast<double>(page)
-                                 : 4e9;
 }
 
 }  // namespace pmcount::plan

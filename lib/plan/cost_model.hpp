@@ -84,10 +84,6 @@ double frontier_seconds(const LeafFacts& facts);
 /// and the values, in 64-bit words; fitted to measured peaks).
 double frontier_bytes(const LeafFacts& facts);
 
-/// What an engine may plan to use: half of this machine's physical memory (a plan beyond it
-/// would be killed by the system rather than fail cleanly).
-double memory_budget_bytes();
-
 /// Predicted seconds of brute force (n! / (n−1)!! paths, about e·n! node visits).
 double brute_force_seconds(vertex_t n);
 

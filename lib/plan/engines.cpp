@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "core/memory.hpp"
 #include "exact/brute_force.hpp"
 #include "exact/frontier.hpp"
 #include "exact/planar.hpp"
@@ -169,7 +170,7 @@ exact::FloatOutcome planar_real(const SparseMatrix<double>& a, Precision, const 
 bool frontier_applies(const LeafFacts& f) {
     return f.frontier_width >= 0 && f.frontier_width <= exact::kMaxFrontierWidth &&
            f.frontier_slots <= 63 && f.arithmetic != Arithmetic::double_double &&
-           frontier_bytes(f) <= memory_budget_bytes();
+           frontier_bytes(f) <= pmcount::detail::memory_budget_bytes();
 }
 double frontier_predict(const LeafFacts& f) { return frontier_seconds(f); }
 exact::FloatOutcome frontier_real(const SparseMatrix<double>& a, Precision, const exact::EngineRun& run) {

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "core/memory.hpp"
 #include "exact/brute_force.hpp"
 #include "exact/chunked_run.hpp"
 #include "exact/frontier.hpp"
@@ -335,7 +336,7 @@ private:
 
     static std::string frontier_reason(const LeafFacts& facts) {
         if (facts.frontier_width >= 0 && facts.frontier_width <= exact::kMaxFrontierWidth &&
-            frontier_bytes(facts) > memory_budget_bytes()) {
+            frontier_bytes(facts) > pmcount::detail::memory_budget_bytes()) {
             char text[160];
             std::snprintf(text, sizeof text,
                           "frontier width %d needs up to %.3g GB, more than half of this "
