@@ -251,6 +251,7 @@ approx::SamplerConfig sampler_config(const EstimateOptions& o, std::uint64_t par
     c.scale_iters = o.scale_iters;
     c.prune = c.sparsest_line;
     c.potential = c.scaled && particles > 1;
+    c.potential_exponent = o.potential_exponent;
     c.seed = o.seed;
     return c;
 }
@@ -559,6 +560,9 @@ EstimateResult zero_result(const EstimateOptions& o, vertex_t n, edge_t nnz, std
 void validate(const EstimateOptions& o) {
     if (o.scale_every < 1 || o.scale_iters < 1) {
         throw InvalidArgument("scale_every and scale_iters must be at least 1");
+    }
+    if (!(o.potential_exponent >= 0) || !std::isfinite(o.potential_exponent)) {
+        throw InvalidArgument("potential_exponent must be finite and at least 0");
     }
     if (o.particles < 1 || o.resample_every < 1) {
         throw InvalidArgument("particles and resample_every must be at least 1");

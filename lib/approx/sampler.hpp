@@ -52,8 +52,10 @@ struct SamplerConfig {
     /// + variants: keep a perfect matching of the live submatrix and never choose an entry that
     /// lies in none (checked on lines of at most kPruneMaxDegree live entries).
     bool prune = false;
-    /// Populations of scaling estimators: compute log_potential() at the end of each advance.
+    /// Populations of scaling estimators: compute log_potential() at the end of each advance,
+    /// raised to this power (log Φ × potential_exponent).
     bool potential = false;
+    double potential_exponent = 1;
     std::uint64_t seed = 0;
 };
 
@@ -549,7 +551,9 @@ PMCOUNT_HOST_DEVICE void advance_sample(const Matrix& a, const SamplerConfig& co
     cursor.step = step;
     cursor.searches = searches;
     cursor.steps_since_scaling = steps_since_scaling;
-    cursor.log_potential = config.potential && step < n ? detail::log_potential(a, w) : 0.0;
+    cursor.log_potential = config.potential && step < n
+                               ? config.potential_exponent * detail::log_potential(a, w)
+                               : 0.0;
 }
 
 /// log of one sample of the estimator `config` describes (−inf for a zero sample), drawn with

@@ -4,7 +4,8 @@
 // For every grid × estimator × backend, --runs runs with seeds seed, seed + 1, … each stop at
 // --samples, --rel-error or --time (whichever first). One JSON line per run:
 //   case, estimator, backend, device, threads, n, nnz, seed, samples, particles (per population,
-//   1: independent samples), populations, seconds (whole call),
+//   1: independent samples), populations, resample_every and potential_exponent (populations
+//   only), seconds (whole call),
 //   sample_seconds, us_per_sample, log10_value, log10_truth, error (estimate / truth − 1),
 //   log10_ci_low, log10_ci_high, covered (the interval holds the truth), rel_std_error,
 //   zero_fraction, log_sd (sd of the samples' logs), stopped, check
@@ -112,6 +113,7 @@ int estimator_bench_main(int argc, char** argv) {
                    "samples per population (1: independent samples)")
         ->capture_default_str();
     app.add_option("--resample-every", base.resample_every)->capture_default_str();
+    app.add_option("--potential-exponent", base.potential_exponent)->capture_default_str();
     app.add_option("--out", out_path, "also append the JSON lines to this file");
     std::vector<Grid> grids;
     std::vector<Estimator> estimators;
@@ -197,6 +199,10 @@ int estimator_bench_main(int argc, char** argv) {
                         j["samples"] = r.samples;
                         j["particles"] = r.particles;
                         j["populations"] = r.populations;
+                        if (r.particles > 1) {
+                            j["resample_every"] = base.resample_every;
+                            j["potential_exponent"] = base.potential_exponent;
+                        }
                         j["seconds"] = r.seconds;
                         j["sample_seconds"] = r.sample_seconds;
                         j["us_per_sample"] = us;

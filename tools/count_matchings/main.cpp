@@ -327,6 +327,10 @@ int main(int argc, char** argv) {
                    "--approx with --particles: resample every this many steps")
         ->check(number_at_least(1, true))
         ->capture_default_str();
+    app.add_option("--potential-exponent", estimate_options.potential_exponent,
+                   "--approx with --particles: resample on weight x potential^this")
+        ->check(number_at_least(0, false))
+        ->capture_default_str();
     app.add_option("--layout", layout,
                    "--approx: how the sampler reads the matrix: auto, dense, sparse")
         ->check(CLI::IsMember({"auto", "dense", "sparse"}))
