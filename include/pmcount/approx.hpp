@@ -73,7 +73,7 @@ struct EstimateOptions {
     /// (sequential Monte Carlo with twisted weights, lib/approx/population.hpp; still unbiased).
     /// `samples` then counts particles; the interval comes from the spread of the populations.
     /// Measured on grids (docs/estimators.md): with about 8n particles per population and
-    /// resample_every = 16, the 64×64 grid (n = 2048) within 1% in 85 s on one H100, where
+    /// resample_every = 16, the 64×64 grid (n = 2048) within 1% in 112 s on one H100, where
     /// independent samples leave a 29% standard error. The interval needs 16 or more populations.
     std::uint64_t particles = 1;
     int resample_every = 32;

@@ -515,6 +515,15 @@ TEST_F(CountMatchingsCli, ApproxPopulationsReportParticlesAndPopulations) {
     const Outcome bad = run("--approx --resample-every 0 grid:4x4");
     EXPECT_EQ(bad.status, kUsage);
     EXPECT_NE(bad.err.find("--resample-every"), std::string::npos) << bad.err;
+    // The potential's exponent reaches the sampler (exponent 0: plain weights, another draw).
+    const Outcome plain = run(
+        "--approx --json --particles 16 --resample-every 4 --samples 3200 --seed 2 "
+        "--potential-exponent 0 grid:8x8");
+    ASSERT_EQ(plain.status, kOk) << plain.err;
+    EXPECT_NE(nlohmann::json::parse(plain.out)["log10_value"], j["log10_value"]);
+    const Outcome negative = run("--approx --particles 16 --potential-exponent -1 grid:4x4");
+    EXPECT_EQ(negative.status, kUsage);
+    EXPECT_NE(negative.err.find("--potential-exponent"), std::string::npos) << negative.err;
 }
 
 TEST_F(CountMatchingsCli, ApproxIsReproducibleAndChecksTheEstimatorName) {
