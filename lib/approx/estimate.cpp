@@ -250,7 +250,8 @@ approx::SamplerConfig sampler_config(const EstimateOptions& o, std::uint64_t par
     c.scale_every = o.scale_every;
     c.scale_iters = o.scale_iters;
     c.prune = c.sparsest_line;
-    c.potential = c.scaled && particles > 1;
+    // Exponent 0 resamples on plain weights: no potential to compute.
+    c.potential = c.scaled && particles > 1 && o.potential_exponent > 0;
     c.potential_exponent = o.potential_exponent;
     c.seed = o.seed;
     return c;
@@ -561,7 +562,7 @@ void validate(const EstimateOptions& o) {
     if (o.scale_every < 1 || o.scale_iters < 1) {
         throw InvalidArgument("scale_every and scale_iters must be at least 1");
     }
-    if (!(o.potential_exponent >= 0) || !std::isfinite(o.potential_exponent)) {
+    if (!std::isfinite(o.potential_exponent) || o.potential_exponent < 0) {
         throw InvalidArgument("potential_exponent must be finite and at least 0");
     }
     if (o.particles < 1 || o.resample_every < 1) {

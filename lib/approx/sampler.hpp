@@ -53,7 +53,7 @@ struct SamplerConfig {
     /// lies in none (checked on lines of at most kPruneMaxDegree live entries).
     bool prune = false;
     /// Populations of scaling estimators: compute log_potential() at the end of each advance,
-    /// raised to this power (log Φ × potential_exponent).
+    /// raised to the power potential_exponent (log Φ × potential_exponent).
     bool potential = false;
     double potential_exponent = 1;
     std::uint64_t seed = 0;
