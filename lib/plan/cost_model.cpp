@@ -6,7 +6,7 @@
 #include <string>
 
 #include "backend/cuda_backend.hpp"
-#include "exact/frontier.hpp"
+#include "exact/frontier/frontier.hpp"
 
 namespace pmcount::plan {
 

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "exact/ryser.hpp"
+#include "exact/ryser/ryser.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/types.hpp"
 

@@ -6,11 +6,11 @@
 
 #include "core/memory.hpp"
 #include "exact/brute_force.hpp"
-#include "exact/frontier.hpp"
-#include "exact/planar.hpp"
-#include "exact/ryser_kernel.hpp"
-#include "exact/ryser_gpu.hpp"
-#include "exact/sparse_ryser.hpp"
+#include "exact/frontier/frontier.hpp"
+#include "exact/planar/planar.hpp"
+#include "exact/ryser/ryser_kernel.hpp"
+#include "exact/ryser/ryser_gpu.hpp"
+#include "exact/ryser/sparse_ryser.hpp"
 #include "pmcount/error.hpp"
 
 namespace pmcount::plan {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "exact/chunked_run.hpp"
-#include "exact/ryser.hpp"
+#include "exact/ryser/ryser.hpp"
 #include "plan/cost_model.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/matrix.hpp"

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "exact/ryser.hpp"
-#include "exact/ryser_gpu.hpp"
+#include "exact/ryser/ryser.hpp"
+#include "exact/ryser/ryser_gpu.hpp"
 #include "numeric/cpp_int_bridge.hpp"
 #include "pmcount/count.hpp"
 #include "support/closed_forms.hpp"

@@ -2,7 +2,7 @@
 // weights, n ≤ 9; weights near 2^63), dense Ryser (non-planar sparse matrices, n ≤ 22; frontiers
 // wider than 22 slots), products of blocks (many-limb signed values) and the planar engine
 // (grids); widths of known orders; thread invariance; floating point against Ryser.
-#include "exact/frontier.hpp"
+#include "exact/frontier/frontier.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 #include <stdexcept>
 
 #include "exact/brute_force.hpp"
-#include "exact/planar.hpp"
-#include "exact/ryser.hpp"
+#include "exact/planar/planar.hpp"
+#include "exact/ryser/ryser.hpp"
 #include "pmcount/generate.hpp"
 #include "support/engine_run.hpp"
 #include "support/random_matrices.hpp"

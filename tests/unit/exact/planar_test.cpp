@@ -1,7 +1,7 @@
 // The planar engine: Kasteleyn signs checked against the brute-force oracle on random planar
 // bipartite graphs (n ≤ 9, 0-1 and signed integer weights, shuffled labels) and against dense
 // Ryser up to n = 30; non-planar patterns (K_{3,3}) rejected; floating point against Ryser.
-#include "exact/planar.hpp"
+#include "exact/planar/planar.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 #include <random>
 
 #include "exact/brute_force.hpp"
-#include "exact/kasteleyn.hpp"
-#include "exact/ryser.hpp"
+#include "exact/planar/kasteleyn.hpp"
+#include "exact/ryser/ryser.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/generate.hpp"
 #include "support/engine_run.hpp"

@@ -1,6 +1,6 @@
 // Dense Ryser engines against the brute-force oracle, across arithmetics, lane layouts and thread
 // counts, plus the honesty of the floating-point error estimate.
-#include "exact/ryser.hpp"
+#include "exact/ryser/ryser.hpp"
 
 #include <gtest/gtest.h>
 

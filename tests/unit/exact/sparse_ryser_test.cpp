@@ -1,7 +1,7 @@
 // SpaRyser and SkipPer against dense Ryser and the brute-force oracle: exact equality for 0-1
 // and integer matrices, agreement within 1e-12 for real and complex ones, modular residues with
 // small primes (where "zeros" are often nonzero multiples of p), and thread invariance.
-#include "exact/sparse_ryser.hpp"
+#include "exact/ryser/sparse_ryser.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <random>
 
 #include "exact/brute_force.hpp"
-#include "exact/gray_code.hpp"
-#include "exact/ryser.hpp"
+#include "exact/ryser/gray_code.hpp"
+#include "exact/ryser/ryser.hpp"
 #include "numeric/crt.hpp"
 #include "support/engine_run.hpp"
 #include "support/random_matrices.hpp"

@@ -28,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-#include "exact/gray_code.hpp"
+#include "exact/ryser/gray_code.hpp"
 
 namespace pmcount::exact {
 

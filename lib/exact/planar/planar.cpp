@@ -4,7 +4,7 @@
 // (2) the signed entries of the edges in some perfect matching and a minimum degree column order
 // of their pattern; (3) determinant: modulo each prime (the first prime fixes the pivot rows the
 // others follow) or once in floating point; (4) perm = c·det, CRT with the spare's check.
-#include "exact/planar.hpp"
+#include "exact/planar/planar.hpp"
 
 #include <omp.h>
 
@@ -13,7 +13,7 @@
 #include <string>
 #include <type_traits>
 
-#include "exact/kasteleyn.hpp"
+#include "exact/planar/kasteleyn.hpp"
 #include "numeric/crt.hpp"
 #include "numeric/permanent_bound.hpp"
 #include "numeric/primes.hpp"

@@ -25,9 +25,9 @@
 #include <vector>
 
 #include "exact/chunked_run.hpp"
-#include "exact/ryser.hpp"
-#include "exact/ryser_arithmetic.hpp"
-#include "exact/ryser_kernel.hpp"
+#include "exact/ryser/ryser.hpp"
+#include "exact/ryser/ryser_arithmetic.hpp"
+#include "exact/ryser/ryser_kernel.hpp"
 #include "numeric/crt.hpp"
 #include "numeric/permanent_bound.hpp"
 #include "numeric/primes.hpp"

@@ -15,7 +15,7 @@
 // fit), and L grows before a step could overflow, from a running bound on the magnitude that is
 // re-measured when it gets near the top. Floating values carry a common power-of-two scale and,
 // alongside, the same DP over |a_ij| for the error bound.
-#include "exact/frontier.hpp"
+#include "exact/frontier/frontier.hpp"
 
 #include <immintrin.h>
 #include <omp.h>

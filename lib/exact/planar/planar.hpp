@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "exact/chunked_run.hpp"
-#include "exact/ryser.hpp"
+#include "exact/outcome.hpp"
 #include "pmcount/matrix.hpp"
 
 namespace pmcount::exact {

@@ -4,12 +4,12 @@
 //   2. tables: y(∅) and the n−1 Gray columns 2·a_j, in the layout of cuda/kernels/ryser_dense.cuh;
 //   3. backend::cuda::ryser_dense() runs the Gray range on the GPUs;
 //   4. perm = (−1)^(n−1) Σ / 2^(n−1): CRT with the spare's check, or the error estimate.
-#include "exact/ryser_gpu.hpp"
+#include "exact/ryser/ryser_gpu.hpp"
 
 #include <cstdio>
 
 #include "backend/cuda_backend.hpp"
-#include "exact/ryser_driver.hpp"
+#include "exact/ryser/ryser_driver.hpp"
 #include "numeric/double_double.hpp"
 
 namespace pmcount::exact {

@@ -14,7 +14,7 @@
 //
 // Workspaces per chunk: y[W], a mask of its zero rows (W ≤ 64). Tables (shared): y(∅)[W]; CSC of the Gray columns
 // (slot, 2·a) for the updates; for each slot its Gray bits ascending (the CRS), for the jumps.
-#include "exact/sparse_ryser.hpp"
+#include "exact/ryser/sparse_ryser.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,8 +23,8 @@
 #include <numeric>
 #include <type_traits>
 
-#include "exact/gray_code.hpp"
-#include "exact/ryser_driver.hpp"
+#include "exact/ryser/gray_code.hpp"
+#include "exact/ryser/ryser_driver.hpp"
 #include "numeric/int128.hpp"
 
 namespace pmcount::exact {

@@ -1,8 +1,8 @@
 // Dense Ryser: the Gray-code kernel over dense padded tables (ryser_kernel.hpp), plugged into the
 // shared driver (ryser_driver.hpp) for every arithmetic.
-#include "exact/ryser.hpp"
+#include "exact/ryser/ryser.hpp"
 
-#include "exact/ryser_driver.hpp"
+#include "exact/ryser/ryser_driver.hpp"
 
 namespace pmcount::exact {
 

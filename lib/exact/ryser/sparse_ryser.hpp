@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "exact/chunked_run.hpp"
-#include "exact/ryser.hpp"
+#include "exact/ryser/ryser.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/matrix.hpp"
 

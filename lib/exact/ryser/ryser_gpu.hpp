@@ -8,7 +8,7 @@
 #include <string>
 
 #include "exact/chunked_run.hpp"
-#include "exact/ryser.hpp"
+#include "exact/ryser/ryser.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/matrix.hpp"
 

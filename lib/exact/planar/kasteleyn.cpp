@@ -8,7 +8,7 @@
 // face; (6) the constant c from the decomposition's perfect matching.
 // Workspaces: faces (each a list of kept-edge ids, total 2E), faces_of_edge (2 per kept edge),
 // union–find parent (V), face parent edge and BFS order (F = E − V + components + …).
-#include "exact/kasteleyn.hpp"
+#include "exact/planar/kasteleyn.hpp"
 
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>

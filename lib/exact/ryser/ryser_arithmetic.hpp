@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "exact/lanes.hpp"
+#include "exact/ryser/lanes.hpp"
 #include "numeric/compensated.hpp"
 #include "numeric/double_double.hpp"
 #include "numeric/int128.hpp"

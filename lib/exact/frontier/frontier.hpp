@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "exact/chunked_run.hpp"
-#include "exact/ryser.hpp"
+#include "exact/outcome.hpp"
 #include "pmcount/graph.hpp"
 #include "pmcount/matrix.hpp"
 

@@ -6,20 +6,11 @@
 #include <string>
 
 #include "exact/chunked_run.hpp"
-#include "pmcount/big_int.hpp"
+#include "exact/outcome.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/matrix.hpp"
 
 namespace pmcount::exact {
-
-struct ExactOutcome {
-    BigInt value;
-    int primes = 0;  // including the spare
-    std::uint64_t gray_steps = 0;
-    std::string arithmetic;
-    std::string device = "cpu";  ///< "cpu", or the GPUs and how the work was split
-    double device_seconds = 0;   ///< GPU runs: kernels and transfers (after set-up)
-};
 
 /// Exact perm(A) for a square integer matrix, n ≤ 64: enough 62-bit primes for a proven bound
 /// on |perm(A)| plus one spare, CRT into a big integer, and a check of the result against the
@@ -36,19 +27,6 @@ ExactProducts exact_products(const DenseMatrix<std::int64_t>& a);
 /// perm(A) mod p, for an odd prime p < 2^62, with the general modular arithmetic.
 std::uint64_t ryser_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
                             const EngineRun& run);
-
-/// A floating-point permanent: mantissa · 2^exponent2 (the exponent keeps values beyond double
-/// range representable), with an estimated error bound.
-struct FloatOutcome {
-    std::complex<double> mantissa;
-    std::int64_t exponent2 = 0;
-    /// Estimated bound on |computed − true|, in the same scale as mantissa (× 2^exponent2).
-    double abs_error_mantissa = 0;
-    std::uint64_t gray_steps = 0;
-    std::string arithmetic;
-    std::string device = "cpu";
-    double device_seconds = 0;  ///< GPU runs: kernels and transfers (after set-up)
-};
 
 /// perm(A) of a real matrix in double (compensated) or double-double precision.
 FloatOutcome ryser_real(const DenseMatrix<double>& a, Precision precision, const EngineRun& run);

@@ -1,0 +1,38 @@
+// What an exact engine returns to the planner, whatever the engine family (Ryser, planar,
+// frontier, hafnian, …): an exact big integer, or a floating value with its error estimate.
+// Library-internal.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <string>
+
+#include "pmcount/big_int.hpp"
+
+namespace pmcount::exact {
+
+struct ExactOutcome {
+    BigInt value;
+    int primes = 0;  // including the spare
+    /// Steps of the engine's exponential loop (Gray-code steps, subsets of pairs); 0 for the
+    /// polynomial engines.
+    std::uint64_t gray_steps = 0;
+    std::string arithmetic;
+    std::string device = "cpu";  ///< "cpu", or the GPUs and how the work was split
+    double device_seconds = 0;   ///< GPU runs: kernels and transfers (after set-up)
+};
+
+/// A floating-point result: mantissa · 2^exponent2 (the exponent keeps values beyond double
+/// range representable), with an estimated error bound.
+struct FloatOutcome {
+    std::complex<double> mantissa;
+    std::int64_t exponent2 = 0;
+    /// Estimated bound on |computed − true|, in the same scale as mantissa (× 2^exponent2).
+    double abs_error_mantissa = 0;
+    std::uint64_t gray_steps = 0;
+    std::string arithmetic;
+    std::string device = "cpu";
+    double device_seconds = 0;  ///< GPU runs: kernels and transfers (after set-up)
+};
+
+}  // namespace pmcount::exact
