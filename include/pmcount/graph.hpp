@@ -1,6 +1,6 @@
 // Graphs whose perfect matchings / cycle covers pmcount counts.
 //
-// Both types are immutable after construction, validated, and deduplicated: the constructor
+// Every type is immutable after construction, validated, and deduplicated: the constructor
 // rejects out-of-range ids (InvalidArgument) and merges repeated edges, reporting how many it
 // merged. Adjacency lists are sorted.
 #pragma once
@@ -87,6 +87,48 @@ public:
 
 private:
     BipartiteGraph adjacency_;
+};
+
+/// A simple undirected graph on [0, n): any graph, bipartite or not. Its perfect matchings are
+/// counted by the hafnian of its adjacency matrix (or, when it is bipartite, by the permanent of
+/// its biadjacency matrix). A self-loop is rejected (InvalidArgument): no perfect matching can
+/// use one. Each edge {u, v} is stored in both adjacency lists.
+class UndirectedGraph {
+public:
+    using Edge = std::pair<vertex_t, vertex_t>;  // {u, v}; edges() lists them with u < v
+
+    /// The graph with no vertices (one perfect matching, the empty one).
+    UndirectedGraph() = default;
+    /// Builds from an edge list in any orientation; {u, v} and {v, u} are the same edge, and
+    /// repeats are merged (see duplicates_merged()).
+    UndirectedGraph(vertex_t n, std::vector<Edge> edges);
+
+    vertex_t num_vertices() const noexcept { return n_; }
+    /// Undirected edges (each counted once).
+    edge_t num_edges() const noexcept { return static_cast<edge_t>(adjacency_.size() / 2); }
+    /// Number of repeated edges that the constructor merged.
+    edge_t duplicates_merged() const noexcept { return duplicates_merged_; }
+    vertex_t degree(vertex_t v) const noexcept {
+        return static_cast<vertex_t>(offsets_[static_cast<std::size_t>(v) + 1] -
+                                     offsets_[static_cast<std::size_t>(v)]);
+    }
+
+    /// Neighbours of v, ascending.
+    ArrayView<vertex_t> neighbours(vertex_t v) const noexcept;
+    bool has_edge(vertex_t u, vertex_t v) const noexcept;
+
+    /// CSR: offsets (n + 1) and neighbour ids, each edge appearing once per endpoint.
+    const std::vector<edge_t>& offsets() const noexcept { return offsets_; }
+    const std::vector<vertex_t>& adjacency() const noexcept { return adjacency_; }
+
+    /// All edges as {u, v} with u < v, sorted.
+    std::vector<Edge> edges() const;
+
+private:
+    vertex_t n_ = 0;
+    edge_t duplicates_merged_ = 0;
+    std::vector<edge_t> offsets_{0};
+    std::vector<vertex_t> adjacency_;
 };
 
 }  // namespace pmcount

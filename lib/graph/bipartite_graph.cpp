@@ -9,8 +9,8 @@ namespace pmcount {
 namespace {
 
 /// Counting-sort CSR of `edges` keyed by the first component; targets ascending within a row.
-void build_csr(vertex_t rows, const std::vector<BipartiteGraph::Edge>& edges, bool by_first,
-               std::vector<edge_t>& offsets, std::vector<vertex_t>& targets) {
+void build_csr(vertex_t rows, const std::vector<std::pair<vertex_t, vertex_t>>& edges,
+               bool by_first, std::vector<edge_t>& offsets, std::vector<vertex_t>& targets) {
     offsets.assign(static_cast<std::size_t>(rows) + 1, 0);
     for (const auto& [u, v] : edges) {
         ++offsets[static_cast<std::size_t>(by_first ? u : v) + 1];
@@ -81,5 +81,64 @@ std::vector<BipartiteGraph::Edge> BipartiteGraph::edges() const {
 }
 
 Digraph::Digraph(vertex_t n, std::vector<Arc> arcs) : adjacency_(n, n, std::move(arcs)) {}
+
+UndirectedGraph::UndirectedGraph(vertex_t n, std::vector<Edge> edges) : n_(n) {
+    if (n < 0) {
+        throw InvalidArgument("UndirectedGraph: negative number of vertices");
+    }
+    for (auto& [u, v] : edges) {
+        if (u < 0 || u >= n || v < 0 || v >= n) {
+            throw InvalidArgument("UndirectedGraph: edge {" + std::to_string(u) + ", " +
+                                  std::to_string(v) + "} outside [0, " + std::to_string(n) + ")");
+        }
+        if (u == v) {
+            throw InvalidArgument("UndirectedGraph: self-loop at vertex " + std::to_string(u) +
+                                  " (no perfect matching can use it)");
+        }
+        if (u > v) {
+            std::swap(u, v);
+        }
+    }
+    std::sort(edges.begin(), edges.end());
+    const auto last = std::unique(edges.begin(), edges.end());
+    duplicates_merged_ = static_cast<edge_t>(edges.end() - last);
+    edges.erase(last, edges.end());
+    // Both directions, sorted by (tail, head): one CSR holds every adjacency list ascending.
+    std::vector<Edge> both;
+    both.reserve(2 * edges.size());
+    for (const auto& [u, v] : edges) {
+        both.emplace_back(u, v);
+        both.emplace_back(v, u);
+    }
+    std::sort(both.begin(), both.end());
+    build_csr(n, both, true, offsets_, adjacency_);
+}
+
+ArrayView<vertex_t> UndirectedGraph::neighbours(vertex_t v) const noexcept {
+    const auto b = offsets_[static_cast<std::size_t>(v)];
+    const auto e = offsets_[static_cast<std::size_t>(v) + 1];
+    return {adjacency_.data() + b, static_cast<std::size_t>(e - b)};
+}
+
+bool UndirectedGraph::has_edge(vertex_t u, vertex_t v) const noexcept {
+    if (u < 0 || u >= n_ || v < 0 || v >= n_) {
+        return false;
+    }
+    const auto list = neighbours(u);
+    return std::binary_search(list.begin(), list.end(), v);
+}
+
+std::vector<UndirectedGraph::Edge> UndirectedGraph::edges() const {
+    std::vector<Edge> out;
+    out.reserve(adjacency_.size() / 2);
+    for (vertex_t u = 0; u < n_; ++u) {
+        for (const vertex_t v : neighbours(u)) {
+            if (u < v) {
+                out.emplace_back(u, v);
+            }
+        }
+    }
+    return out;
+}
 
 }  // namespace pmcount

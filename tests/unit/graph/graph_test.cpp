@@ -1,5 +1,5 @@
-// BipartiteGraph and Digraph: validation, merging of repeated edges, CSR in both directions, the
-// empty graph and self-loops.
+// BipartiteGraph, Digraph and UndirectedGraph: validation, merging of repeated edges, CSR in
+// both directions, the empty graph and self-loops.
 #include "pmcount/graph.hpp"
 
 #include <gtest/gtest.h>
@@ -146,6 +146,48 @@ TEST(Digraph, IsolatedVerticesHaveNoArcs) {
     EXPECT_TRUE(d.successors(0).empty());
     EXPECT_TRUE(d.predecessors(2).empty());
     EXPECT_EQ(to_vector(d.successors(3)), (Ids{3}));
+}
+
+TEST(UndirectedGraph, DefaultIsTheEmptyGraph) {
+    const UndirectedGraph g;
+    EXPECT_EQ(g.num_vertices(), 0);
+    EXPECT_EQ(g.num_edges(), 0);
+    EXPECT_EQ(g.offsets(), std::vector<edge_t>{0});
+    EXPECT_TRUE(g.edges().empty());
+}
+
+TEST(UndirectedGraph, EachEdgeInBothListsSortedAndMergedOnce) {
+    // A triangle 0-1-2 with a pendant vertex 3 on 2 and an isolated vertex 4; {1, 0} repeats
+    // {0, 1} in the other orientation.
+    const UndirectedGraph g(5, {{2, 1}, {0, 1}, {2, 0}, {3, 2}, {1, 0}});
+    EXPECT_EQ(g.num_vertices(), 5);
+    EXPECT_EQ(g.num_edges(), 4);
+    EXPECT_EQ(g.duplicates_merged(), 1);
+    EXPECT_EQ(g.offsets(), (std::vector<edge_t>{0, 2, 4, 7, 8, 8}));
+    EXPECT_EQ(g.adjacency(), (Ids{1, 2, 0, 2, 0, 1, 3, 2}));
+    EXPECT_EQ(to_vector(g.neighbours(2)), (Ids{0, 1, 3}));
+    EXPECT_EQ(g.degree(2), 3);
+    EXPECT_EQ(g.degree(4), 0);
+    EXPECT_TRUE(g.neighbours(4).empty());
+    EXPECT_TRUE(g.has_edge(3, 2));
+    EXPECT_TRUE(g.has_edge(2, 3));
+    EXPECT_FALSE(g.has_edge(0, 3));
+    EXPECT_FALSE(g.has_edge(-1, 0));
+    EXPECT_FALSE(g.has_edge(0, 5));
+    EXPECT_EQ(g.edges(), (std::vector<UndirectedGraph::Edge>{{0, 1}, {0, 2}, {1, 2}, {2, 3}}));
+}
+
+TEST(UndirectedGraph, RejectsSelfLoopsAndIdsOutsideTheVertices) {
+    EXPECT_THROW(UndirectedGraph(3, {{0, 1}, {2, 2}}), InvalidArgument);
+    EXPECT_THROW(UndirectedGraph(3, {{0, 3}}), InvalidArgument);
+    EXPECT_THROW(UndirectedGraph(3, {{-1, 0}}), InvalidArgument);
+    EXPECT_THROW(UndirectedGraph(-1, {}), InvalidArgument);
+    try {
+        UndirectedGraph(3, {{1, 1}});
+        FAIL() << "a self-loop was accepted";
+    } catch (const InvalidArgument& e) {
+        EXPECT_NE(std::string(e.what()).find("self-loop at vertex 1"), std::string::npos);
+    }
 }
 
 }  // namespace
