@@ -1,6 +1,7 @@
-// Structure of a bipartite graph: maximum matching (Hopcroft–Karp) and the coarse and fine
-// Dulmage–Mendelsohn decomposition. Usable on their own, e.g. from a graph pipeline that only
-// wants the block triangular form.
+// Structure of a graph. Bipartite graphs: maximum matching (Hopcroft–Karp) and the coarse and
+// fine Dulmage–Mendelsohn decomposition. General graphs: maximum matching (Edmonds' blossom
+// algorithm) with a Tutte set when no perfect matching exists. Usable on their own, e.g. from a
+// graph pipeline that only wants the block triangular form or a matching.
 #pragma once
 
 #include <cstdint>
@@ -74,5 +75,26 @@ DMDecomposition dulmage_mendelsohn(const BipartiteGraph& graph);
 /// Graphviz DOT drawing of a decomposition: one cluster per fine block, matched edges bold,
 /// edges between blocks (dropped from every perfect matching) dashed.
 void write_dot(std::ostream& out, const BipartiteGraph& graph, const DMDecomposition& dm);
+
+/// A maximum matching of a general graph. mate[v] is the vertex matched to v (−1 if none).
+struct GeneralMatching {
+    std::vector<vertex_t> mate;
+    vertex_t size = 0;  ///< matched edges
+    /// When some vertex is unmatched: a Tutte set (barrier) A, ascending, such that G − A has
+    /// more odd components than |A| — the certificate that no perfect matching exists
+    /// (Tutte 1947). By the Tutte–Berge formula odd_components − |A| = the number of unmatched
+    /// vertices. Empty (and odd_components 0) when the matching is perfect.
+    std::vector<vertex_t> tutte_set;
+    vertex_t odd_components = 0;  ///< odd components of G − tutte_set
+
+    bool is_perfect() const noexcept {
+        return 2 * static_cast<std::size_t>(size) == mate.size();
+    }
+};
+
+/// Maximum-cardinality matching of a general graph by Edmonds' blossom algorithm, started from a
+/// greedy matching; the Tutte set is the A of the Gallai–Edmonds decomposition read off the
+/// final search. Deterministic.
+GeneralMatching maximum_matching(const UndirectedGraph& graph);
 
 }  // namespace pmcount
