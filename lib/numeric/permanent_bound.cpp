@@ -72,4 +72,31 @@ double permanent_bound_log2(const SparseMatrix<std::int64_t>& a, bool binary) {
     return bound_from_norms(row_norm, col_norm, binary);
 }
 
+double hafnian_bound_log2(const SparseMatrix<std::int64_t>& a, bool binary) {
+    std::vector<uint128_t> norm(static_cast<std::size_t>(a.rows()), 0);
+    for (const auto& t : a.triplets()) {
+        if (t.row != t.col) {
+            norm[static_cast<std::size_t>(t.row)] += magnitude(t.value);
+        }
+    }
+    // A symmetric matrix has equal row and column norms.
+    double bound = bound_from_norms(norm, norm, binary);
+    if (std::isinf(bound)) {
+        return bound;
+    }
+    bound /= 2;
+    if (binary) {
+        // (n − 1)!! = n! / (2^(n/2) (n/2)!), padded like bound_from_norms.
+        const long double n = a.rows();
+        const long double double_factorial =
+            (std::lgamma(n + 1) - std::lgamma(n / 2 + 1)) / std::log(2.0L) - n / 2;
+        bound = std::min(bound, static_cast<double>(double_factorial * (1 + 1e-9L) + 1));
+    }
+    return bound;
+}
+
+double hafnian_bound_log2(const DenseMatrix<std::int64_t>& a, bool binary) {
+    return hafnian_bound_log2(SparseMatrix<std::int64_t>(a), binary);
+}
+
 }  // namespace pmcount::numeric

@@ -1,4 +1,5 @@
-// Proven upper bounds on |perm(A)|, used to choose how many primes the exact engine needs.
+// Proven upper bounds on |perm(A)| and |haf(A)|, used to choose how many primes the exact engines
+// need.
 #pragma once
 
 #include <cstdint>
@@ -15,5 +16,17 @@ namespace pmcount::numeric {
 double permanent_bound_log2(const DenseMatrix<std::int64_t>& a, bool binary);
 /// The same bound from a sparse matrix (stored zeros count as zeros), O(nnz).
 double permanent_bound_log2(const SparseMatrix<std::int64_t>& a, bool binary);
+
+/// An upper bound on log2 |haf(A)| for a symmetric integer matrix of even order (the diagonal does
+/// not enter the hafnian and is ignored). |haf(A)| ≤ haf(|A|), and haf(B)² ≤ perm(B) for a
+/// nonnegative symmetric B: an ordered pair of perfect matchings (M₁, M₂) is a spanning union of
+/// even cycles and doubled edges with one of its 2^cycles 2-colourings, and those correspond one
+/// to one to the permutations whose cycles are the same even cycles, each oriented either way,
+/// and 2-cycles for the doubled edges, each of the same weight Π_{M₁} Π_{M₂}. So the bound is half
+/// of permanent_bound_log2 of |A| with a zero diagonal (with Brégman's factor for 0-1 matrices),
+/// and for 0-1 matrices also at most log2((n−1)!!), the complete graph's count. −∞ when a row
+/// has no off-diagonal nonzero (no perfect matching).
+double hafnian_bound_log2(const SparseMatrix<std::int64_t>& a, bool binary);
+double hafnian_bound_log2(const DenseMatrix<std::int64_t>& a, bool binary);
 
 }  // namespace pmcount::numeric
