@@ -28,14 +28,13 @@
 #include <string>
 #include <vector>
 
+#include "common.hpp"
 #include "pmcount/generate.hpp"
 #include "pmcount/pmcount.hpp"
 
 namespace pmcount::bench {
 
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 struct Grid {
     int rows = 0;
@@ -69,11 +68,6 @@ std::vector<T> parse_list(const std::string& text, T (*parse)(std::string_view))
         out.push_back(parse(item));
     }
     return out;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
 }
 
 }  // namespace

@@ -27,14 +27,13 @@
 #include <string>
 #include <vector>
 
+#include "common.hpp"
 #include "pmcount/generate.hpp"
 #include "pmcount/pmcount.hpp"
 
 namespace pmcount::bench {
 
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 /// Natural log of the closed-form count of a generator spec, when it has one.
 std::optional<long double> closed_form_log(const std::string& spec) {
