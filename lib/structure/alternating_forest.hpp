@@ -69,9 +69,10 @@ public:
     /// excluded[v] == 0 (all of them when `excluded` is null). Returns true after flipping the
     /// first augmenting path found (mate then has one more matched edge; the forest is stale and
     /// must be cleared). Returns false when the forest is complete, i.e. no augmenting path starts
-    /// at a root, or when on_outer(v), called for each vertex as it becomes outer, returns true.
-    /// mate must be a matching of the graph, symmetric, with every excluded vertex exposed or
-    /// matched to an excluded vertex.
+    /// at a root, or when on_outer(v), called for each vertex as it becomes outer, returns true
+    /// (the forest is then partial: outer labels already given are final). mate must be a
+    /// matching of the graph, symmetric, with every excluded vertex exposed or matched to an
+    /// excluded vertex.
     template <class OnOuter>
     bool grow(std::vector<vertex_t>& mate, ArrayView<vertex_t> roots,
               const std::vector<char>* excluded, OnOuter&& on_outer) {
