@@ -83,18 +83,37 @@ struct GeneralMatching {
     /// When some vertex is unmatched: a Tutte set (barrier) A, ascending, such that G − A has
     /// more odd components than |A| — the certificate that no perfect matching exists
     /// (Tutte 1947). By the Tutte–Berge formula odd_components − |A| = the number of unmatched
-    /// vertices. Empty (and odd_components 0) when the matching is perfect.
+    /// vertices. Empty (and odd_components 0) when the matching is perfect; it can also be empty
+    /// when the matching is not perfect (a graph with an odd component has the empty barrier).
     std::vector<vertex_t> tutte_set;
     vertex_t odd_components = 0;  ///< odd components of G − tutte_set
 
-    bool is_perfect() const noexcept {
-        return 2 * static_cast<std::size_t>(size) == mate.size();
-    }
+    bool is_perfect() const noexcept { return 2 * static_cast<std::size_t>(size) == mate.size(); }
 };
 
 /// Maximum-cardinality matching of a general graph by Edmonds' blossom algorithm, started from a
 /// greedy matching; the Tutte set is the A of the Gallai–Edmonds decomposition read off the
 /// final search. Deterministic.
 GeneralMatching maximum_matching(const UndirectedGraph& graph);
+
+/// The part of the Gallai–Edmonds decomposition holding a vertex (Lovász & Plummer, "Matching
+/// Theory", Thm 3.2.1).
+enum class GallaiEdmondsPart : std::uint8_t {
+    d,  ///< missed by some maximum matching
+    a,  ///< not in D, adjacent to D
+    c,  ///< the rest: matched within C by every maximum matching
+};
+
+/// Gallai–Edmonds decomposition with the maximum matching it was read from. Every maximum
+/// matching matches A into distinct components of G[D], each of which is odd and factor-critical
+/// (near-perfectly matched), and matches C perfectly within itself. With a perfect matching every
+/// vertex is in C.
+struct GallaiEdmonds {
+    GeneralMatching matching;             ///< its tutte_set is A
+    std::vector<GallaiEdmondsPart> part;  ///< per vertex
+};
+
+/// maximum_matching, keeping the decomposition (same cost).
+GallaiEdmonds gallai_edmonds(const UndirectedGraph& graph);
 
 }  // namespace pmcount
