@@ -82,6 +82,73 @@ Ring permutation_sum(const DenseMatrix<T>& a) {
     return total;
 }
 
+/// Σ over the perfect matchings of {0..n−1} of Π a(u, v), accumulating in Ring: the first free
+/// vertex is paired with each later free vertex in turn (iterative, depth n/2).
+template <class Ring, class T>
+Ring pairing_sum(const DenseMatrix<T>& a) {
+    const vertex_t n = a.rows();
+    if (n % 2 != 0) {
+        return Ring(0);
+    }
+    if (n == 0) {
+        return Ring(1);
+    }
+    const int pairs = n / 2;
+    Ring total = Ring(0);
+    std::vector<Ring> partial(static_cast<std::size_t>(pairs) + 1, Ring(1));
+    std::vector<vertex_t> first(static_cast<std::size_t>(pairs), -1);
+    std::vector<vertex_t> partner(static_cast<std::size_t>(pairs), -1);
+    std::uint32_t used = 0;
+    int level = 0;
+    first[0] = 0;
+    used = 1U;
+    while (level >= 0) {
+        const vertex_t u = first[static_cast<std::size_t>(level)];
+        vertex_t& v = partner[static_cast<std::size_t>(level)];
+        if (v > u) {
+            used &= ~(1U << v);  // release the partner tried last
+        }
+        v = std::max(v, u) + 1;
+        while (v < n && (((used >> v) & 1U) != 0 || a(u, v) == T{})) {
+            ++v;
+        }
+        if (v == n) {
+            v = -1;
+            used &= ~(1U << u);
+            --level;
+            continue;
+        }
+        used |= 1U << v;
+        partial[static_cast<std::size_t>(level) + 1] =
+            partial[static_cast<std::size_t>(level)] * Ring(a(u, v));
+        if (level + 1 == pairs) {
+            total += partial[static_cast<std::size_t>(pairs)];
+            continue;
+        }
+        // The next level pairs the lowest free vertex.
+        vertex_t next = 0;
+        while (((used >> next) & 1U) != 0) {
+            ++next;
+        }
+        ++level;
+        first[static_cast<std::size_t>(level)] = next;
+        partner[static_cast<std::size_t>(level)] = -1;  // candidates start after `next`
+        used |= 1U << next;
+    }
+    return total;
+}
+
+void check_pairings_order(vertex_t rows, vertex_t cols) {
+    if (rows != cols) {
+        throw DimensionMismatch("brute force over pairings needs a square matrix");
+    }
+    if (rows > kMaxPairingsOrder) {
+        throw ProblemTooLarge("brute force over pairings is limited to order " +
+                              std::to_string(kMaxPairingsOrder) + " ((n − 1)!! terms); got order " +
+                              std::to_string(rows) + ": use --method hafnian");
+    }
+}
+
 }  // namespace
 
 BigInt brute_force_exact(const DenseMatrix<std::int64_t>& a) {
@@ -115,6 +182,22 @@ double brute_force(const DenseMatrix<double>& a) {
 std::complex<double> brute_force(const DenseMatrix<std::complex<double>>& a) {
     check_order(a.rows(), a.cols());
     const ComplexDD v = permutation_sum<ComplexDD>(a);
+    return {v.re.to_double(), v.im.to_double()};
+}
+
+BigInt hafnian_brute_force_exact(const DenseMatrix<std::int64_t>& a) {
+    check_pairings_order(a.rows(), a.cols());
+    return numeric::from_cpp_int(pairing_sum<numeric::cpp_int>(a));
+}
+
+double hafnian_brute_force(const DenseMatrix<double>& a) {
+    check_pairings_order(a.rows(), a.cols());
+    return pairing_sum<DoubleDouble>(a).to_double();
+}
+
+std::complex<double> hafnian_brute_force(const DenseMatrix<std::complex<double>>& a) {
+    check_pairings_order(a.rows(), a.cols());
+    const ComplexDD v = pairing_sum<ComplexDD>(a);
     return {v.re.to_double(), v.im.to_double()};
 }
 

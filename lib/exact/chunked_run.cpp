@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include <exception>
+
 namespace pmcount::exact {
 
 int resolve_threads(int requested) noexcept {
@@ -21,15 +23,30 @@ void run_chunks(int bits, const EngineRun& run,
 
     ProgressThrottle progress(run);
     std::atomic<std::int64_t> done{0};
+    // An exception may not leave an OpenMP region (std::terminate): the reporting thread keeps
+    // it, the others see `cancelled` and skip the chunks not yet started.
+    std::atomic<bool> cancelled{false};
+    std::exception_ptr failure;
 
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (std::int64_t c = 0; c < chunks; ++c) {
+        if (cancelled.load(std::memory_order_relaxed)) {
+            continue;
+        }
         const std::uint64_t begin = static_cast<std::uint64_t>(c) * chunk;
         body(static_cast<std::uint64_t>(c), begin, begin + chunk);
         const std::int64_t finished = done.fetch_add(1, std::memory_order_relaxed) + 1;
         if (omp_get_thread_num() == 0) {
-            progress.report(static_cast<double>(finished) / static_cast<double>(chunks));
+            try {
+                progress.report(static_cast<double>(finished) / static_cast<double>(chunks));
+            } catch (...) {
+                failure = std::current_exception();
+                cancelled = true;
+            }
         }
+    }
+    if (failure) {
+        std::rethrow_exception(failure);
     }
 }
 

@@ -56,8 +56,24 @@ private:
 inline int chunk_log2_for(int bits) noexcept { return bits <= 20 ? std::min(bits, 10) : bits - 10; }
 
 /// Calls body(chunk_index, begin, end) for every chunk of [0, 2^bits), in parallel; reports
-/// progress from the master thread. Body must not throw.
+/// progress from the master thread. Body must not throw. A progress callback may throw to cancel
+/// (a user's interrupt): no further chunk starts, the chunks under way finish, and the exception
+/// reaches the caller.
 void run_chunks(int bits, const EngineRun& run,
                 const std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)>& body);
+
+/// The run of pass `pass` of `passes` (one per prime, say): its progress mapped onto one overall
+/// fraction.
+inline EngineRun pass_run(const EngineRun& run, std::size_t pass, std::size_t passes) {
+    EngineRun sub = run;
+    if (run.progress) {
+        sub.progress = [&run, pass, passes](const Progress& p) {
+            run.progress(Progress{(static_cast<double>(pass) + p.fraction) /
+                                      static_cast<double>(passes),
+                                  p.elapsed_s});
+        };
+    }
+    return sub;
+}
 
 }  // namespace pmcount::exact

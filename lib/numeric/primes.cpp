@@ -1,8 +1,11 @@
 #include "numeric/primes.hpp"
 
+#include <map>
 #include <mutex>
+#include <string>
 
 #include "numeric/montgomery.hpp"
+#include "pmcount/error.hpp"
 
 namespace pmcount::numeric {
 
@@ -42,18 +45,25 @@ bool is_prime(std::uint64_t n) noexcept {
     return true;
 }
 
-std::vector<std::uint64_t> large_primes(std::size_t count) {
+std::vector<std::uint64_t> largest_primes_below(int bits, std::size_t count) {
     static std::mutex mutex;
-    static std::vector<std::uint64_t> cache;
+    static std::map<int, std::vector<std::uint64_t>> caches;
     const std::lock_guard<std::mutex> lock(mutex);
-    std::uint64_t candidate = cache.empty() ? (std::uint64_t{1} << 62) - 1 : cache.back() - 2;
-    while (cache.size() < count) {
+    std::vector<std::uint64_t>& cache = caches[bits];
+    std::uint64_t candidate = cache.empty() ? (std::uint64_t{1} << bits) - 1 : cache.back() - 2;
+    while (cache.size() < count && candidate > 2) {
         if (is_prime(candidate)) {
             cache.push_back(candidate);
         }
         candidate -= 2;
     }
+    if (cache.size() < count) {
+        throw InvalidArgument("fewer than " + std::to_string(count) + " odd primes below 2^" +
+                              std::to_string(bits));
+    }
     return {cache.begin(), cache.begin() + static_cast<std::ptrdiff_t>(count)};
 }
+
+std::vector<std::uint64_t> large_primes(std::size_t count) { return largest_primes_below(62, count); }
 
 }  // namespace pmcount::numeric

@@ -10,7 +10,11 @@ namespace pmcount::numeric {
 /// Deterministic Miller–Rabin for every 64-bit n (bases 2..37 suffice below 3.3·10^24).
 bool is_prime(std::uint64_t n) noexcept;
 
-/// The `count` largest primes below 2^62, descending. Thread-safe; computed once and cached.
+/// The `count` largest primes below 2^bits (2 ≤ bits ≤ 62), descending. Thread-safe; each list is
+/// computed once and cached.
+std::vector<std::uint64_t> largest_primes_below(int bits, std::size_t count);
+
+/// The `count` largest primes below 2^62, descending (largest_primes_below(62, count)).
 std::vector<std::uint64_t> large_primes(std::size_t count);
 
 /// Number of bits of log2(prime) that large_primes() guarantees for each prime (> 61.99).

@@ -219,19 +219,6 @@ std::uint64_t modular_residue(const DenseMatrix<std::int64_t>& a, std::uint64_t 
     return finish_residue(arith.residue(acc, W), n, p);
 }
 
-/// Progress of pass `pass` of `passes`, mapped onto one overall fraction.
-inline EngineRun pass_run(const EngineRun& run, std::size_t pass, std::size_t passes) {
-    EngineRun sub = run;
-    if (run.progress) {
-        sub.progress = [&run, pass, passes](const Progress& p) {
-            run.progress(Progress{(static_cast<double>(pass) + p.fraction) /
-                                      static_cast<double>(passes),
-                                  p.elapsed_s});
-        };
-    }
-    return sub;
-}
-
 // ---- Floating point -----------------------------------------------------------------------------
 
 /// Error model of the double engines: relative error (n−1)u of each n-fold product, ≤ n u of each

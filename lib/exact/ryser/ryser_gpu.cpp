@@ -60,13 +60,8 @@ double& column_word(gpu::GpuRyserJob& job, int j, int s, int word) {
 
 /// The 31-bit primes, largest first (below 2^31 so two residues add without overflow).
 std::vector<std::uint32_t> primes31(std::size_t count) {
-    std::vector<std::uint32_t> out;
-    for (std::uint64_t c = (std::uint64_t{1} << 31) - 1; out.size() < count; c -= 2) {
-        if (numeric::is_prime(c)) {
-            out.push_back(static_cast<std::uint32_t>(c));
-        }
-    }
-    return out;
+    const std::vector<std::uint64_t> primes = numeric::largest_primes_below(31, count);
+    return {primes.begin(), primes.end()};
 }
 
 constexpr double kPrime31Log2 = 30.99;

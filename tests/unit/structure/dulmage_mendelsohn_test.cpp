@@ -69,7 +69,7 @@ TEST(DulmageMendelsohn, TriangularFormOnRandomGraphs) {
     for (std::uint64_t seed = 0; seed < 300; ++seed) {
         const vertex_t left = 1 + static_cast<vertex_t>(seed % 19);
         const vertex_t right = 1 + static_cast<vertex_t>((seed * 5) % 19);
-        const BipartiteGraph g = random_graph(left, right, 0.05 + 0.01 * (seed % 15), seed);
+        const BipartiteGraph g = random_graph(left, right, 0.05 + 0.01 * static_cast<double>(seed % 15), seed);
         const DMDecomposition dm = dulmage_mendelsohn(g);
         SCOPED_TRACE("seed " + std::to_string(seed));
         expect_block_upper_triangular(g, dm);

@@ -73,7 +73,7 @@ TEST(HopcroftKarp, MaximumOnRandomGraphsWithAndWithoutGreedyStart) {
     for (std::uint64_t seed = 0; seed < 300; ++seed) {
         const vertex_t left = 1 + static_cast<vertex_t>(seed % 23);
         const vertex_t right = 1 + static_cast<vertex_t>((seed * 7) % 23);
-        const BipartiteGraph g = random_graph(left, right, 0.02 + 0.01 * (seed % 20), seed);
+        const BipartiteGraph g = random_graph(left, right, 0.02 + 0.01 * static_cast<double>(seed % 20), seed);
         const vertex_t reference = kuhn_matching_size(g);
         for (const bool greedy : {true, false}) {
             const Matching m = maximum_matching(g, greedy);

@@ -1,0 +1,56 @@
+// The hafnian engine (library-internal API; count.hpp's hafnian() and count_perfect_matchings()
+// are the public entries).
+//
+// haf(A) of a symmetric n×n matrix (n even; the diagonal never enters) is Σ over the perfect
+// matchings M of the complete graph of Π_{uv∈M} a_uv: the weighted number of perfect matchings of
+// the graph of A. It is computed by Björklund's recursion over vertex pairs (recursion.hpp) in
+// O(m²·2^m) multiply-adds for m = n/2 — about 4.7·m²·2^m — generic over the arithmetic: several
+// primes below 2^27 at once in vector lanes with a CRT into a big integer (exact), double with a
+// compensated sum of the leaves, double-double, complex double. OpenMP over subtrees, with
+// progress and cancellation (a progress callback that throws) like the other engines.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+
+#include "exact/chunked_run.hpp"
+#include "exact/outcome.hpp"
+#include "pmcount/count.hpp"
+#include "pmcount/matrix.hpp"
+
+namespace pmcount::exact {
+
+/// Largest order the hafnian engine accepts: the cost doubles with every two vertices (n = 64
+/// is about 2·10^13 multiply-adds, hours on two cores), and the lane accumulation bound holds up
+/// to n = 128.
+inline constexpr int kMaxHafnianOrder = 100;
+
+/// Exact haf(A) for a symmetric integer matrix: enough primes below 2^27 for the proven bound
+/// numeric::hafnian_bound_log2 plus one spare, CRT into a big integer checked against the spare
+/// (InternalError on mismatch). Odd order: 0; order 0: 1. InvalidArgument when A is not square
+/// and symmetric, ProblemTooLarge beyond kMaxHafnianOrder.
+ExactOutcome hafnian_exact(const DenseMatrix<std::int64_t>& a, const EngineRun& run);
+
+/// haf(A) mod p for a prime p with 2^26 < p < 2^27 (the lanes' modulus range).
+std::uint64_t hafnian_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
+                              const EngineRun& run);
+
+/// Primes (including the spare) hafnian_exact uses for a bound of 2^bound_log2 on |haf|.
+int hafnian_primes(double bound_log2);
+
+/// haf(A) of a real symmetric matrix: Precision::double_precision or double_plain (double, the
+/// leaves summed with compensation) or double_double. The error bound is first order and
+/// rigorous up to it: every monomial of the recursion carries a relative rounding error at most
+/// hafnian_error_factor(n)·u, so |computed − true| ≤ factor·u·Σ_leaves Σ|monomials| + the final
+/// sum's rounding, where Σ|monomials| is the same recursion run on |A| (for a nonnegative A, the
+/// leaves' own magnitudes: no extra work).
+FloatOutcome hafnian_real(const DenseMatrix<double>& a, Precision precision, const EngineRun& run);
+/// haf(A) of a complex symmetric matrix in complex double (error bound as for hafnian_real).
+FloatOutcome hafnian_complex(const DenseMatrix<std::complex<double>>& a, const EngineRun& run);
+
+/// The factor of the error bound: a monomial of the recursion has at most 2m + 1 factors, each
+/// product and each sum it passes through (at most 2m + 1 terms per coefficient, m levels) adds
+/// a rounding: 8m² + 64 covers them with room (see recursion.hpp).
+double hafnian_error_factor(int n);
+
+}  // namespace pmcount::exact
