@@ -1,9 +1,9 @@
 // Minimum degree column order for the sparse determinant (see sparse_determinant.hpp).
 #include "numeric/sparse_determinant.hpp"
 
-#include <algorithm>
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/minimum_degree_ordering.hpp>
+#include <utility>
+
+#include "numeric/minimum_degree.hpp"
 
 namespace pmcount::numeric {
 
@@ -19,31 +19,15 @@ PivotOrder minimum_degree_order(const BipartiteGraph& pattern,
     for (std::size_t c = 0; c < n; ++c) {
         row_to_node[static_cast<std::size_t>(col_match[c])] = static_cast<vertex_t>(c);
     }
-    // Boost's MMD wants a directed graph holding both directions of every symmetric entry, once
-    // (repeated arcs corrupt its quotient graph).
-    std::vector<std::pair<std::size_t, std::size_t>> arcs;
+    std::vector<std::pair<vertex_t, vertex_t>> edges;
+    edges.reserve(static_cast<std::size_t>(pattern.num_edges()));
     for (vertex_t r = 0; r < pattern.n_left(); ++r) {
-        const auto a = static_cast<std::size_t>(row_to_node[static_cast<std::size_t>(r)]);
+        const vertex_t a = row_to_node[static_cast<std::size_t>(r)];
         for (const vertex_t c : pattern.right_neighbours(r)) {
-            if (static_cast<std::size_t>(c) != a) {
-                arcs.emplace_back(a, static_cast<std::size_t>(c));
-                arcs.emplace_back(static_cast<std::size_t>(c), a);
-            }
+            edges.emplace_back(a, c);
         }
     }
-    std::sort(arcs.begin(), arcs.end());
-    arcs.erase(std::unique(arcs.begin(), arcs.end()), arcs.end());
-    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-    Graph g(arcs.begin(), arcs.end(), n);
-    std::vector<int> degree(n, 0), inverse_perm(n, 0), perm(n, 0), supernode_size(n, 1);
-    // delta = 0: multiple elimination of nodes of exactly the minimum degree (Liu's MMD).
-    boost::minimum_degree_ordering(
-        g, boost::make_iterator_property_map(degree.begin(), boost::get(boost::vertex_index, g)),
-        inverse_perm.data(), perm.data(),
-        boost::make_iterator_property_map(supernode_size.begin(),
-                                          boost::get(boost::vertex_index, g)),
-        0, boost::get(boost::vertex_index, g));
-    order.columns.assign(perm.begin(), perm.end());  // perm[k]: the node eliminated k-th
+    order.columns = minimum_degree_ordering(pattern.n_right(), std::move(edges));
     return order;
 }
 

@@ -22,12 +22,10 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
-#include <complex>
 #include <cstdint>
 #include <vector>
 
-#include "numeric/montgomery.hpp"
+#include "numeric/elimination_fields.hpp"
 #include "numeric/scaled.hpp"
 #include "pmcount/graph.hpp"
 #include "pmcount/types.hpp"
@@ -44,78 +42,6 @@ struct PivotOrder {
 /// col_match: column c ↔ row col_match[c]). O(fill) time in practice.
 PivotOrder minimum_degree_order(const BipartiteGraph& pattern,
                                 const std::vector<vertex_t>& col_match);
-
-/// Sign of the permutation i ↦ perm[i] of {0, …, n−1}: +1 or −1 (cycle decomposition, O(n)).
-inline int permutation_sign(const std::vector<vertex_t>& perm) {
-    std::vector<char> seen(perm.size(), 0);
-    int sign = 1;
-    for (std::size_t i = 0; i < perm.size(); ++i) {
-        std::size_t length = 0;
-        for (std::size_t j = i; seen[j] == 0; j = static_cast<std::size_t>(perm[j])) {
-            seen[j] = 1;
-            ++length;
-        }
-        if (length != 0 && length % 2 == 0) {
-            sign = -sign;  // a cycle of even length is an odd permutation
-        }
-    }
-    return sign;
-}
-
-template <class V>
-struct SparseEntry {
-    vertex_t col;
-    V value;
-};
-
-/// Rows of a square sparse matrix, each sorted by column.
-template <class V>
-using SparseRows = std::vector<std::vector<SparseEntry<V>>>;
-
-/// Integers modulo an odd prime p < 2^62, values in Montgomery form.
-class ModularField {
-public:
-    using Value = std::uint64_t;
-    explicit ModularField(std::uint64_t p) : m_(p), one_(m_.to_montgomery(1)) {}
-    Value from_int(std::int64_t v) const {
-        return m_.to_montgomery(reduce_signed(v, m_.modulus()));
-    }
-    static double magnitude(Value v) { return v == 0 ? 0.0 : 1.0; }
-    Value mul(Value a, Value b) const { return m_.mul(a, b); }
-    Value sub(Value a, Value b) const { return sub_mod(a, b, m_.modulus()); }
-    Value negate(Value a) const { return a == 0 ? 0 : m_.modulus() - a; }
-    /// a⁻¹ in Montgomery form: a^(p−2) by square-and-multiply in Montgomery arithmetic.
-    Value inverse(Value a) const {
-        Value result = one_, base = a;
-        for (std::uint64_t e = m_.modulus() - 2; e != 0; e >>= 1) {
-            if ((e & 1) != 0) {
-                result = m_.mul(result, base);
-            }
-            base = m_.mul(base, base);
-        }
-        return result;
-    }
-    Value one() const { return one_; }
-    /// The plain residue of a Montgomery-form value.
-    std::uint64_t residue(Value a) const { return m_.redc(a); }
-
-private:
-    Montgomery64 m_;
-    Value one_;
-};
-
-/// double or std::complex<double>.
-template <class T>
-class FloatField {
-public:
-    using Value = T;
-    static double magnitude(Value v) { return std::abs(v); }
-    static Value mul(Value a, Value b) { return a * b; }
-    static Value sub(Value a, Value b) { return a - b; }
-    static Value negate(Value a) { return -a; }
-    static Value inverse(Value a) { return Value(1) / a; }
-    static Value one() { return Value(1); }
-};
 
 template <class V>
 struct EliminationResult {
