@@ -2,12 +2,14 @@
 //
 // Phases: (1) symmetric check and the off-diagonal nonzero pattern as an undirected graph;
 // (2) FKT orientation (embedding, faces, dual forest); (3) a perfect matching M₀ (Edmonds) and
-// ε = sgn(π_M₀)·Π_{uv ∈ M₀} o_uv; (4) the oriented skew matrix K and a minimum degree order of
-// its vertices with the partners of M₀; (5) Pf(K): modulo each prime (the first prime fixes the
-// pivot pairs the others follow) or once in floating point; (6) haf = ε·Pf, CRT with the spare's
-// check.
-// Workspaces: the pattern (2E), orientation (E), K's rows (2E growing to the fill, per prime in
-// flight), the residues (one per prime).
+// ε = sgn(π_M₀)·Π_{uv ∈ M₀} o_uv; (4) the oriented skew matrix K and the minimum degree order of
+// the pairs of M₀; (5) Pf(K): a full elimination modulo the first prime chooses the pivot pairs
+// and records the fill, the other primes replay that schedule kLanes at a time, in parallel
+// (numeric/sparse_pfaffian.hpp); in floating point one elimination; (6) haf = ε·Pf, CRT with the
+// spare's check.
+// Workspaces: the pattern (2E), orientation (E), K's rows during the first elimination (2E
+// growing to the fill), the schedule (fill/2 + 3n), per thread the replay's values (kLanes
+// residues per slot, fill/2 + n slots), the residues (one per prime).
 #include "exact/planar/pfaffian.hpp"
 
 #include <omp.h>
