@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <complex>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <random>
@@ -554,6 +555,15 @@ TEST(Pfaffian, SmallCasesAndGraphsWithoutPerfectMatching) {
     edge.n = 2;
     edge.edges.emplace_back(0, 1, -7);
     EXPECT_EQ(count(edge), BigInt(-7));
+    // Extreme weights: orientation signs are applied modulo each prime, never by negating them.
+    std::get<2>(edge.edges[0]) = std::numeric_limits<std::int64_t>::min();
+    EXPECT_EQ(count(edge), BigInt(std::numeric_limits<std::int64_t>::min()));
+    Graph square = unweighted(4, {{0, 1}, {1, 2}, {2, 3}, {0, 3}});
+    for (auto& e : square.edges) {
+        std::get<2>(e) = std::numeric_limits<std::int64_t>::min();
+    }
+    const BigInt m(std::numeric_limits<std::int64_t>::min());
+    EXPECT_EQ(count(square), m * m + m * m);
     for (vertex_t n = 3; n <= 11; n += 2) {
         std::vector<std::pair<vertex_t, vertex_t>> cycle;
         for (vertex_t v = 0; v < n; ++v) {
