@@ -322,17 +322,16 @@ std::optional<typename Field::Value> replay_pfaffian(const Field& field,
     V pf = schedule.sign > 0 ? field.one() : field.negate(field.one());
     for (std::size_t s = 0; 2 * s < schedule.pairs.size(); ++s) {
         // Row i holds (K_ij, K_i·N_s), row j holds K_j·N_s.
-        const V* row_i = &values[static_cast<std::size_t>(schedule.row_offsets[2 * s])];
+        const V* row_i = values.data() + schedule.row_offsets[2 * s];
         const V* from_i = row_i + 1;
-        const V* from_j = &values[static_cast<std::size_t>(schedule.row_offsets[2 * s + 1])];
+        const V* from_j = values.data() + schedule.row_offsets[2 * s + 1];
         const V k = row_i[0];
         if (Field::magnitude(k) == 0) {
             return std::nullopt;
         }
         pf = field.mul(pf, k);
         const V k_inverse = field.inverse(k);
-        const vertex_t* front =
-            &schedule.fronts[static_cast<std::size_t>(schedule.front_offsets[s])];
+        const vertex_t* front = schedule.fronts.data() + schedule.front_offsets[s];
         const auto m =
             static_cast<std::size_t>(schedule.front_offsets[s + 1] - schedule.front_offsets[s]);
         for (std::size_t t = 0; t < m; ++t) {
@@ -341,7 +340,7 @@ std::optional<typename Field::Value> replay_pfaffian(const Field& field,
             const V y = field.negate(field.mul(from_j[t], k_inverse));
             const auto rank_a =
                 static_cast<std::size_t>(schedule.rank[static_cast<std::size_t>(front[t])]);
-            V* row_a = &values[static_cast<std::size_t>(schedule.row_offsets[rank_a])];
+            V* row_a = values.data() + schedule.row_offsets[rank_a];
             std::size_t u = t + 1;
             if (rank_a % 2 == 0) {
                 // a is the first of its pair: slot 0 is its partner, the lowest rank above a's.
@@ -351,8 +350,7 @@ std::optional<typename Field::Value> replay_pfaffian(const Field& field,
                 }
                 ++row_a;
             }
-            const vertex_t* own =
-                &schedule.fronts[static_cast<std::size_t>(schedule.front_offsets[rank_a / 2])];
+            const vertex_t* own = schedule.fronts.data() + schedule.front_offsets[rank_a / 2];
             std::size_t slot = 0;
             for (; u < m; ++u) {
                 while (own[slot] != front[u]) {
