@@ -2,10 +2,11 @@
 // the sign of a permutation, and the arithmetic as a field policy — integers modulo a 62-bit
 // prime in Montgomery form, double, or complex double (library-internal).
 //
-// A field policy has a Value type, kExact (no rounding, so no growth to watch), from_int
-// (ModularField only), magnitude (0 exactly for the zero element; in floating point |v|, which
-// threshold pivoting compares), mul, sub, negate, sub_products(a, x, b, y, c) = a − x·b − y·c,
-// inverse (of a nonzero value) and one.
+// A field policy has a Value type, kExact (no rounding, so no growth to watch), from_int (the
+// modular ones), magnitude (0 exactly for the zero element; in floating point |v|, which
+// threshold pivoting compares), mul, negate, sub_products(a, x, b, y, c) = a − x·b − y·c,
+// inverse (of a nonzero value) and one; ModularField and FloatField also sub, for the
+// determinant's elimination.
 #pragma once
 
 #include <array>
@@ -128,9 +129,6 @@ public:
     }
     Value mul(const Value& a, const Value& b) const {
         return apply([&](const ModularField& f, std::size_t l) { return f.mul(a[l], b[l]); });
-    }
-    Value sub(const Value& a, const Value& b) const {
-        return apply([&](const ModularField& f, std::size_t l) { return f.sub(a[l], b[l]); });
     }
     Value negate(const Value& a) const {
         return apply([&](const ModularField& f, std::size_t l) { return f.negate(a[l]); });

@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "exact/planar/plane_embedding.hpp"
-#include "numeric/sparse_determinant.hpp"
+#include "numeric/elimination_fields.hpp"
 #include "pmcount/structure.hpp"
 
 namespace pmcount::exact {

@@ -2,12 +2,14 @@
 //
 // Phases: (1) symmetric check and the off-diagonal nonzero pattern as an undirected graph;
 // (2) FKT orientation (embedding, faces, dual forest); (3) a perfect matching M₀ (Edmonds) and
-// ε = sgn(π_M₀)·Π_{uv ∈ M₀} o_uv; (4) the oriented skew matrix K and a minimum degree order of
-// its vertices with the partners of M₀; (5) Pf(K): modulo each prime (the first prime fixes the
-// pivot pairs the others follow) or once in floating point; (6) haf = ε·Pf, CRT with the spare's
-// check.
-// Workspaces: the pattern (2E), orientation (E), K's rows (2E growing to the fill, per prime in
-// flight), the residues (one per prime).
+// ε = sgn(π_M₀)·Π_{uv ∈ M₀} o_uv; (4) the oriented skew matrix K and the minimum degree order of
+// the pairs of M₀; (5) Pf(K): a full elimination modulo the first prime chooses the pivot pairs
+// and records the fill, the other primes replay that schedule kLanes at a time, in parallel
+// (numeric/sparse_pfaffian.hpp); in floating point one elimination; (6) haf = ε·Pf, CRT with the
+// spare's check.
+// Workspaces: the pattern (2E), orientation (E), K's rows during the first elimination (2E
+// growing to the fill), the schedule (fill/2 + 3n), per thread the replay's values (kLanes
+// residues per slot, fill/2 + n slots), the residues (one per prime).
 #include "exact/planar/pfaffian.hpp"
 
 #include <omp.h>
@@ -39,7 +41,8 @@ struct OrientedMatrix {
     int constant = 0;  ///< 0: haf(A) = 0
     vertex_t n = 0;
     std::vector<UndirectedGraph::Edge> edges;  ///< u < v
-    std::vector<T> values;                     ///< K_uv = o_uv·a_uv for edges[k] = (u, v)
+    std::vector<T> values;                     ///< a_uv for edges[e] = (u, v)
+    std::vector<std::int8_t> orientation;      ///< K_uv = orientation[e]·a_uv
     numeric::PairingOrder order;
 };
 
@@ -107,29 +110,38 @@ OrientedMatrix<T> oriented_matrix(const SparseMatrix<T>& a) {
         }
     }
     k.constant = constant * numeric::permutation_sign(pairs);
-    // (4) K and the order.
-    for (std::size_t e = 0; e < k.values.size(); ++e) {
-        if ((*orientation)[e] < 0) {
-            k.values[e] = -k.values[e];
-        }
-    }
+    // (4) K (its signs applied in the arithmetic of each run: −a_uv may overflow) and the order.
+    k.orientation = std::move(*orientation);
     k.order = numeric::minimum_degree_pairing(pattern, matching.mate);
     return k;
 }
 
-template <class V, class T, class Convert>
-numeric::SparseRows<V> rows_of(const OrientedMatrix<T>& k, Convert convert) {
-    numeric::SparseRows<V> rows(static_cast<std::size_t>(k.n));
+/// K_uv for edges[e] = (u, v) in a field's arithmetic.
+template <class Field, class T>
+typename Field::Value oriented_entry(const Field& field, const OrientedMatrix<T>& k,
+                                     std::size_t e) {
+    typename Field::Value v;
+    if constexpr (Field::kExact) {
+        v = field.from_int(k.values[e]);
+    } else {
+        v = k.values[e];
+    }
+    return k.orientation[e] > 0 ? v : field.negate(v);
+}
+
+/// The rows of K (both K_uv and K_vu = −K_uv), each sorted.
+template <class Field, class T>
+numeric::SparseRows<typename Field::Value> rows_of(const Field& field, const OrientedMatrix<T>& k) {
+    numeric::SparseRows<typename Field::Value> rows(static_cast<std::size_t>(k.n));
     for (std::size_t e = 0; e < k.edges.size(); ++e) {
         const auto [u, v] = k.edges[e];
-        rows[static_cast<std::size_t>(u)].push_back({v, convert(k.values[e])});
-        rows[static_cast<std::size_t>(v)].push_back({u, convert(-k.values[e])});
+        const auto value = oriented_entry(field, k, e);
+        rows[static_cast<std::size_t>(u)].push_back({v, value});
+        rows[static_cast<std::size_t>(v)].push_back({u, field.negate(value)});
     }
     for (auto& row : rows) {
         std::sort(row.begin(), row.end(),
-                  [](const numeric::SparseEntry<V>& x, const numeric::SparseEntry<V>& y) {
-                      return x.col < y.col;
-                  });
+                  [](const auto& x, const auto& y) { return x.col < y.col; });
     }
     return rows;
 }
@@ -144,9 +156,7 @@ std::uint64_t with_sign(std::uint64_t r, int sign, std::uint64_t p) {
 std::uint64_t residue_mod(const OrientedMatrix<std::int64_t>& k, std::uint64_t p,
                           const std::vector<vertex_t>& follow, numeric::PairingRecord* record) {
     const numeric::ModularField field(p);
-    auto result = numeric::eliminate_pfaffian(
-        field, rows_of<std::uint64_t>(k, [&field](std::int64_t v) { return field.from_int(v); }),
-        k.order, follow);
+    auto result = numeric::eliminate_pfaffian(field, rows_of(field, k), k.order, follow);
     if (record != nullptr) {
         *record = std::move(result.record);
     }
@@ -177,7 +187,7 @@ void replayed_residues(const OrientedMatrix<std::int64_t>& k,
     }
     const numeric::ModularLanes<kLanes> field(lanes);
     const auto pf = numeric::replay_pfaffian(
-        field, schedule, [&](std::size_t e) { return field.from_int(k.values[e]); });
+        field, schedule, [&](std::size_t e) { return oriented_entry(field, k, e); });
     for (std::size_t i = first; i < last; ++i) {
         residues[i] = pf ? with_sign(field.residue(*pf, i - first), k.constant, primes[i])
                          : residue_mod(k, primes[i], schedule.pairs, nullptr);
@@ -198,7 +208,7 @@ FloatOutcome pfaffian_float(const SparseMatrix<T>& a) {
         largest_input = std::max(largest_input, std::abs(v));
     }
     const auto result = numeric::eliminate_pfaffian(
-        numeric::FloatField<T>{}, rows_of<T>(k, [](const T& v) { return v; }), k.order, {});
+        numeric::FloatField<T>{}, rows_of(numeric::FloatField<T>{}, k), k.order, {});
     if (result.singular) {
         // A zero row after elimination in floating point: the Pfaffian is below the rounding
         // noise; report 0 with an error estimate from the entries' scale.
