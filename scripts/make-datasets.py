@@ -3,7 +3,8 @@
 
 Every expected answer is computed here, independently of pmcount: from a closed form (Kasteleyn's
 grid formula, n!, derangement and ménage recurrences, Fibonacci) or by brute force over
-permutations with exact Python integers / fractions. Run from the repository root:
+permutations (permanents) or pairings (perfect matchings of general graphs) with exact Python
+integers / fractions. Run from the repository root:
     python3 scripts/make-datasets.py
 """
 import itertools
@@ -26,6 +27,37 @@ def perm_brute(a):
                 break
         total += term
     return total
+
+
+def pairings(n, weight):
+    """Σ over the perfect matchings of {0..n-1} of Π weight(u, v) (0 for a non-edge): pair the
+    lowest free vertex with every later one, memoised on the set of free vertices."""
+    from functools import lru_cache
+
+    @lru_cache(maxsize=None)
+    def count(free):
+        if free == 0:
+            return 1
+        u = (free & -free).bit_length() - 1
+        rest = free & ~(1 << u)
+        total = 0
+        v_bits = rest
+        while v_bits:
+            v = (v_bits & -v_bits).bit_length() - 1
+            v_bits &= v_bits - 1
+            w = weight(u, v)
+            if w:
+                total += w * count(rest & ~(1 << v))
+        return total
+
+    return count((1 << n) - 1)
+
+
+def edge_weights(edges):
+    table = {}
+    for u, v, *w in edges:
+        table[(u, v)] = table[(v, u)] = w[0] if w else 1
+    return lambda u, v: table.get((u, v), 0)
 
 
 def kasteleyn(m, n):
@@ -185,6 +217,49 @@ def main():
     write("reducible_9.mtx", mm_pattern(shuffled, "block triangular 0-1 matrix (blocks 4, 3, 2), shuffled"))
     manifest.append(("reducible_9.mtx", "generated", "CC0",
                      "reducible 0-1 matrix (brute force over permutations)", str(perm_brute(shuffled))))
+
+    # General graphs: undirected edge lists with odd cycles, counted by the general-graph path.
+    outer = [(i, (i + 1) % 5) for i in range(5)]
+    spokes = [(i, i + 5) for i in range(5)]
+    inner = [(5 + i, 5 + (i + 2) % 5) for i in range(5)]
+    petersen = outer + spokes + inner
+    write("petersen.edgelist", "# undirected 10\n# the Petersen graph: outer 5-cycle, spokes, inner "
+          "pentagram\n" + "".join(f"{u} {v}\n" for u, v in petersen))
+    manifest.append(("petersen.edgelist", "generated", "CC0",
+                     "perfect matchings of the Petersen graph (brute force over pairings)",
+                     str(pairings(10, edge_weights(petersen)))))
+
+    # A triangular-lattice patch: the 4x5 grid plus the diagonal (r, c)-(r+1, c+1) of every cell.
+    m, n = 4, 5
+    triangular = list(grid_edges(m, n)) + [(r * n + c, (r + 1) * n + c + 1)
+                                           for r in range(m - 1) for c in range(n - 1)]
+    write("triangular_4x5.edgelist",
+          f"# undirected {m * n}\n# triangular lattice patch {m}x{n}: grid plus one diagonal per "
+          "cell, vertex r*5+c\n" + "".join(f"{u} {v}\n" for u, v in triangular))
+    manifest.append(("triangular_4x5.edgelist", "generated", "CC0",
+                     "perfect matchings of a 4x5 triangular-lattice patch (brute force over "
+                     "pairings)", str(pairings(m * n, edge_weights(triangular)))))
+
+    # A weighted general graph: the Möbius ladder on 8 vertices (rungs i-(i+4), rim i-(i+1)) with
+    # signed integer weights; its hafnian.
+    rng_w = [3, -1, 2, 5, -2, 1, 4, -3, 2, 7, -1, 1]
+    moebius = [(i, (i + 1) % 8) for i in range(8)] + [(i, i + 4) for i in range(4)]
+    weighted = [(u, v, rng_w[k]) for k, (u, v) in enumerate(moebius)]
+    write("moebius_8_weighted.edgelist",
+          "# undirected 8\n# Möbius ladder on 8 vertices with signed integer weights\n" +
+          "".join(f"{u} {v} {w}\n" for u, v, w in weighted))
+    manifest.append(("moebius_8_weighted.edgelist", "generated", "CC0",
+                     "hafnian of a weighted Möbius ladder (brute force over pairings)",
+                     str(pairings(8, edge_weights(weighted)))))
+
+    # No perfect matching: vertex 0 joined by one edge to each of three triangles; {0} is a Tutte
+    # set (removing it leaves three odd components).
+    hub = [(0, 1), (0, 4), (0, 7)] + [(t + i, t + (i + 1) % 3) for t in (1, 4, 7) for i in range(3)]
+    write("no_matching_10.edgelist", "# undirected 10\n# vertex 0 joined to three triangles: no "
+          "perfect matching\n" + "".join(f"{u} {v}\n" for u, v in hub))
+    manifest.append(("no_matching_10.edgelist", "generated", "CC0",
+                     "a graph without a perfect matching (brute force over pairings)",
+                     str(pairings(10, edge_weights(hub)))))
 
     header = "# file\tsource\tlicence\twhat\texpected\n"
     (OUT / "MANIFEST.tsv").write_text(header + "".join("\t".join(row) + "\n" for row in manifest))

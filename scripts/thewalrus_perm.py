@@ -17,59 +17,21 @@ a failure while timing (status 1).
 """
 
 import json
-import statistics
 import sys
-import time
 
-EXIT_FAILURE = 1
-EXIT_UNAVAILABLE = 2
-
-
-def import_thewalrus():
-    """Returns (numpy, perm, versions) or exits with EXIT_UNAVAILABLE."""
-    try:
-        import numpy
-        import thewalrus
-        from thewalrus import perm
-    except ImportError as error:
-        print(json.dumps({"error": f"cannot import thewalrus: {error}"}))
-        sys.exit(EXIT_UNAVAILABLE)
-    versions = {"version": getattr(thewalrus, "__version__", "unknown")}
-    try:
-        import numba
-
-        versions["numba"] = numba.__version__
-    except ImportError:
-        versions["numba"] = None
-    return numpy, perm, versions
+from thewalrus_common import EXIT_FAILURE, import_thewalrus, parse_arguments, time_call
 
 
 def time_method(perm, matrix, method, repeat):
-    samples = []
-    value = None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        value = perm(matrix, method=method)
-        samples.append(time.perf_counter() - start)
+    seconds, samples, value = time_call(lambda: perm(matrix, method=method), repeat)
     # The caller compares values to full double precision: send the repr, which round-trips.
-    return {"seconds": statistics.median(samples), "samples": samples, "value": float(value)}
+    return {"seconds": seconds, "samples": samples, "value": float(value)}
 
 
 def main(argv):
-    if len(argv) == 2 and argv[1] == "--probe":
-        _, _, versions = import_thewalrus()
-        print(json.dumps(versions))
-        return 0
-    if len(argv) not in (2, 3):
-        print(json.dumps({"error": "usage: thewalrus_perm.py MATRIX_FILE [REPEAT]"}))
-        return EXIT_FAILURE
-    repeat = int(argv[2]) if len(argv) == 3 else 1
-    if repeat < 1:
-        print(json.dumps({"error": "REPEAT must be at least 1"}))
-        return EXIT_FAILURE
-
-    numpy, perm, versions = import_thewalrus()
-    matrix = numpy.loadtxt(argv[1], dtype=numpy.float64, ndmin=2)
+    path, repeat = parse_arguments(argv, "perm")
+    numpy, perm, versions = import_thewalrus("perm")
+    matrix = numpy.loadtxt(path, dtype=numpy.float64, ndmin=2)
     if matrix.shape[0] != matrix.shape[1]:
         print(json.dumps({"error": f"matrix is {matrix.shape[0]}x{matrix.shape[1]}, not square"}))
         return EXIT_FAILURE

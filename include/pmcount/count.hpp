@@ -1,4 +1,5 @@
-// Counting perfect matchings, cycle covers and permanents: options, result, entry points.
+// Counting perfect matchings (of bipartite and of general graphs), cycle covers, permanents and
+// hafnians: options, result, entry points.
 #pragma once
 
 #include <complex>
@@ -25,8 +26,11 @@ enum class Method {
     ryser,        ///< dense Ryser / Nijenhuis–Wilf in Gray-code order, O(2^(n-1) n)
     sparyser,     ///< sparse Ryser: column updates of nonzeros only, products only without zeros
     skipper,      ///< SpaRyser plus skipping runs of Gray codes that cannot contribute
-    planar,       ///< planar patterns: c·det of a Kasteleyn-signed matrix, polynomial time
+    planar,       ///< planar patterns: c·det of a Kasteleyn-signed matrix (bipartite), or the
+                  ///< Pfaffian of an FKT orientation (general graphs); polynomial time
     frontier,     ///< dynamic programming over a vertex order of small frontier width w
+    hafnian,      ///< Björklund's recursion over vertex pairs, O(n²·2^(n/2)): any graph (a
+                  ///< bipartite block is counted as the hafnian of [[0, B], [Bᵀ, 0]])
 };
 
 /// Arithmetic of the computation.
@@ -49,7 +53,7 @@ const char* to_string(Method method) noexcept;
 const char* to_string(Backend backend) noexcept;
 const char* to_string(Precision precision) noexcept;
 /// Parse the CLI spellings ("auto", "brute-force", "ryser", "sparyser", "skipper", "planar",
-/// "frontier", "exact", "double", "dd");
+/// "frontier", "hafnian", "exact", "double", "dd");
 /// InvalidArgument lists the accepted names on failure.
 Method method_from_string(std::string_view name);
 Backend backend_from_string(std::string_view name);
@@ -71,8 +75,15 @@ struct CountOptions {
     int threads = 0;
     /// Structure front end: split into fine Dulmage–Mendelsohn blocks (the count is the product
     /// of the blocks' counts) and apply Forbert–Marx row/column reductions. Switch off to measure.
+    /// For general graphs the same switches turn off the matching, component and block split
+    /// (dulmage_mendelsohn) and the forced-edge and degree-2 reductions (reductions).
     bool dulmage_mendelsohn = true;
     bool reductions = true;
+    /// Count through the general-graph path (blossom front end, hafnian and Pfaffian engines)
+    /// even where the input or a piece of it is bipartite: a bipartite graph becomes the general
+    /// graph on its two sides, a permanent perm(B) the hafnian of [[0, B], [Bᵀ, 0]]. For checking
+    /// one path against the other; the default sends bipartite pieces to the bipartite engines.
+    bool general = false;
     /// Build and report the plan (result.structure) without counting.
     bool explain_only = false;
     /// Refuse (ProblemTooLarge) a plan whose predicted time exceeds this many seconds.
@@ -92,11 +103,16 @@ struct Timings {
 };
 
 struct CountStats {
-    vertex_t n = 0;          ///< matrix order (after squaring checks)
-    edge_t nnz = 0;          ///< stored entries / edges
-    int threads = 0;         ///< CPU threads used
-    int primes = 0;          ///< moduli used by the exact path (including the spare)
-    std::uint64_t gray_steps = 0;  ///< Gray-code iterations executed
+    vertex_t n = 0;   ///< matrix order (after squaring checks)
+    edge_t nnz = 0;   ///< stored entries / edges
+    int threads = 0;  ///< CPU threads used
+    int primes = 0;   ///< moduli used by the exact path (including the spare)
+    /// Iterations of the exponential loops executed: Gray-code steps (Ryser's engines), leaves of
+    /// the recursion over vertex pairs (the hafnian engine).
+    std::uint64_t gray_steps = 0;
+    /// Multiply-adds of the engines that count them (the hafnian recursion; per prime for the
+    /// modular arithmetic): the work behind a GPU run's roofline fraction. 0 otherwise.
+    double multiply_adds = 0;
 };
 
 /// One sub-problem that an engine counted (a leaf of the plan).
@@ -118,6 +134,13 @@ struct StructureReport {
     /// When no perfect matching exists: rows S (indices) with fewer neighbours N(S).
     std::vector<vertex_t> hall_rows;
     std::vector<vertex_t> hall_cols;
+    /// The general-graph front end ran (a general graph, a hafnian, or CountOptions::general).
+    bool general = false;
+    /// General graphs without a perfect matching: a Tutte set A (vertex indices, ascending)
+    /// whose removal leaves tutte_odd_components > |A| odd components. With CountOptions::general
+    /// on a bipartite input, vertices are rows first, then columns (index rows + c).
+    std::vector<vertex_t> tutte_set;
+    vertex_t tutte_odd_components = 0;
     /// Irreducible fine blocks of the whole matrix, and their orders (topological order).
     std::vector<vertex_t> block_orders;
     /// Nonzeros that lie in no perfect matching (between fine blocks), dropped; over all levels.
@@ -171,6 +194,10 @@ struct CountResult {
 
 /// Number of perfect matchings of a bipartite graph (exact). Unequal sides give 0 with a note.
 CountResult count_perfect_matchings(const BipartiteGraph& graph, const CountOptions& options = {});
+/// Number of perfect matchings of any graph (exact): the hafnian of its adjacency matrix. An
+/// odd number of vertices gives 0 with a note; no perfect matching gives 0 with a Tutte set
+/// (result.structure.tutte_set).
+CountResult count_perfect_matchings(const UndirectedGraph& graph, const CountOptions& options = {});
 /// Number of cycle covers of a digraph (exact).
 CountResult count_cycle_covers(const Digraph& graph, const CountOptions& options = {});
 /// Permanent of a matrix; non-square matrices give 0 with a note; 0×0 gives 1.
@@ -178,7 +205,16 @@ template <class T>
 CountResult permanent(const SparseMatrix<T>& matrix, const CountOptions& options = {});
 template <class T>
 CountResult permanent(const DenseMatrix<T>& matrix, const CountOptions& options = {});
-/// Whatever read_input() returned: the graph's count or the matrix's permanent.
+/// Hafnian of a symmetric matrix: Σ over the perfect matchings M of the complete graph of
+/// Π_{uv∈M} a_uv, the weighted count of a general graph's perfect matchings. The diagonal is
+/// ignored; an odd order gives 0 with a note; 0×0 gives 1. DimensionMismatch when not square,
+/// InvalidArgument (naming an entry) when not symmetric.
+template <class T>
+CountResult hafnian(const SparseMatrix<T>& matrix, const CountOptions& options = {});
+template <class T>
+CountResult hafnian(const DenseMatrix<T>& matrix, const CountOptions& options = {});
+/// Whatever read_input() returned: the graph's count, the matrix's permanent, or its hafnian
+/// (Input::hafnian).
 CountResult count(const Input& input, const CountOptions& options = {});
 
 }  // namespace pmcount

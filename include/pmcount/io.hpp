@@ -4,13 +4,20 @@
 // are fine). The first data line may be preceded by one header comment:
 //   # bipartite L R   u in [0, L) is a left vertex, v in [0, R) a right vertex
 //   # directed N      arcs u→v of a digraph on [0, N) (self-loops allowed)
-//   # undirected N    an undirected graph on [0, N), 2-coloured into sides
-// Without a header the graph is undirected on the ids that occur, 2-coloured component by
-// component (NotBipartite, naming an odd cycle, if that fails); with ReadOptions::interpretation
-// = directed it is a digraph on the ids that occur.
+//   # undirected N    an undirected graph on [0, N)
+// Without a header the graph is undirected on the ids that occur. An undirected graph is
+// 2-coloured component by component into a BipartiteGraph (a weighted one into the matrix of its
+// sides); when it has an odd cycle it is a general graph: an UndirectedGraph, or for weighted
+// edges the symmetric matrix whose hafnian is wanted (Input::hafnian). A self-loop is an error
+// there: no perfect matching can use one. ReadOptions::interpretation = directed reads a digraph
+// on the ids that occur, = bipartite insists on a 2-colouring (NotBipartite, naming an odd cycle,
+// if that fails), = general never 2-colours.
 //
 // Matrix Market: coordinate and array; pattern, integer, real, complex; general, symmetric,
-// skew-symmetric, hermitian.
+// skew-symmetric, hermitian. Read as rows × columns (a permanent), or with interpretation =
+// general as a symmetric matrix whose hafnian is wanted: square, every entry equal to its mirror
+// image (an error names the first that is not), a pattern's diagonal an error (a self-loop),
+// a valued diagonal ignored with a warning (the hafnian does not use it).
 //
 // Every malformed input throws InvalidInput("file:line: problem").
 #pragma once
@@ -30,8 +37,10 @@ namespace pmcount {
 
 enum class InputFormat { automatic, edge_list, matrix_market };
 
-/// How an edge list without a header is read.
-enum class GraphInterpretation { automatic, bipartite, directed };
+/// How a file is read (see the file comment): automatic; bipartite (an undirected edge list must
+/// 2-colour); directed (a digraph, for cycle covers); general (an undirected graph or symmetric
+/// matrix for its perfect matchings / hafnian, never split into sides).
+enum class GraphInterpretation { automatic, bipartite, directed, general };
 
 struct ReadOptions {
     InputFormat format = InputFormat::automatic;
@@ -44,15 +53,20 @@ struct ReadOptions {
 
 /// A graph or matrix read from a file, ready for count().
 struct Input {
-    using Data = std::variant<BipartiteGraph, Digraph, SparseMatrix<std::int64_t>,
-                              SparseMatrix<double>, SparseMatrix<std::complex<double>>>;
+    using Data =
+        std::variant<BipartiteGraph, Digraph, SparseMatrix<std::int64_t>, SparseMatrix<double>,
+                     SparseMatrix<std::complex<double>>, UndirectedGraph>;
 
     std::string source;  ///< file name ("<stdin>" for standard input)
     InputFormat format = InputFormat::automatic;
     Data data;
     /// True when the rows and columns are the same vertices (a digraph: cycle covers).
     bool directed = false;
-    /// Input ids of the left (row) and right (column) vertices, when they were renumbered.
+    /// True when the matrix is symmetric and its hafnian is wanted (a weighted general graph:
+    /// the weighted count of its perfect matchings); its diagonal is empty.
+    bool hafnian = false;
+    /// Input ids of the left (row) and right (column) vertices, when they were renumbered (a
+    /// general graph or symmetric matrix: the same list twice).
     std::vector<std::int64_t> left_ids;
     std::vector<std::int64_t> right_ids;
     /// Non-fatal findings (merged duplicates, real values that are all integers, ...).
@@ -62,8 +76,12 @@ struct Input {
     vertex_t rows() const noexcept;
     vertex_t cols() const noexcept;
     edge_t nnz() const noexcept;
-    /// The bipartite graph of the nonzero entries (rows = left).
+    /// The bipartite graph of the nonzero entries (rows = left; a general graph: its adjacency
+    /// matrix, each vertex on both sides).
     BipartiteGraph pattern() const;
+    /// True for an UndirectedGraph or a matrix whose hafnian is wanted: rows and columns are the
+    /// same vertices and a perfect matching pairs them up.
+    bool is_general() const noexcept;
     /// Row / column index as the file wrote it: the original id of a renumbered vertex, the
     /// 1-based index of a Matrix Market file, the id itself otherwise.
     std::int64_t row_label(vertex_t row) const;

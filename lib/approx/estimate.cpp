@@ -392,7 +392,11 @@ private:
 class CpuSource : public SampleSource {
 public:
     CpuSource(const Problem& p, approx::SamplerConfig config, int threads, PopulationPlan plan)
-        : problem_(p), config_(config), threads_(threads), plan_(plan), particles_(p, config, threads) {
+        : problem_(p),
+          config_(config),
+          threads_(threads),
+          plan_(plan),
+          particles_(p, config, threads) {
         for (int t = 0; t < threads; ++t) {
             workspaces_.emplace_back(p.n);
         }
@@ -688,8 +692,7 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
         populations ? (max_particles + plan.particles - 1) / plan.particles : max_particles;
     // Populations are i.i.d. and nearly normal in log: 16 of them give an interval.
     const std::uint64_t kMinSamplesForRelError = populations ? 16 : 1024;
-    const std::uint64_t min_round =
-        populations ? source->population_round() : source->min_round();
+    const std::uint64_t min_round = populations ? source->population_round() : source->min_round();
     approx::LogMeanAccumulator acc;
     std::vector<double> logs;
     const auto sampling_start = Clock::now();
@@ -843,13 +846,17 @@ Estimator estimator_from_string(std::string_view name) {
     return detail::value_named(kEstimators, canonical, "estimator");
 }
 
-const char* to_string(EstimatorLayout layout) noexcept { return detail::name_of(kLayouts, layout); }
+const char* to_string(EstimatorLayout layout) noexcept {
+    return detail::name_of(kLayouts, layout);
+}
 
 EstimatorLayout estimator_layout_from_string(std::string_view name) {
     return detail::value_named(kLayouts, name, "layout");
 }
 
-const char* to_string(StopReason reason) noexcept { return detail::name_of(kStopReasons, reason); }
+const char* to_string(StopReason reason) noexcept {
+    return detail::name_of(kStopReasons, reason);
+}
 
 EstimateResult estimate_perfect_matchings(const BipartiteGraph& graph,
                                           const EstimateOptions& options) {
@@ -876,6 +883,17 @@ EstimateResult estimate_permanent(const DenseMatrix<T>& matrix, const EstimateOp
 }
 
 EstimateResult estimate(const Input& input, const EstimateOptions& options) {
+    // Every estimator samples permutations (rows matched to columns): a general graph's perfect
+    // matchings are not permutations of anything.
+    const auto general = [&input] {
+        return InvalidInput(input.source, 0,
+                            "the estimators count perfect matchings of bipartite graphs and "
+                            "permanents; this is a general graph (or a hafnian), which they "
+                            "cannot estimate — count it exactly instead");
+    };
+    if (input.hafnian) {
+        throw general();
+    }
     try {
         return std::visit(
             [&](const auto& data) -> EstimateResult {
@@ -888,6 +906,8 @@ EstimateResult estimate(const Input& input, const EstimateOptions& options) {
                     throw InvalidInput(
                         input.source, 0,
                         "the estimators need a nonnegative matrix, not a complex one");
+                } else if constexpr (std::is_same_v<D, UndirectedGraph>) {
+                    throw general();
                 } else {
                     return estimate_permanent(data, options);
                 }

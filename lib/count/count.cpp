@@ -1,5 +1,7 @@
-// The public counting entry points: resolve the arithmetic, settle unequal sides, then hand the
-// matrix to the planner (lib/plan), refuse infeasible plans, evaluate, and fill CountResult.
+// The public counting entry points: resolve the arithmetic, settle what needs no engine (unequal
+// sides, an odd number of vertices, an empty line), then hand the matrix to the planner
+// (lib/plan: the permanent's or the hafnian's front end), refuse infeasible plans, evaluate, and
+// fill CountResult.
 #include "pmcount/count.hpp"
 
 #include <algorithm>
@@ -12,10 +14,10 @@
 #include <type_traits>
 #include <variant>
 
-#include "exact/brute_force.hpp"
-#include "exact/chunked_run.hpp"
 #include "backend/cuda_backend.hpp"
 #include "core/names.hpp"
+#include "exact/brute_force.hpp"
+#include "exact/chunked_run.hpp"
 #include "exact/ryser/ryser_gpu.hpp"
 #include "exact/ryser/ryser_kernel.hpp"
 #include "plan/plan.hpp"
@@ -32,13 +34,11 @@ double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-constexpr detail::Named<Method> kMethods[] = {{Method::automatic, "auto"},
-                                              {Method::brute_force, "brute-force"},
-                                              {Method::ryser, "ryser"},
-                                              {Method::sparyser, "sparyser"},
-                                              {Method::skipper, "skipper"},
-                                              {Method::planar, "planar"},
-                                              {Method::frontier, "frontier"}};
+constexpr detail::Named<Method> kMethods[] = {
+    {Method::automatic, "auto"},    {Method::brute_force, "brute-force"},
+    {Method::ryser, "ryser"},       {Method::sparyser, "sparyser"},
+    {Method::skipper, "skipper"},   {Method::planar, "planar"},
+    {Method::frontier, "frontier"}, {Method::hafnian, "hafnian"}};
 constexpr detail::Named<Backend> kBackends[] = {
     {Backend::automatic, "auto"}, {Backend::cpu, "cpu"}, {Backend::cuda, "cuda"}};
 constexpr detail::Named<Precision> kPrecisions[] = {{Precision::automatic, "auto"},
@@ -68,10 +68,9 @@ CountResult exact_result(ValueKind kind, const BigInt& value, std::string note) 
 template <class T>
 Precision resolve_precision(Precision requested, ValueKind kind) {
     constexpr bool integral = std::is_same_v<T, std::int64_t>;
-    const Precision p =
-        requested != Precision::automatic
-            ? requested
-            : (integral ? Precision::exact : Precision::double_precision);
+    const Precision p = requested != Precision::automatic
+                            ? requested
+                            : (integral ? Precision::exact : Precision::double_precision);
     if (p == Precision::exact && !integral) {
         throw InvalidArgument("exact arithmetic needs integer entries; this matrix is " +
                               std::string(to_string(kind)) + " (use --precision double or dd)");
@@ -139,10 +138,12 @@ std::optional<std::string> empty_line(const SparseMatrix<T>& m, const char* row_
             col_used[static_cast<std::size_t>(t.col)] = 1;
         }
     }
-    for (const auto& [used, name] : {std::pair{&row_used, row_name}, std::pair{&col_used, col_name}}) {
+    for (const auto& [used, name] :
+         {std::pair{&row_used, row_name}, std::pair{&col_used, col_name}}) {
         const auto it = std::find(used->begin(), used->end(), 0);
         if (it != used->end()) {
-            return std::string(name) + " " + std::to_string(it - used->begin()) + " has no nonzero entries";
+            return std::string(name) + " " + std::to_string(it - used->begin()) +
+                   " has no nonzero entries";
         }
     }
     return std::nullopt;
@@ -191,18 +192,83 @@ SparseMatrix<T> balanced_by_powers_of_two(const SparseMatrix<T>& a, std::int64_t
     return SparseMatrix<T>(a.rows(), a.cols(), std::move(entries));
 }
 
-/// Every count: unequal sides, then the planner (structure front end, engines, combination).
+/// The same for a hafnian, which only allows the symmetric scaling D·A·D (haf(DAD) = Π d_i ·
+/// haf(A)): vertex i is divided by 2^e_i, e_i = ⌊E_i/2⌋ with E_i the binary exponent of its largest
+/// off-diagonal |entry| m_i < 2^E_i. Since |a_ij| ≤ √(m_i·m_j) < 2^((E_i + E_j)/2), every scaled
+/// entry is below 2 in magnitude whatever the input's range; only exponents change (exact).
 template <class T>
-CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const char* row_name,
-                         const char* col_name, const CountOptions& options) {
+SparseMatrix<T> balanced_symmetric(const SparseMatrix<T>& a, std::int64_t& shift) {
+    std::vector<double> largest(static_cast<std::size_t>(a.rows()), 0.0);
+    for (const auto& t : a.triplets()) {
+        if (t.row != t.col) {
+            double& m = largest[static_cast<std::size_t>(t.row)];
+            m = std::max(m, std::abs(t.value));
+        }
+    }
+    std::vector<int> exponent(largest.size(), 0);
+    shift = 0;
+    for (std::size_t k = 0; k < largest.size(); ++k) {
+        if (largest[k] > 0 && std::isfinite(largest[k])) {
+            int e = 0;
+            std::frexp(largest[k], &e);
+            exponent[k] = e / 2;
+            shift += exponent[k];
+        }
+    }
+    std::vector<Triplet<T>> entries = a.triplets();
+    for (auto& t : entries) {
+        const int e =
+            -exponent[static_cast<std::size_t>(t.row)] - exponent[static_cast<std::size_t>(t.col)];
+        if constexpr (std::is_same_v<T, double>) {
+            t.value = std::ldexp(t.value, e);
+        } else {
+            t.value = {std::ldexp(t.value.real(), e), std::ldexp(t.value.imag(), e)};
+        }
+    }
+    return SparseMatrix<T>(a.rows(), a.cols(), std::move(entries));
+}
+
+/// perm(B) = haf([[0, B], [Bᵀ, 0]]): row r is vertex r, column c is vertex rows + c.
+template <class T>
+SparseMatrix<T> bipartite_embedding(const SparseMatrix<T>& b) {
+    std::vector<Triplet<T>> entries;
+    entries.reserve(2 * static_cast<std::size_t>(b.nnz()));
+    for (const auto& t : b.triplets()) {
+        entries.push_back({t.row, b.rows() + t.col, t.value});
+        entries.push_back({b.rows() + t.col, t.row, t.value});
+    }
+    const vertex_t n = b.rows() + b.cols();
+    return {n, n, std::move(entries)};
+}
+
+/// Every count: what needs no engine, then the planner (structure front end, engines,
+/// combination).
+template <class T>
+CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Problem problem,
+                         const char* row_name, const char* col_name, const CountOptions& options) {
     const auto start = Clock::now();
+    if (problem == plan::Problem::permanent && options.general) {
+        return count_matrix(kind, bipartite_embedding(matrix), plan::Problem::hafnian, "vertex",
+                            "vertex", options);
+    }
+    const bool hafnian = problem == plan::Problem::hafnian;
     const Precision precision = resolve_precision<T>(options.precision, kind);
+    if (hafnian && matrix.rows() % 2 != 0) {
+        CountResult r = exact_result(kind, 0,
+                                     "an odd number of vertices (" + std::to_string(matrix.rows()) +
+                                         ") has no perfect matching, count is 0");
+        r.stats.n = matrix.rows();
+        r.stats.nnz = matrix.nnz();
+        r.structure.general = true;
+        r.timings.total_s = seconds_since(start);
+        return r;
+    }
     if (!matrix.is_square()) {
-        CountResult r = exact_result(
-            kind, 0,
-            "the " + std::string(row_name) + " side has " + std::to_string(matrix.rows()) +
-                " vertices and the " + col_name + " side " + std::to_string(matrix.cols()) +
-                ": no perfect matching, count is 0");
+        CountResult r = exact_result(kind, 0,
+                                     "the " + std::string(row_name) + " side has " +
+                                         std::to_string(matrix.rows()) + " vertices and the " +
+                                         col_name + " side " + std::to_string(matrix.cols()) +
+                                         ": no perfect matching, count is 0");
         r.stats.n = std::max(matrix.rows(), matrix.cols());
         r.stats.nnz = matrix.nnz();
         r.timings.total_s = seconds_since(start);
@@ -216,13 +282,16 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const ch
     settings.backend = options.backend;
     settings.threads = exact::resolve_threads(options.threads);
     settings.time_limit_s = options.max_predicted_seconds;
+    settings.general = options.general;
     if (options.backend == Backend::cuda && !exact::gpu_available()) {
         std::string status;
         backend::cuda::devices(status);
-        throw DeviceError("--backend cuda, but " + (status.empty() ? std::string("no GPU is visible") : status));
+        throw DeviceError("--backend cuda, but " +
+                          (status.empty() ? std::string("no GPU is visible") : status));
     }
 
-    if (auto empty = empty_line(matrix, row_name, col_name)) {
+    // (A hafnian's isolated vertex is left to the blossom front end, which names a Tutte set.)
+    if (auto empty = hafnian ? std::nullopt : empty_line(matrix, row_name, col_name)) {
         CountResult r = exact_result(kind, 0, *empty + ": no perfect matching, count is 0");
         r.stats.n = matrix.rows();
         r.stats.nnz = matrix.nnz();
@@ -239,9 +308,8 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const ch
         // entries than the file's, outside its error bound.
         constexpr std::int64_t kExactInDouble = std::int64_t{1} << 53;
         if (precision != Precision::exact &&
-            std::any_of(matrix.values().begin(), matrix.values().end(), [](std::int64_t v) {
-                return v > kExactInDouble || v < -kExactInDouble;
-            })) {
+            std::any_of(matrix.values().begin(), matrix.values().end(),
+                        [](std::int64_t v) { return v > kExactInDouble || v < -kExactInDouble; })) {
             throw InvalidArgument(
                 "entries beyond 2^53 have no exact double; use --precision exact (the default "
                 "for integer entries)");
@@ -250,18 +318,26 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, const ch
     std::optional<SparseMatrix<T>> balanced;  // floating inputs only
     if constexpr (!std::is_same_v<T, std::int64_t>) {
         if (precision != Precision::exact) {
-            balanced = balanced_by_powers_of_two(matrix, settings.exponent2);
+            balanced = hafnian ? balanced_symmetric(matrix, settings.exponent2)
+                               : balanced_by_powers_of_two(matrix, settings.exponent2);
         }
     }
-    const plan::Node<T> root =
-        plan::build_plan(balanced ? *balanced : matrix, settings, r.structure);
+    const SparseMatrix<T>& planned = balanced ? *balanced : matrix;
+    const plan::Node<T> root = hafnian ? plan::build_hafnian_plan(planned, settings, r.structure)
+                                       : plan::build_plan(planned, settings, r.structure);
     r.method = leaf_methods(r.structure);
     r.timings.preprocess_s = seconds_since(start);
     if (matrix.rows() == 0) {
-        r.note = "the empty matrix has permanent 1";
+        r.note = hafnian ? "the empty graph has one perfect matching (the empty one)"
+                         : "the empty matrix has permanent 1";
+    } else if (!r.structure.tutte_set.empty() || r.structure.tutte_odd_components > 0) {
+        r.note = "removing the " + std::to_string(r.structure.tutte_set.size()) +
+                 " vertex(es) of a Tutte set leaves " +
+                 std::to_string(r.structure.tutte_odd_components) +
+                 " odd component(s) (Tutte's condition fails): no perfect matching, count is 0";
     } else if (!r.structure.hall_rows.empty()) {
-        r.note = std::to_string(r.structure.hall_rows.size()) + " " + row_name +
-                 "(s) have only " + std::to_string(r.structure.hall_cols.size()) +
+        r.note = std::to_string(r.structure.hall_rows.size()) + " " + row_name + "(s) have only " +
+                 std::to_string(r.structure.hall_cols.size()) +
                  " neighbour(s) together (Hall's condition fails): no perfect matching, count is 0";
     }
     if (options.explain_only) {
@@ -307,9 +383,13 @@ SparseMatrix<std::int64_t> ones(const BipartiteGraph& g) {
 
 }  // namespace
 
-const char* to_string(Method method) noexcept { return detail::name_of(kMethods, method); }
+const char* to_string(Method method) noexcept {
+    return detail::name_of(kMethods, method);
+}
 
-const char* to_string(Backend backend) noexcept { return detail::name_of(kBackends, backend); }
+const char* to_string(Backend backend) noexcept {
+    return detail::name_of(kBackends, backend);
+}
 
 Backend backend_from_string(std::string_view name) {
     return detail::value_named(kBackends, name, "backend");
@@ -406,17 +486,66 @@ std::string CountResult::value_string() const {
 }
 
 CountResult count_perfect_matchings(const BipartiteGraph& graph, const CountOptions& options) {
-    return count_matrix(ValueKind::binary, ones(graph), "left vertex", "right vertex", options);
+    return count_matrix(ValueKind::binary, ones(graph), plan::Problem::permanent, "left vertex",
+                        "right vertex", options);
+}
+
+CountResult count_perfect_matchings(const UndirectedGraph& graph, const CountOptions& options) {
+    std::vector<Triplet<std::int64_t>> entries;
+    entries.reserve(graph.adjacency().size());
+    for (vertex_t u = 0; u < graph.num_vertices(); ++u) {
+        for (const vertex_t v : graph.neighbours(u)) {
+            entries.push_back({u, v, 1});
+        }
+    }
+    const vertex_t n = graph.num_vertices();
+    return count_matrix(ValueKind::binary, SparseMatrix<std::int64_t>(n, n, std::move(entries)),
+                        plan::Problem::hafnian, "vertex", "vertex", options);
 }
 
 CountResult count_cycle_covers(const Digraph& graph, const CountOptions& options) {
-    return count_matrix(ValueKind::binary, ones(graph.as_bipartite()), "vertex (out-arcs)",
-                        "vertex (in-arcs)", options);
+    return count_matrix(ValueKind::binary, ones(graph.as_bipartite()), plan::Problem::permanent,
+                        "vertex (out-arcs)", "vertex (in-arcs)", options);
 }
 
 template <class T>
 CountResult permanent(const SparseMatrix<T>& matrix, const CountOptions& options) {
-    return count_matrix(kind_of<T>(), matrix, "row", "column", options);
+    return count_matrix(kind_of<T>(), matrix, plan::Problem::permanent, "row", "column", options);
+}
+
+template <class T>
+CountResult hafnian(const SparseMatrix<T>& matrix, const CountOptions& options) {
+    if (!matrix.is_square()) {
+        throw DimensionMismatch("a hafnian needs a square matrix, got " +
+                                std::to_string(matrix.rows()) + "×" +
+                                std::to_string(matrix.cols()));
+    }
+    for (vertex_t r = 0; r < matrix.rows(); ++r) {
+        for (edge_t e = matrix.row_offsets()[static_cast<std::size_t>(r)];
+             e < matrix.row_offsets()[static_cast<std::size_t>(r) + 1]; ++e) {
+            const vertex_t c = matrix.col_indices()[static_cast<std::size_t>(e)];
+            if (matrix.at(c, r) != matrix.values()[static_cast<std::size_t>(e)]) {
+                throw InvalidArgument("a hafnian needs a symmetric matrix: entry (" +
+                                      std::to_string(r) + ", " + std::to_string(c) +
+                                      ") differs from entry (" + std::to_string(c) + ", " +
+                                      std::to_string(r) + ")");
+            }
+        }
+    }
+    std::vector<Triplet<T>> off_diagonal;  // the hafnian never uses the diagonal
+    for (const auto& t : matrix.triplets()) {
+        if (t.row != t.col) {
+            off_diagonal.push_back(t);
+        }
+    }
+    return count_matrix(kind_of<T>(),
+                        SparseMatrix<T>(matrix.rows(), matrix.cols(), std::move(off_diagonal)),
+                        plan::Problem::hafnian, "vertex", "vertex", options);
+}
+
+template <class T>
+CountResult hafnian(const DenseMatrix<T>& matrix, const CountOptions& options) {
+    return hafnian(SparseMatrix<T>(matrix), options);
 }
 
 template <class T>
@@ -428,12 +557,12 @@ CountResult count(const Input& input, const CountOptions& options) {
     return std::visit(
         [&](const auto& data) -> CountResult {
             using D = std::decay_t<decltype(data)>;
-            if constexpr (std::is_same_v<D, BipartiteGraph>) {
+            if constexpr (std::is_same_v<D, BipartiteGraph> || std::is_same_v<D, UndirectedGraph>) {
                 return count_perfect_matchings(data, options);
             } else if constexpr (std::is_same_v<D, Digraph>) {
                 return count_cycle_covers(data, options);
             } else {
-                return permanent(data, options);
+                return input.hafnian ? hafnian(data, options) : permanent(data, options);
             }
         },
         input.data);
@@ -445,5 +574,11 @@ template CountResult permanent(const SparseMatrix<std::complex<double>>&, const 
 template CountResult permanent(const DenseMatrix<std::int64_t>&, const CountOptions&);
 template CountResult permanent(const DenseMatrix<double>&, const CountOptions&);
 template CountResult permanent(const DenseMatrix<std::complex<double>>&, const CountOptions&);
+template CountResult hafnian(const SparseMatrix<std::int64_t>&, const CountOptions&);
+template CountResult hafnian(const SparseMatrix<double>&, const CountOptions&);
+template CountResult hafnian(const SparseMatrix<std::complex<double>>&, const CountOptions&);
+template CountResult hafnian(const DenseMatrix<std::int64_t>&, const CountOptions&);
+template CountResult hafnian(const DenseMatrix<double>&, const CountOptions&);
+template CountResult hafnian(const DenseMatrix<std::complex<double>>&, const CountOptions&);
 
 }  // namespace pmcount

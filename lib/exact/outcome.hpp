@@ -17,6 +17,9 @@ struct ExactOutcome {
     /// Steps of the engine's exponential loop (Gray-code steps, subsets of pairs); 0 for the
     /// polynomial engines.
     std::uint64_t gray_steps = 0;
+    /// Multiply-adds of the engine's inner loop (per prime where it runs several), when it
+    /// counts them (the hafnian recursion); 0 otherwise.
+    double multiply_adds = 0;
     std::string arithmetic;
     std::string device = "cpu";  ///< "cpu", or the GPUs and how the work was split
     double device_seconds = 0;   ///< GPU runs: kernels and transfers (after set-up)
@@ -30,6 +33,7 @@ struct FloatOutcome {
     /// Estimated bound on |computed − true|, in the same scale as mantissa (× 2^exponent2).
     double abs_error_mantissa = 0;
     std::uint64_t gray_steps = 0;
+    double multiply_adds = 0;  ///< as in ExactOutcome
     std::string arithmetic;
     std::string device = "cpu";
     double device_seconds = 0;  ///< GPU runs: kernels and transfers (after set-up)

@@ -1,6 +1,7 @@
 // Edge-list reader. Phases: (1) scan lines: header, comments, `u v [weight]` records;
-// (2) decide the reading (bipartite header, digraph, or undirected graph to be 2-coloured);
-// (3) map ids to rows and columns; (4) hand the entries to EntryCollector.
+// (2) decide the reading (bipartite header, digraph, or undirected graph: 2-coloured into sides
+// when it can be, a general graph otherwise); (3) map ids to rows and columns; (4) hand the
+// entries to EntryCollector.
 #include <algorithm>
 #include <cctype>
 
@@ -74,8 +75,8 @@ void scan_comment(std::string_view comment, const Location& where, Scan& scan) {
         fail(where, "second header; the first is on line " + std::to_string(scan.header_line));
     }
     if (!scan.records.empty()) {
-        fail(where, "header after the first edge (line " +
-                        std::to_string(scan.first_record_line) + "); put it first");
+        fail(where, "header after the first edge (line " + std::to_string(scan.first_record_line) +
+                        "); put it first");
     }
     scan.header = kind;
     scan.header_line = where.line;
@@ -181,19 +182,18 @@ void check_below(std::int64_t id, std::int64_t limit, const char* what, const Lo
     }
 }
 
-/// Breadth-first 2-colouring over a CSR of the records; an edge inside a colour class closes an
-/// odd cycle, reported by its vertex ids and the line of that edge.
+/// Breadth-first 2-colouring over a CSR of the records (no self-loops). An edge inside a colour
+/// class closes an odd cycle: with `required`, NotBipartite reports it by its vertex ids and the
+/// line of that edge; otherwise the result is empty (a general graph).
 std::vector<int> two_colour(const std::vector<std::int64_t>& ids,
                             const std::vector<std::pair<vertex_t, vertex_t>>& edges,
-                            const std::vector<Record>& records, const std::string& file) {
+                            const std::vector<Record>& records, const std::string& file,
+                            bool required) {
     const std::size_t n = ids.size();
     // CSR: each edge k appears as (b, k) in the list of a and (a, k) in the list of b.
     std::vector<std::size_t> offsets(n + 1, 0);
     for (std::size_t k = 0; k < edges.size(); ++k) {
         const auto [a, b] = edges[k];
-        if (a == b) {
-            throw NotBipartite(file, records[k].line, {ids[static_cast<std::size_t>(a)]});
-        }
         ++offsets[static_cast<std::size_t>(a) + 1];
         ++offsets[static_cast<std::size_t>(b) + 1];
     }
@@ -234,6 +234,9 @@ std::vector<int> two_colour(const std::vector<std::int64_t>& ids,
                     depth[ys] = depth[xs] + 1;
                     queue.push_back(y);
                 } else if (colour[ys] == colour[xs]) {
+                    if (!required) {
+                        return {};
+                    }
                     // Climb from both ends to the common ancestor: x … lca … y, then back to x.
                     std::vector<std::int64_t> from_x, from_y;
                     vertex_t a = x, b = y;
@@ -264,6 +267,40 @@ Entry make_entry(const Record& r, vertex_t row, vertex_t col) {
     return e;
 }
 
+/// A perfect matching pairs distinct vertices: an undirected self-loop is an input error.
+void reject_self_loops(const std::vector<Record>& records, const std::string& file) {
+    for (const Record& r : records) {
+        if (r.u == r.v) {
+            fail({file, r.line},
+                 "self-loop " + std::to_string(r.u) + "–" + std::to_string(r.v) +
+                     ": no perfect matching can use it (remove it; with --cycle-covers a "
+                     "self-loop is a fixed point)");
+        }
+    }
+}
+
+/// An undirected graph that is not 2-coloured: each edge goes in as both (u, v) and (v, u), and
+/// the collector builds the UndirectedGraph or the symmetric matrix of a hafnian.
+Input general_graph(const std::vector<std::int64_t>& ids,
+                    const std::vector<std::pair<vertex_t, vertex_t>>& edges, const Scan& scan,
+                    EntryCollector& collector, std::vector<std::string> warnings) {
+    for (std::size_t k = 0; k < scan.records.size(); ++k) {
+        const auto [a, b] = edges[k];
+        Entry e = make_entry(scan.records[k], a, b);
+        e.shown_row = ids[static_cast<std::size_t>(a)];
+        e.shown_col = ids[static_cast<std::size_t>(b)];
+        collector.add(e);
+        std::swap(e.row, e.col);
+        std::swap(e.shown_row, e.shown_col);
+        collector.add(e);
+    }
+    Input input = collector.finish_symmetric(static_cast<vertex_t>(ids.size()),
+                                             InputFormat::edge_list, std::move(warnings));
+    input.left_ids = ids;
+    input.right_ids = ids;
+    return input;
+}
+
 }  // namespace
 
 Input read_edge_list(std::string_view text, const std::string& file, const ReadOptions& options) {
@@ -280,7 +317,29 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
     }
     EntryCollector collector(file, field, options);
     std::vector<std::string> warnings;
+    const bool general = options.interpretation == GraphInterpretation::general;
 
+    if (general && scan.header == Header::directed) {
+        fail({file, scan.header_line},
+             "'# directed' declares a digraph; a hafnian or a general graph's perfect matchings "
+             "need an undirected graph (or a symmetric matrix)");
+    }
+    if (general && scan.header == Header::bipartite) {
+        // One graph on [0, L + R): right vertex v becomes L + v.
+        std::vector<std::int64_t> ids(static_cast<std::size_t>(scan.sizes[0] + scan.sizes[1]));
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            ids[i] = static_cast<std::int64_t>(i);
+        }
+        std::vector<std::pair<vertex_t, vertex_t>> edges;
+        for (const Record& r : scan.records) {
+            const Location where{file, r.line};
+            check_below(r.u, scan.sizes[0], "left vertex id", where, scan);
+            check_below(r.v, scan.sizes[1], "right vertex id", where, scan);
+            edges.emplace_back(static_cast<vertex_t>(r.u),
+                               static_cast<vertex_t>(scan.sizes[0] + r.v));
+        }
+        return general_graph(ids, edges, scan, collector, std::move(warnings));
+    }
     if (scan.header == Header::bipartite) {
         for (const Record& r : scan.records) {
             const Location where{file, r.line};
@@ -289,8 +348,8 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
             collector.add(make_entry(r, static_cast<vertex_t>(r.u), static_cast<vertex_t>(r.v)));
         }
         return collector.finish(static_cast<vertex_t>(scan.sizes[0]),
-                                static_cast<vertex_t>(scan.sizes[1]), false,
-                                InputFormat::edge_list, std::move(warnings));
+                                static_cast<vertex_t>(scan.sizes[1]), false, InputFormat::edge_list,
+                                std::move(warnings));
     }
 
     if (directed) {
@@ -337,7 +396,8 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
         return collector.finish(n, n, true, InputFormat::edge_list, std::move(warnings));
     }
 
-    // Undirected: vertices [0, N) from the header, or the ids that occur; 2-colour them.
+    // Undirected: vertices [0, N) from the header (all of [0, L + R) for a bipartite header read
+    // as a general graph), or the ids that occur.
     std::vector<std::int64_t> ids;
     if (scan.header == Header::undirected) {
         ids.resize(static_cast<std::size_t>(scan.sizes[0]));
@@ -352,12 +412,20 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
     } else {
         ids = distinct_ids(scan.records);
     }
+    reject_self_loops(scan.records, file);
     std::vector<std::pair<vertex_t, vertex_t>> edges;
     edges.reserve(scan.records.size());
     for (const Record& r : scan.records) {
         edges.emplace_back(index_of(ids, r.u), index_of(ids, r.v));
     }
-    const std::vector<int> colour = two_colour(ids, edges, scan.records, file);
+    const std::vector<int> colour =
+        options.interpretation == GraphInterpretation::general
+            ? std::vector<int>()
+            : two_colour(ids, edges, scan.records, file,
+                         options.interpretation == GraphInterpretation::bipartite);
+    if (colour.empty()) {
+        return general_graph(ids, edges, scan, collector, std::move(warnings));
+    }
     std::vector<vertex_t> side_index(ids.size());
     std::vector<std::int64_t> left_ids, right_ids;
     for (std::size_t i = 0; i < ids.size(); ++i) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdio>
+#include <type_traits>
 
 #include "io/text.hpp"
 #include "pmcount/error.hpp"
@@ -18,6 +20,31 @@ std::string position(const Entry& e) {
 /// Largest magnitude below which every integer is a double.
 constexpr double kExactDoubleLimit = 9007199254740992.0;  // 2^53
 
+bool by_position(const Entry& a, const Entry& b) {
+    return a.row != b.row ? a.row < b.row : a.col < b.col;
+}
+
+template <class T>
+T value_of(const Entry& e) {
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+        return e.integer;
+    } else if constexpr (std::is_same_v<T, double>) {
+        return e.re;
+    } else {
+        return {e.re, e.im};
+    }
+}
+
+template <class T>
+SparseMatrix<T> matrix_of(const std::vector<Entry>& entries, vertex_t rows, vertex_t cols) {
+    std::vector<Triplet<T>> t;
+    t.reserve(entries.size());
+    for (const Entry& e : entries) {
+        t.push_back({e.row, e.col, value_of<T>(e)});
+    }
+    return SparseMatrix<T>(rows, cols, std::move(t));
+}
+
 }  // namespace
 
 EntryCollector::EntryCollector(const std::string& file, ValueField field,
@@ -25,9 +52,7 @@ EntryCollector::EntryCollector(const std::string& file, ValueField field,
     : file_(file), field_(options.pattern_only ? ValueField::none : field), options_(options) {}
 
 void EntryCollector::combine_duplicates(std::vector<std::string>& warnings) {
-    std::stable_sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
-        return a.row != b.row ? a.row < b.row : a.col < b.col;
-    });
+    std::stable_sort(entries_.begin(), entries_.end(), by_position);
     std::vector<Entry> unique;
     unique.reserve(entries_.size());
     std::int64_t merged = 0;
@@ -52,8 +77,8 @@ void EntryCollector::combine_duplicates(std::vector<std::string>& warnings) {
         }
         if (field_ == ValueField::integer) {
             if (__builtin_add_overflow(kept.integer, e.integer, &kept.integer)) {
-                fail({file_, e.line}, "sum of repeated entry " + position(e) +
-                                          " overflows 64-bit integers");
+                fail({file_, e.line},
+                     "sum of repeated entry " + position(e) + " overflows 64-bit integers");
             }
         } else {
             kept.re += e.re;
@@ -70,6 +95,24 @@ void EntryCollector::combine_duplicates(std::vector<std::string>& warnings) {
     entries_ = std::move(unique);
 }
 
+ValueField EntryCollector::settle_field(std::vector<std::string>& warnings, const char* problem) {
+    if (field_ == ValueField::real &&
+        std::all_of(entries_.begin(), entries_.end(), [](const Entry& e) {
+            // Strictly below 2^53: a rounded integer token (2^53 + 1 → 2^53) must not pass.
+            return std::nearbyint(e.re) == e.re && std::fabs(e.re) < kExactDoubleLimit;
+        })) {
+        for (Entry& e : entries_) {
+            e.integer = static_cast<std::int64_t>(e.re);
+        }
+        if (!entries_.empty()) {
+            warnings.push_back(file_ + ": every value is an integer; computing the exact integer " +
+                               problem);
+        }
+        return ValueField::integer;
+    }
+    return field_;
+}
+
 Input EntryCollector::finish(vertex_t rows, vertex_t cols, bool directed, InputFormat format,
                              std::vector<std::string> warnings) {
     combine_duplicates(warnings);
@@ -77,22 +120,7 @@ Input EntryCollector::finish(vertex_t rows, vertex_t cols, bool directed, InputF
     input.source = file_;
     input.format = format;
     input.directed = directed;
-
-    ValueField field = field_;
-    if (field == ValueField::real &&
-        std::all_of(entries_.begin(), entries_.end(), [](const Entry& e) {
-            // Strictly below 2^53: a rounded integer token (2^53 + 1 → 2^53) must not pass.
-            return std::nearbyint(e.re) == e.re && std::fabs(e.re) < kExactDoubleLimit;
-        })) {
-        field = ValueField::integer;
-        for (Entry& e : entries_) {
-            e.integer = static_cast<std::int64_t>(e.re);
-        }
-        if (!entries_.empty()) {
-            warnings.push_back(file_ + ": every value is an integer; computing the exact integer "
-                                       "permanent");
-        }
-    }
+    const ValueField field = settle_field(warnings, "permanent");
     input.warnings = std::move(warnings);
 
     switch (field) {
@@ -109,31 +137,111 @@ Input EntryCollector::finish(vertex_t rows, vertex_t cols, bool directed, InputF
             }
             break;
         }
-        case ValueField::integer: {
-            std::vector<Triplet<std::int64_t>> t;
-            for (const Entry& e : entries_) {
-                t.push_back({e.row, e.col, e.integer});
-            }
-            input.data = SparseMatrix<std::int64_t>(rows, cols, std::move(t));
+        case ValueField::integer:
+            input.data = matrix_of<std::int64_t>(entries_, rows, cols);
             break;
-        }
-        case ValueField::real: {
-            std::vector<Triplet<double>> t;
-            for (const Entry& e : entries_) {
-                t.push_back({e.row, e.col, e.re});
-            }
-            input.data = SparseMatrix<double>(rows, cols, std::move(t));
+        case ValueField::real:
+            input.data = matrix_of<double>(entries_, rows, cols);
             break;
-        }
-        case ValueField::complex: {
-            std::vector<Triplet<std::complex<double>>> t;
-            for (const Entry& e : entries_) {
-                t.push_back({e.row, e.col, {e.re, e.im}});
-            }
-            input.data = SparseMatrix<std::complex<double>>(rows, cols, std::move(t));
+        case ValueField::complex:
+            input.data = matrix_of<std::complex<double>>(entries_, rows, cols);
             break;
-        }
     }
+    return input;
+}
+
+Input EntryCollector::finish_symmetric(vertex_t n, InputFormat format,
+                                       std::vector<std::string> warnings) {
+    combine_duplicates(warnings);  // sorts by (row, col)
+    auto mirror_of = [this](const Entry& e) -> const Entry* {
+        Entry key = e;
+        std::swap(key.row, key.col);
+        const auto found = std::lower_bound(entries_.begin(), entries_.end(), key, by_position);
+        return found != entries_.end() && found->row == key.row && found->col == key.col ? &*found
+                                                                                         : nullptr;
+    };
+    std::int64_t diagonal = 0, first_diagonal_line = 0;
+    std::vector<Entry> off_diagonal;
+    off_diagonal.reserve(entries_.size());
+    for (const Entry& e : entries_) {
+        if (e.row == e.col) {
+            if (field_ == ValueField::none) {
+                fail({file_, e.line}, "self-loop at vertex " + std::to_string(e.shown_row) +
+                                          ": no perfect matching can use it (remove the "
+                                          "diagonal entry)");
+            }
+            const bool zero =
+                field_ == ValueField::integer ? e.integer == 0 : (e.re == 0 && e.im == 0);
+            if (!zero && diagonal++ == 0) {
+                first_diagonal_line = e.line;
+            }
+            continue;
+        }
+        const Entry* mirror = mirror_of(e);
+        if (mirror == nullptr) {
+            fail({file_, e.line}, "not symmetric: entry " + position(e) + " has no mirror entry (" +
+                                      std::to_string(e.shown_col) + ", " +
+                                      std::to_string(e.shown_row) +
+                                      "); a hafnian needs a symmetric matrix");
+        }
+        const bool equal = field_ == ValueField::integer
+                               ? mirror->integer == e.integer
+                               : (mirror->re == e.re && mirror->im == e.im);
+        if (!equal && e.row < e.col) {
+            auto value = [this](const Entry& x) {
+                char text[64];
+                if (field_ == ValueField::integer) {
+                    return std::to_string(x.integer);
+                }
+                if (field_ == ValueField::complex) {
+                    std::snprintf(text, sizeof text, "%.17g%+.17gi", x.re, x.im);
+                } else {
+                    std::snprintf(text, sizeof text, "%.17g", x.re);
+                }
+                return std::string(text);
+            };
+            fail({file_, e.line}, "not symmetric: entry " + position(e) + " is " + value(e) +
+                                      " but its mirror " + position(*mirror) + " on line " +
+                                      std::to_string(mirror->line) + " is " + value(*mirror) +
+                                      "; a hafnian needs a symmetric matrix");
+        }
+        off_diagonal.push_back(e);
+    }
+    if (diagonal > 0) {
+        warnings.push_back(file_ + ":" + std::to_string(first_diagonal_line) + ": " +
+                           std::to_string(diagonal) + " nonzero diagonal entr" +
+                           (diagonal == 1 ? "y" : "ies") +
+                           " ignored: the hafnian pairs distinct vertices (the loop hafnian "
+                           "would use them)");
+    }
+    entries_ = std::move(off_diagonal);
+    Input input;
+    input.source = file_;
+    input.format = format;
+    const ValueField field = settle_field(warnings, "hafnian");
+    input.warnings = std::move(warnings);
+    switch (field) {
+        case ValueField::none: {
+            std::vector<UndirectedGraph::Edge> edges;
+            for (const Entry& e : entries_) {
+                if (e.row < e.col) {
+                    edges.emplace_back(e.row, e.col);
+                }
+            }
+            input.data = UndirectedGraph(n, std::move(edges));
+            return input;
+        }
+        case ValueField::integer:
+            input.data = matrix_of<std::int64_t>(entries_, n, n);
+            break;
+        case ValueField::real:
+            input.data = matrix_of<double>(entries_, n, n);
+            break;
+        case ValueField::complex:
+            input.data = matrix_of<std::complex<double>>(entries_, n, n);
+            break;
+    }
+    input.hafnian = true;
     return input;
 }
 

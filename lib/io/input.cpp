@@ -67,9 +67,8 @@ Input parse_input(std::string_view text, const std::string& source_name,
                      ? InputFormat::matrix_market
                      : InputFormat::edge_list;
     }
-    return format == InputFormat::matrix_market
-               ? io::read_matrix_market(text, source_name, options)
-               : io::read_edge_list(text, source_name, options);
+    return format == InputFormat::matrix_market ? io::read_matrix_market(text, source_name, options)
+                                                : io::read_edge_list(text, source_name, options);
 }
 
 namespace {
@@ -102,8 +101,9 @@ std::string read_all(std::istream& in, const std::string& name) {
             throw InvalidInput(name, lines, "line longer than 16 MiB: not a graph or matrix file");
         }
         if (text.size() > max_bytes) {
-            throw InvalidInput(name, 0, "larger than half of this machine's memory (" +
-                                            std::to_string(max_bytes >> 20) + " MiB)");
+            throw InvalidInput(name, 0,
+                               "larger than half of this machine's memory (" +
+                                   std::to_string(max_bytes >> 20) + " MiB)");
         }
     }
     return text;
@@ -127,9 +127,9 @@ Input read_input(const std::string& path, const ReadOptions& options) {
         std::ifstream file(path, std::ios::binary);
         if (!file) {
             const int error = errno;
-            throw InvalidInput(path, 0,
-                               "cannot open file" +
-                                   (error != 0 ? ": " + std::string(std::strerror(error)) : ""));
+            throw InvalidInput(
+                path, 0,
+                "cannot open file" + (error != 0 ? ": " + std::string(std::strerror(error)) : ""));
         }
         text = read_all(file, path);
         if (file.bad()) {
@@ -141,10 +141,14 @@ Input read_input(const std::string& path, const ReadOptions& options) {
 
 ValueKind Input::kind() const noexcept {
     switch (data.index()) {
-        case 2: return ValueKind::integer;
-        case 3: return ValueKind::real;
-        case 4: return ValueKind::complex;
-        default: return ValueKind::binary;
+        case 2:
+            return ValueKind::integer;
+        case 3:
+            return ValueKind::real;
+        case 4:
+            return ValueKind::complex;
+        default:
+            return ValueKind::binary;
     }
 }
 
@@ -164,6 +168,9 @@ Shape shape_of(const Input::Data& data) noexcept {
                 return {d.n_left(), d.n_right(), d.num_edges()};
             } else if constexpr (std::is_same_v<D, Digraph>) {
                 return {d.num_vertices(), d.num_vertices(), d.num_arcs()};
+            } else if constexpr (std::is_same_v<D, UndirectedGraph>) {
+                // The adjacency matrix: each edge is two entries.
+                return {d.num_vertices(), d.num_vertices(), 2 * d.num_edges()};
             } else {
                 return {d.rows(), d.cols(), d.nnz()};
             }
@@ -181,6 +188,14 @@ BipartiteGraph Input::pattern() const {
                 return d;
             } else if constexpr (std::is_same_v<D, Digraph>) {
                 return d.as_bipartite();
+            } else if constexpr (std::is_same_v<D, UndirectedGraph>) {
+                std::vector<BipartiteGraph::Edge> edges;
+                for (vertex_t u = 0; u < d.num_vertices(); ++u) {
+                    for (const vertex_t v : d.neighbours(u)) {
+                        edges.emplace_back(u, v);
+                    }
+                }
+                return {d.num_vertices(), d.num_vertices(), std::move(edges)};
             } else {
                 std::vector<BipartiteGraph::Edge> edges;
                 for (const auto& t : d.triplets()) {
@@ -208,8 +223,18 @@ std::int64_t Input::col_label(vertex_t col) const {
     return format == InputFormat::matrix_market ? col + std::int64_t{1} : col;
 }
 
-vertex_t Input::rows() const noexcept { return shape_of(data).rows; }
-vertex_t Input::cols() const noexcept { return shape_of(data).cols; }
-edge_t Input::nnz() const noexcept { return shape_of(data).nnz; }
+bool Input::is_general() const noexcept {
+    return hafnian || std::holds_alternative<UndirectedGraph>(data);
+}
+
+vertex_t Input::rows() const noexcept {
+    return shape_of(data).rows;
+}
+vertex_t Input::cols() const noexcept {
+    return shape_of(data).cols;
+}
+edge_t Input::nnz() const noexcept {
+    return shape_of(data).nnz;
+}
 
 }  // namespace pmcount

@@ -63,8 +63,8 @@ Banner parse_banner(std::string_view line, const Location& where) {
     } else if (field == "complex") {
         b.field = ValueField::complex;
     } else {
-        fail(where, "unknown Matrix Market field " + quote(t[3]) +
-                        " (pattern, integer, real or complex)");
+        fail(where,
+             "unknown Matrix Market field " + quote(t[3]) + " (pattern, integer, real or complex)");
     }
     if (symmetry == "general") {
         b.symmetry = Symmetry::general;
@@ -92,9 +92,12 @@ Banner parse_banner(std::string_view line, const Location& where) {
 
 std::size_t value_tokens(ValueField field) {
     switch (field) {
-        case ValueField::none: return 0;
-        case ValueField::complex: return 2;
-        default: return 1;
+        case ValueField::none:
+            return 0;
+        case ValueField::complex:
+            return 2;
+        default:
+            return 1;
     }
 }
 
@@ -117,8 +120,7 @@ bool value_is_zero(const Entry& e, ValueField field) {
 }
 
 /// Adds e and, off the diagonal of a symmetric-kind matrix, its mirror image.
-void add_with_mirror(const Entry& e, const Banner& b, const Location& where,
-                     EntryCollector& out) {
+void add_with_mirror(const Entry& e, const Banner& b, const Location& where, EntryCollector& out) {
     if (e.row == e.col) {
         if (b.symmetry == Symmetry::skew_symmetric && !value_is_zero(e, b.field)) {
             fail(where, "skew-symmetric matrix with a nonzero diagonal entry at (" +
@@ -170,7 +172,8 @@ Input read_matrix_market(std::string_view text, const std::string& file,
         fail({file, std::max<std::int64_t>(1, lines.line_number())},
              "empty file: expected a Matrix Market banner");
     }
-    const Banner banner = parse_banner(line, {file, lines.line_number()});
+    const std::int64_t banner_line = lines.line_number();
+    const Banner banner = parse_banner(line, {file, banner_line});
 
     // Comments, then the size line.
     std::vector<std::string_view> size_tokens;
@@ -203,6 +206,17 @@ Input read_matrix_market(std::string_view text, const std::string& file,
     if (banner.symmetry != Symmetry::general && rows != cols) {
         fail(size_where, "a symmetric, skew-symmetric or hermitian matrix must be square");
     }
+    const bool hafnian = options.interpretation == GraphInterpretation::general;
+    if (hafnian && rows != cols) {
+        fail(size_where, "a hafnian needs a square (symmetric) matrix; this one is " +
+                             std::to_string(rows) + "×" + std::to_string(cols));
+    }
+    if (hafnian &&
+        (banner.symmetry == Symmetry::skew_symmetric || banner.symmetry == Symmetry::hermitian)) {
+        fail({file, banner_line},
+             std::string("a hafnian needs a symmetric matrix; the banner declares it ") +
+                 (banner.symmetry == Symmetry::hermitian ? "hermitian" : "skew-symmetric"));
+    }
     EntryCollector collector(file, banner.field, options);
     const std::size_t fields = 2 + value_tokens(banner.field);
 
@@ -228,9 +242,11 @@ Input read_matrix_market(std::string_view text, const std::string& file,
             }
             if (t.size() != fields) {
                 fail(where, std::string(t.size() < fields ? "too few" : "too many") + " fields (" +
-                                std::to_string(t.size()) + "), expected " +
-                                std::to_string(fields) + " for a " +
-                                (fields == 2 ? "pattern" : fields == 4 ? "complex" : "valued") +
+                                std::to_string(t.size()) + "), expected " + std::to_string(fields) +
+                                " for a " +
+                                (fields == 2   ? "pattern"
+                                 : fields == 4 ? "complex"
+                                               : "valued") +
                                 " entry");
             }
             const std::int64_t i = parse_count(t[0], where, "row index");
@@ -247,18 +263,20 @@ Input read_matrix_market(std::string_view text, const std::string& file,
         }
         if (seen < declared) {
             fail({file, lines.line_number()},
-                 "truncated file: " + std::to_string(seen) + " of the " +
-                     std::to_string(declared) + " entries declared on line " +
-                     std::to_string(size_line));
+                 "truncated file: " + std::to_string(seen) + " of the " + std::to_string(declared) +
+                     " entries declared on line " + std::to_string(size_line));
         }
     } else {
         // Column-major values; symmetric kinds store only the lower triangle (strictly lower
         // for skew-symmetric). Walk the positions without materialising them.
         auto first_row = [&](std::int64_t column) -> std::int64_t {
             switch (banner.symmetry) {
-                case Symmetry::general: return 1;
-                case Symmetry::skew_symmetric: return column + 1;
-                default: return column;
+                case Symmetry::general:
+                    return 1;
+                case Symmetry::skew_symmetric:
+                    return column + 1;
+                default:
+                    return column;
             }
         };
         std::int64_t expected = 0;
@@ -276,8 +294,8 @@ Input read_matrix_market(std::string_view text, const std::string& file,
                 continue;
             }
             if (seen == expected) {
-                fail(where, "more values than the " + std::to_string(expected) +
-                                " the size line " + std::to_string(size_line) + " implies");
+                fail(where, "more values than the " + std::to_string(expected) + " the size line " +
+                                std::to_string(size_line) + " implies");
             }
             const std::size_t value_fields = value_tokens(banner.field);
             if (t.size() != value_fields) {
@@ -301,6 +319,10 @@ Input read_matrix_market(std::string_view text, const std::string& file,
                  "truncated file: " + std::to_string(seen) + " of the " + std::to_string(expected) +
                      " values the size line " + std::to_string(size_line) + " implies");
         }
+    }
+    if (hafnian) {
+        return collector.finish_symmetric(static_cast<vertex_t>(rows), InputFormat::matrix_market,
+                                          {});
     }
     const bool directed = options.interpretation == GraphInterpretation::directed;
     return collector.finish(static_cast<vertex_t>(rows), static_cast<vertex_t>(cols), directed,

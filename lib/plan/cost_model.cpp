@@ -7,6 +7,7 @@
 
 #include "backend/cuda_backend.hpp"
 #include "exact/frontier/frontier.hpp"
+#include "exact/hafnian/prime_lanes.hpp"
 
 namespace pmcount::plan {
 
@@ -46,7 +47,9 @@ constexpr double kSparseStart_s = 3e-4;
 constexpr double kParallelEfficiency = 1.0;
 constexpr double kBruteForceNode_ns = 6.0;
 
-double padded_width(vertex_t n) { return 8.0 * std::ceil(n / 8.0); }
+double padded_width(vertex_t n) {
+    return 8.0 * std::ceil(n / 8.0);
+}
 
 /// Seconds of 2^(n−1) steps of `per_step_ns` on the threads the engines use (one below 2^18 steps,
 /// chunked_run.cpp), plus the fixed start-up.
@@ -58,10 +61,14 @@ double steps_seconds(vertex_t n, double per_step_ns, int threads, double start_s
 /// Per-row cost of updating y and multiplying it out, by arithmetic.
 double row_ns(const LeafFacts& f) {
     switch (f.arithmetic) {
-        case Arithmetic::exact: return kRowExact_ns;
-        case Arithmetic::double_precision: return kRowDouble_ns;
-        case Arithmetic::double_double: return kRowDoubleDouble_ns;
-        case Arithmetic::complex: return kRowComplex_ns;
+        case Arithmetic::exact:
+            return kRowExact_ns;
+        case Arithmetic::double_precision:
+            return kRowDouble_ns;
+        case Arithmetic::double_double:
+            return kRowDoubleDouble_ns;
+        case Arithmetic::complex:
+            return kRowComplex_ns;
     }
     return kRowDouble_ns;
 }
@@ -72,10 +79,14 @@ double term_ns(const LeafFacts& f) {
         return 0;
     }
     switch (f.products) {
-        case exact::ExactProducts::compact: return kTermCompact_ns;
-        case exact::ExactProducts::lanes4: return kTermPrimeLane_ns * f.primes * 4;
-        case exact::ExactProducts::lanes8: return kTermPrimeLane_ns * f.primes * 8;
-        case exact::ExactProducts::modular: return 0;
+        case exact::ExactProducts::compact:
+            return kTermCompact_ns;
+        case exact::ExactProducts::lanes4:
+            return kTermPrimeLane_ns * f.primes * 4;
+        case exact::ExactProducts::lanes8:
+            return kTermPrimeLane_ns * f.primes * 8;
+        case exact::ExactProducts::modular:
+            return 0;
     }
     return 0;
 }
@@ -87,7 +98,9 @@ int passes(const LeafFacts& f) {
                : 1;
 }
 
-double clamp01(double x) { return std::clamp(x, 0.0, 1.0); }
+double clamp01(double x) {
+    return std::clamp(x, 0.0, 1.0);
+}
 
 }  // namespace
 
@@ -111,8 +124,8 @@ double sparyser_seconds(const LeafFacts& f) {
     }
     const double width = padded_width(f.order);
     const double product = (passes(f) > 1 ? kModularRow_ns : row_ns(f)) * width + term_ns(f);
-    const double per_step = kSparseStep_ns + kSparseEntry_ns * f.entries_per_step +
-                            clamp01(f.term_fraction) * product;
+    const double per_step =
+        kSparseStep_ns + kSparseEntry_ns * f.entries_per_step + clamp01(f.term_fraction) * product;
     return steps_seconds(f.order, passes(f) * per_step, f.threads, kSparseStart_s);
 }
 
@@ -128,7 +141,8 @@ double skipper_seconds(const LeafFacts& f) {
                    terms * (kSkipBinaryTermRow_ns * width + term_ns(f));
     } else {
         const double product = (passes(f) > 1 ? kModularRow_ns : row_ns(f)) * width + term_ns(f);
-        per_step = passes(f) * (visits * (kSkipVisit_ns + kSkipVisitRow_ns * width) + terms * product);
+        per_step =
+            passes(f) * (visits * (kSkipVisit_ns + kSkipVisitRow_ns * width) + terms * product);
     }
     return steps_seconds(f.order, per_step, f.threads, kSparseStart_s);
 }
@@ -138,7 +152,9 @@ double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {
         std::string status;
         double total = 0;
         for (const DeviceInfo& d : backend::cuda::devices(status)) {
-            const double per_sm = d.compute_major == 9 ? 1.263e11 : d.compute_major == 8 && d.compute_minor == 0 ? 9e10 : 2e9;
+            const double per_sm = d.compute_major == 9                           ? 1.263e11
+                                  : d.compute_major == 8 && d.compute_minor == 0 ? 9e10
+                                                                                 : 2e9;
             total += per_sm * d.multiprocessors;
         }
         return total;
@@ -148,10 +164,18 @@ double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {
     }
     double factor = 1;
     switch (arithmetic) {
-        case Arithmetic::exact: factor = 1.5 + 0.45 * primes; break;
-        case Arithmetic::double_precision: factor = 1.17; break;
-        case Arithmetic::double_double: factor = 20; break;
-        case Arithmetic::complex: factor = 3; break;
+        case Arithmetic::exact:
+            factor = 1.5 + 0.45 * primes;
+            break;
+        case Arithmetic::double_precision:
+            factor = 1.17;
+            break;
+        case Arithmetic::double_double:
+            factor = 20;
+            break;
+        case Arithmetic::complex:
+            factor = 3;
+            break;
     }
     return 0.3 + factor * std::ldexp(2.0 * n, n - 1) / (0.92 * rate);
 }
@@ -183,11 +207,92 @@ double planar_seconds(const LeafFacts& f) {
     const double n = f.order;
     double elimination = kPlanarNested_s * std::pow(n, 1.5);
     if (f.frontier_width >= 0) {
-        elimination = std::min(elimination, kPlanarBand_s * n * (f.frontier_width + 1.0) * (f.frontier_width + 1.0));
+        elimination = std::min(
+            elimination, kPlanarBand_s * n * (f.frontier_width + 1.0) * (f.frontier_width + 1.0));
     }
     const double eliminations = f.arithmetic == Arithmetic::exact ? f.primes : 1.0;
     const double parallel = std::max(1.0, std::min<double>(f.threads, eliminations));
     return kPlanarSetupPerVertex_s * 2 * n + elimination * eliminations / parallel;
+}
+
+// ---- Hafnians --------------------------------------------------------------------------------
+// Nanoseconds per multiply-add of the recursion on one thread, on the 2-core development machine
+// (AVX-512): exact 0-1 at n = 40, one pass of eight prime lanes, 2.1 s for 2.0·10^9
+// multiply-adds; double on a nonnegative matrix 1.1 s (a signed one walks |A| too: twice).
+constexpr double kHafnianDouble_ns = 0.8;
+constexpr double kHafnianDoubleDouble_ns = 14;
+constexpr double kHafnianComplex_ns = 3.0;
+constexpr double kHafnianExactLanes_ns = 1.05;  // per pass of hafnian::kPrimeLanes primes
+constexpr double kHafnianStart_s = 2e-5;
+// GPU: multiply-adds per second per multiprocessor reached (double; exact per prime).
+constexpr double kGpuHafnianDoublePerSm = 1.0e10;
+constexpr double kGpuHafnianPrimePerSm = 5.0e9;
+constexpr double kGpuHafnianSetup_s = 0.3;
+constexpr double kPairingNode_ns = 8.0;
+
+double hafnian_multiply_adds(vertex_t n) {
+    const double m = n / 2;
+    double total = 0;
+    for (vertex_t d = 0; d < n / 2; ++d) {
+        const double s = n - 2 * d;
+        total += std::ldexp((s - 2) * (s - 3) / 2 * m * (m - 1) + m * (m + 1) / 2, d);
+    }
+    return total;
+}
+
+double hafnian_seconds(const LeafFacts& f) {
+    double per_ns = kHafnianDouble_ns;
+    switch (f.arithmetic) {
+        case Arithmetic::exact:
+            per_ns = kHafnianExactLanes_ns *
+                     std::ceil(f.primes / static_cast<double>(exact::hafnian::kPrimeLanes));
+            break;
+        case Arithmetic::double_precision:
+            per_ns = kHafnianDouble_ns;
+            break;
+        case Arithmetic::double_double:
+            per_ns = kHafnianDoubleDouble_ns;
+            break;
+        case Arithmetic::complex:
+            per_ns = kHafnianComplex_ns;
+            break;
+    }
+    const double threads = f.order < 24 ? 1.0 : std::max(1, f.threads);
+    return kHafnianStart_s + hafnian_multiply_adds(f.order) * per_ns * 1e-9 / threads;
+}
+
+double gpu_hafnian_seconds(const LeafFacts& f) {
+    static const double multiprocessors = [] {
+        std::string status;
+        double total = 0;
+        for (const DeviceInfo& d : backend::cuda::devices(status)) {
+            total += d.multiprocessors;
+        }
+        return total;
+    }();
+    if (multiprocessors <= 0 || f.arithmetic == Arithmetic::double_double) {
+        return std::numeric_limits<double>::infinity();
+    }
+    const double rate = f.arithmetic == Arithmetic::exact
+                            ? kGpuHafnianPrimePerSm * multiprocessors / std::max(1, f.primes)
+                        : f.arithmetic == Arithmetic::complex
+                            ? kGpuHafnianDoublePerSm * multiprocessors / 4
+                            : kGpuHafnianDoublePerSm * multiprocessors;
+    return kGpuHafnianSetup_s + hafnian_multiply_adds(f.order) / rate;
+}
+
+double pfaffian_seconds(const LeafFacts& f) {
+    LeafFacts half = f;
+    half.order = f.order / 2;  // planar_seconds counts a side of the bipartite graph
+    return planar_seconds(half);
+}
+
+double pairings_seconds(vertex_t n) {
+    double matchings = 1;
+    for (vertex_t k = n - 1; k > 1; k -= 2) {
+        matchings *= k;
+    }
+    return 2 * matchings * kPairingNode_ns * 1e-9;
 }
 
 int frontier_width_that_matters(vertex_t n) {
@@ -202,7 +307,7 @@ namespace {
 /// 64-bit words per frontier value: a quarter of the bound's on average (exact), two (double:
 /// the value and its error magnitude), four (complex).
 double frontier_words(const LeafFacts& f) {
-    return f.arithmetic == Arithmetic::exact ? std::max(0.0, f.bound_log2) / 256 + 2
+    return f.arithmetic == Arithmetic::exact     ? std::max(0.0, f.bound_log2) / 256 + 2
            : f.arithmetic == Arithmetic::complex ? 4
                                                  : 2;
 }

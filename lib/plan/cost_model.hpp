@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "exact/ryser/ryser.hpp"
+#include "plan/problem.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/types.hpp"
 
@@ -17,6 +18,7 @@ enum class Arithmetic { exact, double_precision, double_double, complex };
 
 /// What the planner knows about a leaf when it chooses an engine.
 struct LeafFacts {
+    Problem problem = Problem::permanent;
     vertex_t order = 0;
     edge_t nnz = 0;
     bool binary = false;
@@ -86,5 +88,24 @@ double frontier_bytes(const LeafFacts& facts);
 
 /// Predicted seconds of brute force (n! / (n−1)!! paths, about e·n! node visits).
 double brute_force_seconds(vertex_t n);
+
+/// Multiply-adds of Björklund's recursion for a hafnian of order n = 2m: each of the 2^d nodes at
+/// depth d (s = n − 2d vertices left) forms (s−2)(s−3)/2 truncated polynomial entries (two
+/// products, m(m−1) multiply-adds) and g·(1 + λb) (m(m+1)/2). About 4.7·m²·2^m.
+double hafnian_multiply_adds(vertex_t n);
+
+/// Predicted seconds of the hafnian engine on the CPU: the multiply-adds at a rate per
+/// arithmetic (exact: per group of prime lanes) on the threads, plus a start-up.
+double hafnian_seconds(const LeafFacts& facts);
+
+/// Predicted seconds of the hafnian engine on the visible GPUs (infinite without one).
+double gpu_hafnian_seconds(const LeafFacts& facts);
+
+/// Predicted seconds of the Pfaffian (FKT) engine for a planar general graph: the planar
+/// engine's model (embedding and one sparse elimination per prime), n being the vertices.
+double pfaffian_seconds(const LeafFacts& facts);
+
+/// Predicted seconds of brute force over pairings ((n−1)!! matchings of the complete graph).
+double pairings_seconds(vertex_t n);
 
 }  // namespace pmcount::plan

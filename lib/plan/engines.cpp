@@ -7,9 +7,11 @@
 #include "core/memory.hpp"
 #include "exact/brute_force.hpp"
 #include "exact/frontier/frontier.hpp"
+#include "exact/hafnian/hafnian.hpp"
+#include "exact/planar/pfaffian.hpp"
 #include "exact/planar/planar.hpp"
-#include "exact/ryser/ryser_kernel.hpp"
 #include "exact/ryser/ryser_gpu.hpp"
+#include "exact/ryser/ryser_kernel.hpp"
 #include "exact/ryser/sparse_ryser.hpp"
 #include "pmcount/error.hpp"
 
@@ -25,19 +27,27 @@ DenseMatrix<T> dense(const SparseMatrix<T>& a) {
     return a.to_dense();
 }
 
-DenseMatrix<double> real_dense(const SparseMatrix<double>& a) { return a.to_dense(); }
+DenseMatrix<double> real_dense(const SparseMatrix<double>& a) {
+    return a.to_dense();
+}
 
-// ---- direct: orders 1 and 2 by their defining formula --------------------------------------------
+// ---- direct: orders 1 and 2 by their defining formula
+// --------------------------------------------
 
-bool direct_applies(const LeafFacts& f) { return f.order >= 1 && f.order <= 2; }
-double direct_predict(const LeafFacts&) { return 1e-8; }
+bool direct_applies(const LeafFacts& f) {
+    return f.order >= 1 && f.order <= 2;
+}
+double direct_predict(const LeafFacts&) {
+    return 1e-8;
+}
 
 exact::ExactOutcome direct_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun&) {
     const auto m = dense(a);
     exact::ExactOutcome out;
     out.arithmetic = "exact integers";
-    out.value = a.rows() == 1 ? BigInt(m(0, 0))
-                              : BigInt(m(0, 0)) * BigInt(m(1, 1)) + BigInt(m(0, 1)) * BigInt(m(1, 0));
+    out.value = a.rows() == 1
+                    ? BigInt(m(0, 0))
+                    : BigInt(m(0, 0)) * BigInt(m(1, 1)) + BigInt(m(0, 1)) * BigInt(m(1, 0));
     return out;
 }
 
@@ -64,10 +74,15 @@ exact::FloatOutcome direct_complex(const SparseMatrix<std::complex<double>>& a,
     return direct_float(a);
 }
 
-// ---- brute force: the oracle, only on request ----------------------------------------------------
+// ---- brute force: the oracle, only on request
+// ----------------------------------------------------
 
-bool brute_applies(const LeafFacts& f) { return f.order <= exact::kMaxBruteForceOrder; }
-double brute_predict(const LeafFacts& f) { return brute_force_seconds(f.order); }
+bool brute_applies(const LeafFacts& f) {
+    return f.order <= exact::kMaxBruteForceOrder;
+}
+double brute_predict(const LeafFacts& f) {
+    return brute_force_seconds(f.order);
+}
 
 exact::ExactOutcome brute_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun&) {
     exact::ExactOutcome out;
@@ -92,10 +107,15 @@ exact::FloatOutcome brute_complex(const SparseMatrix<std::complex<double>>& a,
     return brute_float(exact::brute_force(dense(a)));
 }
 
-// ---- dense Ryser ---------------------------------------------------------------------------------
+// ---- dense Ryser
+// ---------------------------------------------------------------------------------
 
-bool ryser_applies(const LeafFacts& f) { return f.order <= exact::kMaxRyserOrder; }
-double ryser_predict(const LeafFacts& f) { return ryser_seconds(f); }
+bool ryser_applies(const LeafFacts& f) {
+    return f.order <= exact::kMaxRyserOrder;
+}
+double ryser_predict(const LeafFacts& f) {
+    return ryser_seconds(f);
+}
 
 exact::ExactOutcome ryser_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {
     const auto m = dense(a);
@@ -112,7 +132,8 @@ exact::FloatOutcome ryser_complex(const SparseMatrix<std::complex<double>>& a,
     return exact::ryser_complex(dense(a), run);
 }
 
-// ---- SpaRyser and SkipPer -------------------------------------------------------------------------
+// ---- SpaRyser and SkipPer
+// -------------------------------------------------------------------------
 
 template <SparseVariant V>
 double sparse_predict(const LeafFacts& f) {
@@ -136,14 +157,17 @@ exact::FloatOutcome sparse_complex(const SparseMatrix<std::complex<double>>& a,
     return exact::sparse_ryser_complex(dense(a), V, run);
 }
 
-// ---- dense Ryser on GPUs ----------------------------------------------------------------------------
+// ---- dense Ryser on GPUs
+// ----------------------------------------------------------------------------
 
 bool gpu_applies(const LeafFacts& f) {
     static const bool available = exact::gpu_available();
     return available && f.order >= 2 && f.order <= exact::kMaxRyserOrder &&
            (f.arithmetic != Arithmetic::exact || f.gpu_exact_fits);
 }
-double gpu_predict(const LeafFacts& f) { return gpu_ryser_seconds(f.order, f.arithmetic, f.primes); }
+double gpu_predict(const LeafFacts& f) {
+    return gpu_ryser_seconds(f.order, f.arithmetic, f.primes);
+}
 
 exact::ExactOutcome gpu_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {
     const bool binary = std::all_of(a.values().begin(), a.values().end(),
@@ -154,16 +178,23 @@ exact::FloatOutcome gpu_real(const SparseMatrix<double>& a, Precision precision,
                              const exact::EngineRun& run) {
     return exact::ryser_real_gpu(real_dense(a), precision, run);
 }
-exact::FloatOutcome gpu_complex(const SparseMatrix<std::complex<double>>& a, const exact::EngineRun& run) {
+exact::FloatOutcome gpu_complex(const SparseMatrix<std::complex<double>>& a,
+                                const exact::EngineRun& run) {
     return exact::ryser_complex_gpu(dense(a), run);
 }
 
-// ---- polynomial engines: planar (Kasteleyn) and frontier DP ---------------------------------------
+// ---- polynomial engines: planar (Kasteleyn) and frontier DP
+// ---------------------------------------
 
 // Both compute in double at most (no double-double).
-bool planar_applies(const LeafFacts& f) { return f.planar && f.arithmetic != Arithmetic::double_double; }
-double planar_predict(const LeafFacts& f) { return planar_seconds(f); }
-exact::FloatOutcome planar_real(const SparseMatrix<double>& a, Precision, const exact::EngineRun& run) {
+bool planar_applies(const LeafFacts& f) {
+    return f.planar && f.arithmetic != Arithmetic::double_double;
+}
+double planar_predict(const LeafFacts& f) {
+    return planar_seconds(f);
+}
+exact::FloatOutcome planar_real(const SparseMatrix<double>& a, Precision,
+                                const exact::EngineRun& run) {
     return exact::planar_real(a, run);
 }
 
@@ -172,33 +203,168 @@ bool frontier_applies(const LeafFacts& f) {
            f.frontier_slots <= 63 && f.arithmetic != Arithmetic::double_double &&
            frontier_bytes(f) <= pmcount::detail::memory_budget_bytes();
 }
-double frontier_predict(const LeafFacts& f) { return frontier_seconds(f); }
-exact::FloatOutcome frontier_real(const SparseMatrix<double>& a, Precision, const exact::EngineRun& run) {
+double frontier_predict(const LeafFacts& f) {
+    return frontier_seconds(f);
+}
+exact::FloatOutcome frontier_real(const SparseMatrix<double>& a, Precision,
+                                  const exact::EngineRun& run) {
     return exact::frontier_real(a, run);
+}
+
+// ---- hafnians: leaves of Problem::hafnian (symmetric, empty diagonal)
+// -----------------------------
+
+// Order 2: the one edge.
+bool pair_applies(const LeafFacts& f) {
+    return f.order == 2;
+}
+
+exact::ExactOutcome pair_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun&) {
+    exact::ExactOutcome out;
+    out.arithmetic = "exact integers";
+    out.value = BigInt(a.at(0, 1));
+    return out;
+}
+
+template <class T>
+exact::FloatOutcome pair_float(const SparseMatrix<T>& a) {
+    exact::FloatOutcome out;
+    out.arithmetic = "direct formula";
+    out.mantissa = std::complex<double>(a.at(0, 1));
+    return out;
+}
+exact::FloatOutcome pair_real(const SparseMatrix<double>& a, Precision, const exact::EngineRun&) {
+    return pair_float(a);
+}
+exact::FloatOutcome pair_complex(const SparseMatrix<std::complex<double>>& a,
+                                 const exact::EngineRun&) {
+    return pair_float(a);
+}
+
+/// The multiply-adds of the recursion, reported with its result (roofline of a GPU run).
+template <class Outcome>
+Outcome with_work(Outcome out, vertex_t n) {
+    out.multiply_adds = hafnian_multiply_adds(n);
+    return out;
+}
+
+bool hafnian_applies(const LeafFacts& f) {
+    return f.order <= exact::kMaxHafnianOrder;
+}
+double hafnian_predict(const LeafFacts& f) {
+    return hafnian_seconds(f);
+}
+exact::ExactOutcome hafnian_exact(const SparseMatrix<std::int64_t>& a,
+                                  const exact::EngineRun& run) {
+    return with_work(exact::hafnian_exact(dense(a), run), a.rows());
+}
+exact::FloatOutcome hafnian_real(const SparseMatrix<double>& a, Precision precision,
+                                 const exact::EngineRun& run) {
+    return with_work(exact::hafnian_real(real_dense(a), precision, run), a.rows());
+}
+exact::FloatOutcome hafnian_complex(const SparseMatrix<std::complex<double>>& a,
+                                    const exact::EngineRun& run) {
+    return with_work(exact::hafnian_complex(dense(a), run), a.rows());
+}
+
+bool pfaffian_applies(const LeafFacts& f) {
+    return f.planar && f.arithmetic != Arithmetic::double_double;
+}
+double pfaffian_predict(const LeafFacts& f) {
+    return pfaffian_seconds(f);
+}
+exact::FloatOutcome pfaffian_real(const SparseMatrix<double>& a, Precision,
+                                  const exact::EngineRun& run) {
+    return exact::pfaffian_real(a, run);
+}
+
+bool pairings_applies(const LeafFacts& f) {
+    return f.order <= exact::kMaxPairingsOrder;
+}
+double pairings_predict(const LeafFacts& f) {
+    return pairings_seconds(f.order);
+}
+exact::ExactOutcome pairings_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun&) {
+    exact::ExactOutcome out;
+    out.value = exact::hafnian_brute_force_exact(dense(a));
+    out.arithmetic = "exact integers";
+    return out;
+}
+exact::FloatOutcome pairings_real(const SparseMatrix<double>& a, Precision,
+                                  const exact::EngineRun&) {
+    return brute_float(exact::hafnian_brute_force(real_dense(a)));
+}
+exact::FloatOutcome pairings_complex(const SparseMatrix<std::complex<double>>& a,
+                                     const exact::EngineRun&) {
+    return brute_float(exact::hafnian_brute_force(dense(a)));
+}
+
+// ---- the hafnian engine on a permanent leaf: perm(B) = haf([[0, B], [Bᵀ, 0]])
+// ---------------------
+
+template <class T>
+SparseMatrix<T> embedding(const SparseMatrix<T>& b) {
+    std::vector<Triplet<T>> entries;
+    for (const auto& t : b.triplets()) {
+        entries.push_back({t.row, b.rows() + t.col, t.value});
+        entries.push_back({b.rows() + t.col, t.row, t.value});
+    }
+    return {2 * b.rows(), 2 * b.rows(), std::move(entries)};
+}
+bool embedded_applies(const LeafFacts& f) {
+    return 2 * f.order <= exact::kMaxHafnianOrder;
+}
+double embedded_predict(const LeafFacts& f) {
+    LeafFacts twice = f;
+    twice.order = 2 * f.order;
+    return hafnian_seconds(twice);
+}
+exact::ExactOutcome embedded_exact(const SparseMatrix<std::int64_t>& b,
+                                   const exact::EngineRun& run) {
+    return hafnian_exact(embedding(b), run);
+}
+exact::FloatOutcome embedded_real(const SparseMatrix<double>& b, Precision precision,
+                                  const exact::EngineRun& run) {
+    return hafnian_real(embedding(b), precision, run);
+}
+exact::FloatOutcome embedded_complex(const SparseMatrix<std::complex<double>>& b,
+                                     const exact::EngineRun& run) {
+    return hafnian_complex(embedding(b), run);
 }
 
 }  // namespace
 
 const std::vector<Engine>& engines() {
     static const std::vector<Engine> table = {
-        {"direct", Method::automatic, Backend::cpu, true, direct_applies, direct_predict, direct_exact,
-         direct_real, direct_complex},
-        {"ryser", Method::ryser, Backend::cpu, true, ryser_applies, ryser_predict, ryser_exact, ryser_real,
-         ryser_complex},
-        {"sparyser", Method::sparyser, Backend::cpu, true, ryser_applies, sparse_predict<SparseVariant::sparyser>,
-         sparse_exact<SparseVariant::sparyser>, sparse_real<SparseVariant::sparyser>,
-         sparse_complex<SparseVariant::sparyser>},
-        {"skipper", Method::skipper, Backend::cpu, true, ryser_applies, sparse_predict<SparseVariant::skipper>,
-         sparse_exact<SparseVariant::skipper>, sparse_real<SparseVariant::skipper>,
-         sparse_complex<SparseVariant::skipper>},
-        {"ryser-gpu", Method::ryser, Backend::cuda, true, gpu_applies, gpu_predict, gpu_exact,
-         gpu_real, gpu_complex},
-        {"planar", Method::planar, Backend::cpu, true, planar_applies, planar_predict, exact::planar_exact,
-         planar_real, exact::planar_complex},
-        {"frontier", Method::frontier, Backend::cpu, true, frontier_applies, frontier_predict,
-         exact::frontier_exact, frontier_real, exact::frontier_complex},
-        {"brute-force", Method::brute_force, Backend::cpu, false, brute_applies, brute_predict, brute_exact,
-         brute_real, brute_complex},
+        {"direct", Method::automatic, Backend::cpu, Problem::permanent, true, direct_applies,
+         direct_predict, direct_exact, direct_real, direct_complex},
+        {"ryser", Method::ryser, Backend::cpu, Problem::permanent, true, ryser_applies,
+         ryser_predict, ryser_exact, ryser_real, ryser_complex},
+        {"sparyser", Method::sparyser, Backend::cpu, Problem::permanent, true, ryser_applies,
+         sparse_predict<SparseVariant::sparyser>, sparse_exact<SparseVariant::sparyser>,
+         sparse_real<SparseVariant::sparyser>, sparse_complex<SparseVariant::sparyser>},
+        {"skipper", Method::skipper, Backend::cpu, Problem::permanent, true, ryser_applies,
+         sparse_predict<SparseVariant::skipper>, sparse_exact<SparseVariant::skipper>,
+         sparse_real<SparseVariant::skipper>, sparse_complex<SparseVariant::skipper>},
+        {"ryser-gpu", Method::ryser, Backend::cuda, Problem::permanent, true, gpu_applies,
+         gpu_predict, gpu_exact, gpu_real, gpu_complex},
+        {"planar", Method::planar, Backend::cpu, Problem::permanent, true, planar_applies,
+         planar_predict, exact::planar_exact, planar_real, exact::planar_complex},
+        {"frontier", Method::frontier, Backend::cpu, Problem::permanent, true, frontier_applies,
+         frontier_predict, exact::frontier_exact, frontier_real, exact::frontier_complex},
+        {"brute-force", Method::brute_force, Backend::cpu, Problem::permanent, false, brute_applies,
+         brute_predict, brute_exact, brute_real, brute_complex},
+        // Checking only: a permanent counted as the hafnian of its bipartite embedding.
+        {"hafnian", Method::hafnian, Backend::cpu, Problem::permanent, false, embedded_applies,
+         embedded_predict, embedded_exact, embedded_real, embedded_complex},
+        {"direct", Method::automatic, Backend::cpu, Problem::hafnian, true, pair_applies,
+         direct_predict, pair_exact, pair_real, pair_complex},
+        {"hafnian", Method::hafnian, Backend::cpu, Problem::hafnian, true, hafnian_applies,
+         hafnian_predict, hafnian_exact, hafnian_real, hafnian_complex},
+        {"pfaffian", Method::planar, Backend::cpu, Problem::hafnian, true, pfaffian_applies,
+         pfaffian_predict, exact::pfaffian_exact, pfaffian_real, exact::pfaffian_complex},
+        {"brute-force", Method::brute_force, Backend::cpu, Problem::hafnian, false,
+         pairings_applies, pairings_predict, pairings_exact, pairings_real, pairings_complex},
     };
     return table;
 }
@@ -210,7 +376,7 @@ const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backe
         const bool wanted = method == Method::automatic ? e.automatic : e.method == method;
         const bool allowed = backend == Backend::automatic || e.backend == backend ||
                              (backend == Backend::cuda && e.backend == Backend::cpu);
-        if (!wanted || !allowed || !e.applies(facts)) {
+        if (!wanted || !allowed || e.problem != facts.problem || !e.applies(facts)) {
             continue;
         }
         double s = e.predict_s(facts);
@@ -225,9 +391,9 @@ const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backe
     return best;
 }
 
-const Engine& engine_named(const std::string& name) {
+const Engine& engine_named(const std::string& name, Problem problem) {
     for (const Engine& e : engines()) {
-        if (name == e.name) {
+        if (name == e.name && e.problem == problem) {
             return e;
         }
     }

@@ -1,7 +1,8 @@
-// The engines the planner can put on a leaf, in one table: each says which leaves it can count,
-// predicts its time, and counts in the arithmetics it supports. A new engine is a new row; the
-// planner picks, for each leaf, the applicable automatic engine with the least predicted time
-// (or the one --method names).
+// The engines the planner can put on a leaf, in one table: each says which leaves it can count
+// (permanents or hafnians, and which of those), predicts its time, and counts in the arithmetics
+// it supports. A new engine is a new row; the planner picks, for each leaf, the applicable
+// automatic engine for the leaf's problem with the least predicted time (or the one --method
+// names).
 #pragma once
 
 #include <complex>
@@ -11,6 +12,7 @@
 #include "exact/chunked_run.hpp"
 #include "exact/ryser/ryser.hpp"
 #include "plan/cost_model.hpp"
+#include "plan/problem.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/matrix.hpp"
 
@@ -18,9 +20,10 @@ namespace pmcount::plan {
 
 struct Engine {
     const char* name;
-    Method method;   ///< the --method value that forces this engine
-    Backend backend; ///< cpu or cuda
-    bool automatic;  ///< the planner may choose it on its own
+    Method method;    ///< the --method value that forces this engine
+    Backend backend;  ///< cpu or cuda
+    Problem problem;  ///< the leaves it counts: their matrix is square (permanent) or symmetric
+    bool automatic;   ///< the planner may choose it on its own
     bool (*applies)(const LeafFacts&);
     double (*predict_s)(const LeafFacts&);
     exact::ExactOutcome (*count_exact)(const SparseMatrix<std::int64_t>&, const exact::EngineRun&);
@@ -33,12 +36,12 @@ struct Engine {
 /// Every engine, in the order ties are broken.
 const std::vector<Engine>& engines();
 
-/// The engine for a leaf: among the engines `method` names (all automatic ones for
-/// Method::automatic) on the allowed backends, the cheapest applicable one. Backend::cuda prefers
-/// a GPU engine whenever one applies. nullptr when none applies.
+/// The engine for a leaf (facts.problem): among the engines `method` names (all automatic ones
+/// for Method::automatic) on the allowed backends, the cheapest applicable one. Backend::cuda
+/// prefers a GPU engine whenever one applies. nullptr when none applies.
 const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backend);
 
-/// The engine called `name` (InternalError if there is none).
-const Engine& engine_named(const std::string& name);
+/// The engine called `name` for `problem` (InternalError if there is none).
+const Engine& engine_named(const std::string& name, Problem problem);
 
 }  // namespace pmcount::plan

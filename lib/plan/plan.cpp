@@ -16,13 +16,14 @@
 #include "exact/chunked_run.hpp"
 #include "exact/frontier/frontier.hpp"
 #include "exact/planar/kasteleyn.hpp"
-#include "exact/ryser/ryser_gpu.hpp"
 #include "exact/ryser/ryser.hpp"
+#include "exact/ryser/ryser_gpu.hpp"
 #include "exact/ryser/ryser_kernel.hpp"
 #include "exact/ryser/sparse_ryser.hpp"
 #include "numeric/permanent_bound.hpp"
 #include "numeric/primes.hpp"
 #include "numeric/scaled.hpp"
+#include "plan/builder.hpp"
 #include "plan/cost_model.hpp"
 #include "plan/engines.hpp"
 #include "pmcount/error.hpp"
@@ -32,82 +33,10 @@ namespace pmcount::plan {
 
 namespace {
 
+using detail::kComplex;
+using detail::kIntegral;
 using numeric::Scaled;
 constexpr double kUnitRoundoff = 0x1p-53;
-/// Fixed cost of a leaf or a split (structure work, engine set-up), so that splitting small
-/// matrices, which saves nothing, is not chosen.
-constexpr double kLeafOverhead_s = 5e-6;
-/// A split is only tried on a matrix predicted to take longer than this: planning its two parts
-/// (structure, walk estimates) takes tens of microseconds to milliseconds.
-constexpr double kMinSplitSaving_s = 2e-3;
-/// Below this order every engine takes well under a millisecond: the sparse-walk estimate
-/// (tens of microseconds) is skipped and the cost model assumes no zeros.
-constexpr vertex_t kMinWalkEstimateOrder = 16;
-
-template <class T>
-constexpr bool kIntegral = std::is_same_v<T, std::int64_t>;
-template <class T>
-constexpr bool kComplex = std::is_same_v<T, std::complex<double>>;
-
-/// The bipartite graph of the nonzero entries (stored zeros never help a matching).
-template <class T>
-BipartiteGraph nonzero_pattern(const SparseMatrix<T>& a) {
-    std::vector<BipartiteGraph::Edge> edges;
-    edges.reserve(static_cast<std::size_t>(a.nnz()));
-    for (const auto& t : a.triplets()) {
-        if (t.value != T{}) {
-            edges.emplace_back(t.row, t.col);
-        }
-    }
-    return {a.rows(), a.cols(), std::move(edges)};
-}
-
-/// Rows and columns of fine block b of `dm`, with the entries of `a` inside the block.
-template <class T>
-SparseMatrix<T> block_matrix(const SparseMatrix<T>& a, const DMDecomposition& dm, int b) {
-    const auto k = static_cast<std::size_t>(b);
-    const vertex_t first_row = dm.row_block_start[k], first_col = dm.col_block_start[k];
-    const vertex_t order = dm.row_block_start[k + 1] - first_row;
-    std::vector<vertex_t> local_col(static_cast<std::size_t>(a.cols()), -1);
-    for (vertex_t c = 0; c < order; ++c) {
-        local_col[static_cast<std::size_t>(dm.col_order[static_cast<std::size_t>(first_col + c)])] = c;
-    }
-    std::vector<Triplet<T>> entries;
-    for (vertex_t r = 0; r < order; ++r) {
-        const vertex_t row = dm.row_order[static_cast<std::size_t>(first_row + r)];
-        for (edge_t e = a.row_offsets()[static_cast<std::size_t>(row)];
-             e < a.row_offsets()[static_cast<std::size_t>(row) + 1]; ++e) {
-            const vertex_t c = local_col[static_cast<std::size_t>(a.col_indices()[static_cast<std::size_t>(e)])];
-            const T& value = a.values()[static_cast<std::size_t>(e)];
-            if (c >= 0 && value != T{}) {
-                entries.push_back({r, c, value});
-            }
-        }
-    }
-    return {order, order, std::move(entries)};
-}
-
-/// Floating merges are exact enough only for nonnegative real matrices (see forbert_marx.hpp).
-template <class T>
-bool merges_allowed(const SparseMatrix<T>& a) {
-    if constexpr (kIntegral<T>) {
-        return true;
-    } else if constexpr (kComplex<T>) {
-        return false;
-    } else {
-        return std::all_of(a.values().begin(), a.values().end(), [](double v) { return v >= 0; });
-    }
-}
-
-template <class T>
-DenseMatrix<std::int64_t> integer_dense(const DenseMatrix<T>& a) {
-    if constexpr (kIntegral<T>) {
-        return a;
-    } else {
-        throw InvalidArgument("exact arithmetic needs integer entries");
-    }
-}
-
 template <class T>
 std::complex<double> as_complex(const T& v) {
     if constexpr (kComplex<T>) {
@@ -134,327 +63,6 @@ std::string format_seconds(double s) {
     return buffer;
 }
 
-// ---- Building -----------------------------------------------------------------------------------
-
-template <class T>
-class Builder {
-public:
-    Builder(const Settings& settings, StructureReport& report)
-        : settings_(settings), report_(report), splits_left_(settings.max_splits) {}
-
-    /// Plan for perm(a). `irreducible`: a is known to be one fine DM block; `reduce`: try the
-    /// Forbert–Marx rules (false right after they ran to exhaustion on this very matrix).
-    Node<T> build(const SparseMatrix<T>& a, bool irreducible, bool reduce, std::string origin,
-                  int depth) {
-        if (a.rows() > 0 && settings_.dulmage_mendelsohn && !irreducible) {
-            const DMDecomposition dm = dulmage_mendelsohn(nonzero_pattern(a));
-            if (depth == 0) {
-                report_.matching_size = dm.matching.size;
-            }
-            if (!dm.has_perfect_matching()) {
-                if (depth == 0) {
-                    report_.hall_rows = dm.matching.hall_violator;
-                    report_.hall_cols = dm.matching.hall_neighbours;
-                }
-                return zero(std::move(origin) + ": no perfect matching (maximum matching " +
-                            std::to_string(dm.matching.size) + " of " + std::to_string(a.rows()) +
-                            ")");
-            }
-            if (depth == 0) {
-                report_.dropped_entries = dm.dropped_edges;
-                for (int b = 0; b < dm.num_blocks(); ++b) {
-                    const auto k = static_cast<std::size_t>(b);
-                    report_.block_orders.push_back(dm.row_block_start[k + 1] - dm.row_block_start[k]);
-                }
-            }
-            if (dm.num_blocks() > 1) {
-                Node<T> product;
-                product.kind = Node<T>::Kind::product;
-                product.origin = origin + ": " + std::to_string(dm.num_blocks()) +
-                                 " Dulmage–Mendelsohn blocks, " + std::to_string(dm.dropped_edges) +
-                                 " entries dropped";
-                for (int b = 0; b < dm.num_blocks(); ++b) {
-                    product.children.push_back(build(block_matrix(a, dm, b), true, true,
-                                                     "block " + std::to_string(b + 1) + " of " +
-                                                         std::to_string(dm.num_blocks()),
-                                                     depth + 1));
-                    product.predicted_s += product.children.back().predicted_s;
-                }
-                return product;
-            }
-        }
-        if (a.rows() > 0 && settings_.reductions && reduce) {
-            return reduce_then_build(a, std::move(origin), depth);
-        }
-        return leaf(a, std::move(origin));
-    }
-
-private:
-    /// Whether the sparse-walk estimate enters a prediction: the sparse engines', and dense
-    /// Ryser's in exact arithmetic (terms with a zero skip the modular work).
-    bool walk_matters() const {
-        switch (settings_.method) {
-            case Method::automatic:
-            case Method::sparyser:
-            case Method::skipper: return true;
-            case Method::ryser: return settings_.precision == Precision::exact;
-            default: return false;
-        }
-    }
-
-    Node<T> zero(std::string origin) {
-        Node<T> node;
-        node.kind = Node<T>::Kind::zero;
-        node.origin = std::move(origin);
-        return node;
-    }
-
-    Node<T> leaf(SparseMatrix<T> a, std::string origin) {
-        Node<T> node;
-        node.kind = Node<T>::Kind::leaf;
-        node.origin = std::move(origin);
-        node.predicted_s = kLeafOverhead_s;
-        if (a.rows() == 0) {
-            node.engine = "empty";
-            node.matrix = std::move(a);
-            return node;
-        }
-        LeafFacts facts;
-        facts.order = a.rows();
-        facts.nnz = a.nnz();
-        facts.threads = settings_.threads;
-        std::optional<DenseMatrix<T>> dense;
-        if (a.rows() <= exact::kMaxRyserOrder) {
-            dense = a.to_dense();
-            // Without the estimate: no zeros, and SpaRyser's column updates cost about a
-            // column's nonzeros on average (an over-estimate: SortOrder flips the sparse ones
-            // most often).
-            facts.entries_per_step = static_cast<double>(a.nnz()) / std::max<vertex_t>(1, a.rows());
-            if (a.rows() >= kMinWalkEstimateOrder && walk_matters()) {
-                const exact::SparseWalkEstimate walk = exact::estimate_sparse_walk(*dense);
-                facts.term_fraction = walk.term_fraction;
-                facts.visit_fraction = walk.visit_fraction;
-                facts.entries_per_step = walk.entries_per_step;
-                facts.binary_walk = walk.binary;
-            }
-        }
-        if (settings_.precision == Precision::exact) {
-            facts.arithmetic = Arithmetic::exact;
-            if (dense) {
-                const DenseMatrix<std::int64_t> integer = integer_dense(*dense);
-                facts.binary = std::all_of(integer.data().begin(), integer.data().end(),
-                                           [](std::int64_t v) { return v == 0 || v == 1; });
-                const double bound = numeric::permanent_bound_log2(integer, facts.binary);
-                facts.primes = std::isinf(bound)
-                                   ? 0
-                                   : static_cast<int>((bound + 1) / numeric::kLargePrimeLog2) + 2;
-                facts.products = exact::exact_products(integer);
-                // Only the GPU engine asks; its prime search is not free.
-                facts.gpu_exact_fits = settings_.backend != Backend::cpu && exact::gpu_available() &&
-                                       exact::gpu_exact_fits(integer, facts.binary);
-            }
-        } else {
-            facts.arithmetic = kComplex<T> ? Arithmetic::complex
-                               : settings_.precision == Precision::double_double
-                                   ? Arithmetic::double_double
-                                   : Arithmetic::double_precision;
-        }
-        double untested_planar_s = std::numeric_limits<double>::infinity();
-        if (a.rows() >= kMinPolynomialOrder || settings_.method == Method::planar ||
-            settings_.method == Method::frontier) {
-            polynomial_facts(a, dense.has_value(), facts);
-            untested_planar_s = planarity_fact(a, facts);
-        }
-        const Engine* engine = choose_engine(facts, settings_.method, settings_.backend);
-        if (untested_planar_s < (engine ? engine->predict_s(facts) : untested_planar_s + 1)) {
-            // The planar engine would be the plan if the pattern is planar, but it would not
-            // finish in time: the leaf takes at least this long either way.
-            node.engine = "planar (planarity not tested: predicted beyond the time limit)";
-            node.predicted_s += untested_planar_s;
-        } else if (engine) {
-            node.engine = engine->name;
-            node.predicted_s += engine->predict_s(facts);
-            if (engine->method == Method::frontier) {
-                node.detail = "width " + std::to_string(facts.frontier_width);
-            }
-        } else {
-            node.engine = "none (" + no_engine_reason(a.rows(), facts) + ")";
-            node.predicted_s = std::numeric_limits<double>::infinity();
-        }
-        node.matrix = std::move(a);
-        return node;
-    }
-
-    /// What the planar and frontier engines need to know but planarity (planarity_fact): the
-    /// narrowest frontier order found (O(E·w) per candidate) and, in exact arithmetic, the
-    /// permanent bound (primes for planar, integer width for frontier) also for leaves too large
-    /// for the dense facts.
-    void polynomial_facts(const SparseMatrix<T>& a, bool dense_facts, LeafFacts& facts) const {
-        const BipartiteGraph pattern = nonzero_pattern(a);
-        const exact::FrontierOrder order =
-            exact::frontier_order(pattern, frontier_width_that_matters(a.rows()));
-        facts.frontier_width = order.width;
-        facts.frontier_slots = order.slots;
-        facts.frontier_states = order.states;
-        facts.frontier_peak_states = order.peak_states;
-        if constexpr (kIntegral<T>) {
-            if (facts.arithmetic == Arithmetic::exact) {
-                const bool binary = std::all_of(a.values().begin(), a.values().end(),
-                                                [](std::int64_t v) { return v == 0 || v == 1; });
-                const double bound = numeric::permanent_bound_log2(a, binary);
-                facts.bound_log2 = std::isinf(bound) ? 0 : bound;
-                if (!dense_facts) {
-                    facts.binary = binary;
-                    facts.primes = static_cast<int>((facts.bound_log2 + 1) / numeric::kLargePrimeLog2) + 2;
-                }
-            }
-        }
-    }
-
-    /// Why no engine takes a leaf: the forced method's limit, or every engine's.
-    std::string no_engine_reason(vertex_t order, const LeafFacts& facts) const {
-        const bool dd = facts.arithmetic == Arithmetic::double_double;
-        const char* no_dd = "the planar and frontier engines have no double-double arithmetic";
-        switch (settings_.method) {
-            case Method::planar: return dd ? no_dd : "the pattern is not planar";
-            case Method::frontier: return dd ? no_dd : frontier_reason(facts);
-            case Method::brute_force:
-                return "brute force handles order ≤ " + std::to_string(exact::kMaxBruteForceOrder);
-            case Method::ryser:
-            case Method::sparyser:
-            case Method::skipper:
-                return "Ryser's engines handle order ≤ " + std::to_string(exact::kMaxRyserOrder);
-            default:
-                return "order " + std::to_string(order) + " is beyond Ryser's engines (≤ " +
-                       std::to_string(exact::kMaxRyserOrder) + ")" +
-                       (dd ? ", and " + std::string(no_dd)
-                        : facts.frontier_width >= 0
-                            ? ", the pattern is not planar, and " + frontier_reason(facts)
-                            : std::string());
-        }
-    }
-
-    static std::string frontier_reason(const LeafFacts& facts) {
-        if (facts.frontier_width >= 0 && facts.frontier_width <= exact::kMaxFrontierWidth &&
-            frontier_bytes(facts) > pmcount::detail::memory_budget_bytes()) {
-            char text[160];
-            std::snprintf(text, sizeof text,
-                          "frontier width %d needs up to %.3g GB, more than half of this "
-                          "machine's memory",
-                          facts.frontier_width, frontier_bytes(facts) / 1e9);
-            return text;
-        }
-        return "frontier width " + std::to_string(facts.frontier_width) +
-               " is beyond the frontier engine's limit of " +
-               std::to_string(exact::kMaxFrontierWidth);
-    }
-
-    /// Planarity (Boyer–Myrvold; linear in theory, but the slowest fact and about 1 KB of memory
-    /// per vertex: 10 s on the 400×400 grid), tested only where it decides the plan: when the
-    /// planar engine would be chosen if the pattern were planar, and would finish within the
-    /// time limit. Returns the planar engine's predicted seconds when that is what kept the
-    /// test from running (infinity otherwise).
-    double planarity_fact(const SparseMatrix<T>& a, LeafFacts& facts) const {
-        LeafFacts planar = facts;
-        planar.planar = true;
-        const Engine* engine = choose_engine(planar, settings_.method, settings_.backend);
-        if (engine == nullptr || engine->method != Method::planar) {
-            return std::numeric_limits<double>::infinity();  // not chosen even if planar
-        }
-        const double planar_s = engine->predict_s(planar);
-        if (planar_s > settings_.time_limit_s) {
-            return planar_s;
-        }
-        facts.planar = exact::is_planar(nonzero_pattern(a));
-        return std::numeric_limits<double>::infinity();
-    }
-
-    /// Applies the Forbert–Marx rules until none applies; a split is kept only when the two
-    /// parts' plans are predicted cheaper than counting the matrix as it stands.
-    Node<T> reduce_then_build(const SparseMatrix<T>& a, std::string origin, int depth) {
-        reduce::WorkMatrix<T> work(a);
-        const bool merge = merges_allowed(a);
-        std::vector<T> factors;
-        reduce::ReductionCounts counts;
-        std::vector<vertex_t> rows, cols;
-        for (;;) {
-            const auto [degree, side, line] = work.min_line();
-            if (degree < 0) {
-                break;  // everything eliminated
-            }
-            if (degree == 0) {
-                Node<T> node = zero(origin + ": a line became empty while reducing");
-                node.reductions = counts;
-                node.reduced_from = a.rows();
-                return node;
-            }
-            if (degree == 1) {
-                factors.push_back(work.eliminate(side, line));
-                ++counts.eliminated;
-                continue;
-            }
-            if (degree == 2 && merge && work.merge(side, line)) {
-                ++counts.merged;
-                continue;
-            }
-            if (degree <= 4 && degree >= 3 && merge && splits_allowed_ && splits_left_ > 0) {
-                const SparseMatrix<T> current = work.extract(rows, cols);
-                const Node<T> keep = leaf(current, "");
-                const double keep_s = keep.predicted_s;
-                if (keep_s < kMinSplitSaving_s) {
-                    break;  // planning the two parts would cost more than splitting could save
-                }
-                if (keep.engine == "planar" || keep.engine == "frontier") {
-                    break;  // polynomial: two parts of order n − 1 cost about twice as much
-                }
-                --splits_left_;  // every attempt counts, kept or not: planning time stays bounded
-                auto [first, second] = work.split(side, line);
-                const SparseMatrix<T> part1 = first.extract(rows, cols);
-                const SparseMatrix<T> part2 = second.extract(rows, cols);
-                // Decide on the parts planned without further splits (linear planning time: a
-                // full plan of both parts at every attempt would grow exponentially with the
-                // depth); a kept split is then planned in full, which can only lower its cost.
-                auto plan_parts = [&](bool splits) {
-                    const bool outer = splits_allowed_;
-                    splits_allowed_ = splits;
-                    Node<T> sum;
-                    sum.kind = Node<T>::Kind::sum;
-                    sum.origin = origin + ": split of a line with " + std::to_string(degree) + " nonzeros";
-                    sum.children.push_back(build(part1, false, true, "part 1", depth + 1));
-                    sum.children.push_back(build(part2, false, true, "part 2", depth + 1));
-                    sum.predicted_s =
-                        kLeafOverhead_s + sum.children[0].predicted_s + sum.children[1].predicted_s;
-                    splits_allowed_ = outer;
-                    return sum;
-                };
-                if (plan_parts(false).predicted_s < keep_s) {
-                    Node<T> sum = plan_parts(true);
-                    ++counts.split;
-                    sum.factors = std::move(factors);
-                    sum.reductions = counts;
-                    sum.reduced_from = a.rows();
-                    return sum;
-                }
-            }
-            break;
-        }
-        if (!counts.any()) {
-            return leaf(a, std::move(origin));
-        }
-        // The reduced matrix may split into blocks again; it is not reduced a second time.
-        Node<T> node = build(work.extract(rows, cols), false, false, origin + ", reduced", depth + 1);
-        node.factors.insert(node.factors.end(), factors.begin(), factors.end());
-        node.reductions += counts;
-        node.reduced_from = a.rows();
-        return node;
-    }
-
-    const Settings& settings_;
-    StructureReport& report_;
-    int splits_left_;
-    bool splits_allowed_ = true;
-};
-
 /// The plan as an indented tree, at most kMaxPlanLines lines (big plans have thousands of
 /// nodes; the counts in the report cover all of them).
 constexpr int kMaxPlanLines = 120;
@@ -479,19 +87,25 @@ void render(const Node<T>& node, int depth, std::ostringstream& out, int& lines,
             << " merged, " << node.reductions.split << " split]";
     }
     switch (node.kind) {
-        case Node<T>::Kind::zero: out << " → 0"; break;
+        case Node<T>::Kind::zero:
+            out << " → 0";
+            break;
         case Node<T>::Kind::leaf:
             if (node.matrix.rows() == 0) {
                 out << " → fully reduced";
             } else {
                 out << " → " << node.engine
                     << (node.detail.empty() ? std::string() : " (" + node.detail + ")") << " on "
-                    << node.matrix.rows() << "×"
-                    << node.matrix.rows() << " (" << node.matrix.nnz() << " nonzeros)";
+                    << node.matrix.rows() << "×" << node.matrix.rows() << " (" << node.matrix.nnz()
+                    << " nonzeros)";
             }
             break;
-        case Node<T>::Kind::product: out << " → product of " << node.children.size(); break;
-        case Node<T>::Kind::sum: out << " → sum of " << node.children.size(); break;
+        case Node<T>::Kind::product:
+            out << " → product of " << node.children.size();
+            break;
+        case Node<T>::Kind::sum:
+            out << " → sum of " << node.children.size();
+            break;
     }
     out << ", predicted " << format_seconds(node.predicted_s) << "\n";
     for (const Node<T>& child : node.children) {
@@ -533,8 +147,11 @@ public:
     BigInt exact_value(const Node<T>& node) {
         BigInt value = 1;
         switch (node.kind) {
-            case Node<T>::Kind::zero: return 0;
-            case Node<T>::Kind::leaf: value = timed_leaf(node, [&] { return exact_leaf(node); }); break;
+            case Node<T>::Kind::zero:
+                return 0;
+            case Node<T>::Kind::leaf:
+                value = timed_leaf(node, [&] { return exact_leaf(node); });
+                break;
             case Node<T>::Kind::product:
                 for (const auto& child : node.children) {
                     value *= exact_value(child);
@@ -564,8 +181,11 @@ public:
     Float float_value(const Node<T>& node) {
         Float out{Scaled::from(1.0), Scaled{}};
         switch (node.kind) {
-            case Node<T>::Kind::zero: return {Scaled{}, Scaled{}};
-            case Node<T>::Kind::leaf: out = timed_leaf(node, [&] { return float_leaf(node); }); break;
+            case Node<T>::Kind::zero:
+                return {Scaled{}, Scaled{}};
+            case Node<T>::Kind::leaf:
+                out = timed_leaf(node, [&] { return float_leaf(node); });
+                break;
             case Node<T>::Kind::product:
                 for (const auto& child : node.children) {
                     out = multiply(out, float_value(child));
@@ -612,14 +232,15 @@ private:
         if (options_.progress && total_ > 0) {
             const double before = done_, share = node.predicted_s;
             run_.progress = [this, before, share](const Progress& p) {
-                options_.progress(Progress{std::min(1.0, (before + p.fraction * share) / total_),
-                                           p.elapsed_s});
+                options_.progress(
+                    Progress{std::min(1.0, (before + p.fraction * share) / total_), p.elapsed_s});
             };
         }
         auto value = compute();
         done_ += node.predicted_s;
         auto& leaf = result_.structure.leaves[leaf_index_++];
-        leaf.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        leaf.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return value;
     }
 
@@ -628,11 +249,12 @@ private:
             return 1;
         }
         if constexpr (kIntegral<T>) {
-            const Engine& engine = engine_named(node.engine);
+            const Engine& engine = engine_named(node.engine, node.problem);
             exact::ExactOutcome out = engine.count_exact(node.matrix, run_);
             note_backend(engine, out.device, out.device_seconds);
             result_.stats.primes = std::max(result_.stats.primes, out.primes);
             result_.stats.gray_steps += out.gray_steps;
+            result_.stats.multiply_adds += out.multiply_adds * std::max(1, out.primes);
             note_arithmetic(out.arithmetic);
             return out.value;
         } else {
@@ -645,7 +267,7 @@ private:
         if (a.rows() == 0) {
             return {Scaled::from(1.0), Scaled{}};
         }
-        const Engine& engine = engine_named(node.engine);
+        const Engine& engine = engine_named(node.engine, node.problem);
         exact::FloatOutcome out;
         if constexpr (kComplex<T>) {
             out = engine.count_complex(a, run_);
@@ -660,6 +282,7 @@ private:
             out = engine.count_real(a, settings_.precision, run_);
         }
         result_.stats.gray_steps += out.gray_steps;
+        result_.stats.multiply_adds += out.multiply_adds;
         note_arithmetic(out.arithmetic);
         note_backend(engine, out.device, out.device_seconds);
         return {Scaled::from(out.mantissa, out.exponent2),
@@ -699,16 +322,7 @@ private:
 }  // namespace
 
 template <class T>
-Node<T> build_plan(const SparseMatrix<T>& a, const Settings& settings, StructureReport& report) {
-    report.dulmage_mendelsohn = settings.dulmage_mendelsohn;
-    report.reductions = settings.reductions;
-    Builder<T> builder(settings, report);
-    Node<T> root = builder.build(a, false, true, "matrix " + std::to_string(a.rows()) + "×" +
-                                                     std::to_string(a.cols()),
-                                 0);
-    if (!settings.dulmage_mendelsohn) {
-        report.block_orders.assign(1, a.rows());
-    }
+void detail::finish_plan(const Node<T>& root, StructureReport& report) {
     std::ostringstream text;
     int lines = 0, hidden = 0;
     render(root, 0, text, lines, hidden);
@@ -719,6 +333,19 @@ Node<T> build_plan(const SparseMatrix<T>& a, const Settings& settings, Structure
     report.predicted_s = root.predicted_s;
     collect_leaves(root, report.leaves);
     count_reductions(root, report);
+}
+
+template <class T>
+Node<T> build_plan(const SparseMatrix<T>& a, const Settings& settings, StructureReport& report) {
+    report.dulmage_mendelsohn = settings.dulmage_mendelsohn;
+    report.reductions = settings.reductions;
+    detail::Builder<T> builder(settings, report);
+    Node<T> root = builder.build(
+        a, false, true, "matrix " + std::to_string(a.rows()) + "×" + std::to_string(a.cols()), 0);
+    if (!settings.dulmage_mendelsohn) {
+        report.block_orders.assign(1, a.rows());
+    }
+    detail::finish_plan(root, report);
     return root;
 }
 
@@ -752,16 +379,23 @@ void evaluate_plan(const Node<T>& root, const Settings& settings, const CountOpt
         result.abs_error = std::numeric_limits<double>::denorm_min();  // still a bound
     }
     const double log2_error = f.error.log2_abs();
-    result.rel_error = f.value.is_zero() ? (f.error.is_zero() ? 0.0 : std::numeric_limits<double>::infinity())
-                                         : std::exp2(log2_error - log2_abs);
+    result.rel_error = f.value.is_zero()
+                           ? (f.error.is_zero() ? 0.0 : std::numeric_limits<double>::infinity())
+                           : std::exp2(log2_error - log2_abs);
 }
 
-template Node<std::int64_t> build_plan(const SparseMatrix<std::int64_t>&, const Settings&, StructureReport&);
+template void detail::finish_plan(const Node<std::int64_t>&, StructureReport&);
+template void detail::finish_plan(const Node<double>&, StructureReport&);
+template void detail::finish_plan(const Node<std::complex<double>>&, StructureReport&);
+template Node<std::int64_t> build_plan(const SparseMatrix<std::int64_t>&, const Settings&,
+                                       StructureReport&);
 template Node<double> build_plan(const SparseMatrix<double>&, const Settings&, StructureReport&);
-template Node<std::complex<double>> build_plan(const SparseMatrix<std::complex<double>>&, const Settings&,
-                                               StructureReport&);
-template void evaluate_plan(const Node<std::int64_t>&, const Settings&, const CountOptions&, CountResult&);
-template void evaluate_plan(const Node<double>&, const Settings&, const CountOptions&, CountResult&);
+template Node<std::complex<double>> build_plan(const SparseMatrix<std::complex<double>>&,
+                                               const Settings&, StructureReport&);
+template void evaluate_plan(const Node<std::int64_t>&, const Settings&, const CountOptions&,
+                            CountResult&);
+template void evaluate_plan(const Node<double>&, const Settings&, const CountOptions&,
+                            CountResult&);
 template void evaluate_plan(const Node<std::complex<double>>&, const Settings&, const CountOptions&,
                             CountResult&);
 

@@ -1,4 +1,4 @@
-// The planner: every count goes through it.
+// The planner: every count goes through it. A permanent (bipartite graphs, digraphs, matrices):
 //
 //   matrix ─► Hopcroft–Karp (no perfect matching? → 0, with a Hall witness)
 //          ─► fine Dulmage–Mendelsohn: product over irreducible blocks, entries between blocks
@@ -8,6 +8,16 @@
 //          ─► leaves: an engine per leaf chosen by order, value kind and the cost model
 //          ─► evaluate the tree: exact big integers, or floats with propagated error bounds.
 //
+// A hafnian (general graphs, symmetric matrices; general.cpp):
+//
+//   symmetric matrix ─► Edmonds' blossom (no perfect matching? → 0, with a Tutte set)
+//          ─► drop the edges in no perfect matching; product over connected components and over
+//             the pieces of the block (cut vertex) split
+//          ─► a bipartite piece becomes a permanent and takes the path above (unless
+//             Settings::general); per piece forced edges and degree-2 contractions
+//          ─► hafnian leaves: an engine per leaf (hafnian recursion, Pfaffian of a planar graph,
+//             pairings brute force) by the cost model.
+//
 // The tree is built without counting, so --explain can print it with predicted times, and a
 // plan predicted to exceed the time limit is refused before any exponential work starts.
 #pragma once
@@ -16,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "plan/problem.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/matrix.hpp"
 #include "reduce/forbert_marx.hpp"
@@ -39,16 +50,21 @@ struct Settings {
     /// The plan's time limit (CountOptions::max_predicted_seconds): facts that could only
     /// matter for an engine predicted beyond it are not computed (see planarity_fact).
     double time_limit_s = std::numeric_limits<double>::infinity();
+    /// CountOptions::general: bipartite pieces of a general graph stay hafnians.
+    bool general = false;
 };
 
 template <class T>
 struct Node {
     enum class Kind { leaf, product, sum, zero };
     Kind kind = Kind::leaf;
+    /// What the subtree computes; a leaf's engine is one for this problem. The children of a
+    /// hafnian node may be permanents (bipartite pieces), never the other way round.
+    Problem problem = Problem::permanent;
     /// Entries multiplied out by eliminations on the way to this node.
     std::vector<T> factors;
     std::vector<Node> children;
-    SparseMatrix<T> matrix;  ///< leaves only
+    SparseMatrix<T> matrix;  ///< leaves only (a hafnian's: symmetric, empty diagonal)
     std::string origin;      ///< how the node arose ("block 2 of 3", "split part 1", …)
     std::string engine;      ///< leaves only
     std::string detail;      ///< leaves: what --explain adds to the engine (the frontier's width)
@@ -61,6 +77,12 @@ struct Node {
 /// Builds the plan of perm(a) for a square matrix; fills the structure fields of `report`.
 template <class T>
 Node<T> build_plan(const SparseMatrix<T>& a, const Settings& settings, StructureReport& report);
+
+/// Builds the plan of haf(a) for a symmetric matrix of even order with an empty diagonal; fills
+/// the structure fields of `report` (report.general, the Tutte set, …).
+template <class T>
+Node<T> build_hafnian_plan(const SparseMatrix<T>& a, const Settings& settings,
+                           StructureReport& report);
 
 /// Evaluates a plan built by build_plan, filling value fields, timings of the leaves
 /// (result.structure.leaves) and stats of `result`.

@@ -201,12 +201,13 @@ TEST_F(CountMatchingsCli, CycleCoversOfAHeaderlessEdgeList) {
     EXPECT_EQ(r.status, kOk) << r.err;
     EXPECT_EQ(r.out, "2\n");
     EXPECT_NE(r.err.find("cycle covers of c.txt"), std::string::npos) << r.err;
-    // Read as an undirected graph, the loops make it non-bipartite.
+    // Read as an undirected graph, the loops cannot be in a perfect matching: an input error.
     const Outcome undirected = run(name);
     EXPECT_EQ(undirected.status, kInputError);
     EXPECT_EQ(undirected.out, "");
-    EXPECT_NE(undirected.err.find("not bipartite"), std::string::npos) << undirected.err;
-    EXPECT_EQ(count_lines(undirected.err), 1u) << undirected.err;
+    EXPECT_EQ(undirected.err,
+              "error: c.txt:4: self-loop 0–0: no perfect matching can use it (remove it; with "
+              "--cycle-covers a self-loop is a fixed point)\n");
     // Ids need not start at 0 or be contiguous.
     const Outcome sparse_ids = run("--cycle-covers " + write("d.txt", "10 20\n20 10\n"));
     EXPECT_EQ(sparse_ids.status, kOk) << sparse_ids.err;
@@ -479,8 +480,8 @@ TEST_F(CountMatchingsCli, DotFileShowsBlocksAndDroppedEdges) {
 
 TEST_F(CountMatchingsCli, TimeLimitRefusesAHopelessPlan) {
     // 50×50 all ones with the front end off: 2^49 Gray steps, far over a 60 s limit.
-    const Outcome r = run("--no-dm --no-reduce --max-time 60 " +
-                          write("j.mtx", all_ones_matrix_market(50)));
+    const Outcome r =
+        run("--no-dm --no-reduce --max-time 60 " + write("j.mtx", all_ones_matrix_market(50)));
     EXPECT_EQ(r.status, kRuntimeError);
     EXPECT_NE(r.err.find("predicted to take"), std::string::npos) << r.err;
     EXPECT_EQ(count_lines(r.err), 1u) << r.err;
@@ -516,9 +517,9 @@ TEST_F(CountMatchingsCli, ApproxPopulationsReportParticlesAndPopulations) {
     EXPECT_EQ(bad.status, kUsage);
     EXPECT_NE(bad.err.find("--resample-every"), std::string::npos) << bad.err;
     // The potential's exponent reaches the sampler (exponent 0: plain weights, another draw).
-    const Outcome plain = run(
-        "--approx --json --particles 16 --resample-every 4 --samples 3200 --seed 2 "
-        "--potential-exponent 0 grid:8x8");
+    const Outcome plain =
+        run("--approx --json --particles 16 --resample-every 4 --samples 3200 --seed 2 "
+            "--potential-exponent 0 grid:8x8");
     ASSERT_EQ(plain.status, kOk) << plain.err;
     EXPECT_NE(nlohmann::json::parse(plain.out)["log10_value"], j["log10_value"]);
     const Outcome negative = run("--approx --particles 16 --potential-exponent -1 grid:4x4");
@@ -584,7 +585,121 @@ TEST_F(CountMatchingsCli, CycleCoversOfAnUndirectedGraphUseBothArcsOfEachEdge) {
     const Outcome r = run("--cycle-covers " + k4);
     EXPECT_EQ(r.status, kOk) << r.err;
     EXPECT_EQ(r.out, "9\n");
-    EXPECT_EQ(run("-q " + k4).status, kInputError);  // as a graph it is not bipartite
+    // As a graph it is not bipartite: its perfect matchings, 3.
+    const Outcome matchings = run("-q " + k4);
+    EXPECT_EQ(matchings.status, kOk) << matchings.err;
+    EXPECT_EQ(matchings.out, "3\n");
+}
+
+TEST_F(CountMatchingsCli, GeneralGraphsAreCountedNotRefused) {
+    // The Petersen graph has 6 perfect matchings; K_6 has 5!! = 15.
+    std::string petersen;
+    for (int i = 0; i < 5; ++i) {
+        petersen += std::to_string(i) + " " + std::to_string((i + 1) % 5) + "\n" +
+                    std::to_string(i) + " " + std::to_string(i + 5) + "\n" + std::to_string(5 + i) +
+                    " " + std::to_string(5 + (i + 2) % 5) + "\n";
+    }
+    const Outcome r = run(write("petersen.txt", petersen));
+    EXPECT_EQ(r.status, kOk) << r.err;
+    EXPECT_EQ(r.out, "6\n");
+    EXPECT_NE(
+        r.err.find("perfect matchings of petersen.txt (10 vertices, 15 edges, binary): exact"),
+        std::string::npos)
+        << r.err;
+    std::string k6;
+    for (int u = 0; u < 6; ++u) {
+        for (int v = u + 1; v < 6; ++v) {
+            k6 += std::to_string(u) + " " + std::to_string(v) + "\n";
+        }
+    }
+    EXPECT_EQ(run("-q " + write("k6.txt", k6)).out, "15\n");
+    // Every engine that takes a general graph gives the same count; K_6 is not planar, K_4 is.
+    for (const char* method : {"hafnian", "brute-force"}) {
+        const Outcome forced = run(std::string("-q --method ") + method + " --no-reduce k6.txt");
+        EXPECT_EQ(forced.status, kOk) << method << ": " << forced.err;
+        EXPECT_EQ(forced.out, "15\n") << method;
+    }
+    const Outcome not_planar = run("-q --method planar --no-reduce k6.txt");
+    EXPECT_EQ(not_planar.status, kRuntimeError);
+    EXPECT_NE(not_planar.err.find("the graph is not planar"), std::string::npos) << not_planar.err;
+    const std::string k4 = write("k4.txt", "0 1\n0 2\n0 3\n1 2\n1 3\n2 3\n");
+    EXPECT_EQ(run("-q --method planar --no-reduce " + k4).out, "3\n");
+    // --general takes a bipartite graph through the same path: the 4×4 grid has 36 tilings.
+    std::string grid;
+    for (int row = 0; row < 4; ++row) {
+        for (int col = 0; col < 4; ++col) {
+            const int v = 4 * row + col;
+            if (col + 1 < 4) {
+                grid += std::to_string(v) + " " + std::to_string(v + 1) + "\n";
+            }
+            if (row + 1 < 4) {
+                grid += std::to_string(v) + " " + std::to_string(v + 4) + "\n";
+            }
+        }
+    }
+    const std::string grid_file = write("grid.txt", grid);
+    EXPECT_EQ(run("-q " + grid_file).out, "36\n");
+    const Outcome general = run("--json --general " + grid_file);
+    ASSERT_EQ(general.status, kOk) << general.err;
+    const auto json = nlohmann::json::parse(general.out);
+    EXPECT_EQ(json["value"], "36");
+    EXPECT_TRUE(json["structure"]["general"].get<bool>());
+}
+
+TEST_F(CountMatchingsCli, OddVerticesAndTutteSetsGiveZeroWithAWitness) {
+    const Outcome odd = run(write("triangle.txt", "0 1\n1 2\n2 0\n"));
+    EXPECT_EQ(odd.status, kOk) << odd.err;
+    EXPECT_EQ(odd.out, "0\n");
+    EXPECT_NE(odd.err.find("note: an odd number of vertices (3) has no perfect matching"),
+              std::string::npos)
+        << odd.err;
+    // Vertex 70 joined to three triangles: removing it leaves three odd components.
+    const std::string hub =
+        write("hub.txt", "70 1\n70 4\n70 7\n1 2\n2 3\n3 1\n4 5\n5 6\n6 4\n7 8\n8 9\n9 7\n");
+    const Outcome r = run(hub);
+    EXPECT_EQ(r.status, kOk) << r.err;
+    EXPECT_EQ(r.out, "0\n");
+    EXPECT_NE(r.err.find("witness: the Tutte set {70} (1 vertices) leaves 3 odd components"),
+              std::string::npos)
+        << r.err;
+    const auto json = nlohmann::json::parse(run("--json " + hub).out);
+    EXPECT_EQ(json["structure"]["tutte_set"]["vertices"], nlohmann::json::array({70}));
+    EXPECT_EQ(json["structure"]["tutte_set"]["odd_components"], 3);
+}
+
+TEST_F(CountMatchingsCli, HafnianOfASymmetricMatrixAndItsInputErrors) {
+    // haf of the all-twos 4×4 matrix (diagonal ignored): 3 matchings of weight 4.
+    const std::string mm = write("twos.mtx",
+                                 "%%MatrixMarket matrix coordinate integer symmetric\n4 4 7\n"
+                                 "1 1 9\n2 1 2\n3 1 2\n4 1 2\n3 2 2\n4 2 2\n4 3 2\n");
+    const Outcome r = run("--hafnian " + mm);
+    EXPECT_EQ(r.status, kOk) << r.err;
+    EXPECT_EQ(r.out, "12\n");
+    EXPECT_NE(r.err.find("warning: twos.mtx:3: 1 nonzero diagonal entry ignored"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("hafnian of twos.mtx (4×4 symmetric, 12 entries, integer)"),
+              std::string::npos)
+        << r.err;
+    // Without --hafnian the same file is a permanent.
+    EXPECT_EQ(run("-q " + mm).out, "288\n");
+    const Outcome asymmetric =
+        run("--hafnian " + write("a.mtx",
+                                 "%%MatrixMarket matrix coordinate integer general\n2 2 2\n"
+                                 "1 2 3\n2 1 4\n"));
+    EXPECT_EQ(asymmetric.status, kInputError);
+    EXPECT_EQ(asymmetric.err,
+              "error: a.mtx:3: not symmetric: entry (1, 2) is 3 but its mirror (2, 1) on line 4 "
+              "is 4; a hafnian needs a symmetric matrix\n");
+    const Outcome odd =
+        run("--hafnian " + write("odd.mtx",
+                                 "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n"
+                                 "2 1 0.5\n3 2 0.25\n"));
+    EXPECT_EQ(odd.status, kOk) << odd.err;
+    EXPECT_EQ(odd.out, "0\n");
+    EXPECT_NE(odd.err.find("odd number of vertices (3)"), std::string::npos) << odd.err;
+    const Outcome cycle = run("--hafnian --cycle-covers " + mm);
+    EXPECT_EQ(cycle.status, kUsage);
 }
 
 }  // namespace

@@ -126,7 +126,7 @@ inline Edges triangular_edges(int rows, int cols) {
 
 /// Perfect matchings of a triangular patch by a transfer matrix over row-major vertex order: the
 /// state is the set of the next cols + 1 vertices already matched (every edge reaches at most
-/// cols + 1 vertices ahead). Independent of pmcount's engines.
+/// cols + 1 vertices ahead; cols ≤ 62). Independent of pmcount's engines.
 inline cpp_int triangular_matchings(int rows, int cols) {
     const int n = rows * cols;
     std::map<std::uint64_t, cpp_int> states{{0, 1}};

@@ -1,5 +1,6 @@
 // pmcount-bench (the default suite, `pmcount-bench permanents`): times pmcount's dense permanent
-// engines on seeded random matrices, checks every answer against independent references, and, when thewalrus is importable, times thewalrus's
+// and hafnian engines on seeded random matrices, checks every answer against independent
+// references, and, when thewalrus is importable, times thewalrus's
 // perm on the same matrices in the same run so that speedups are ratios measured side by side.
 //
 // For every (case, n) one matrix is generated from the seed; each engine × arithmetic × thread
@@ -59,8 +60,22 @@
 // chose ("chosen_method"): what a user gets. Ratio lines: skipper and sparyser over ryser, skipper
 // over sparyser (same threads and arithmetic), and the planner over each engine.
 //
+// The hafnian cases (hafnian-binary: the adjacency matrix of a random graph, each edge present
+// with probability --density; hafnian-real, hafnian-signed, hafnian-complex: symmetric matrices
+// with entries uniform in [0, 1), [−1, 1), and real and imaginary parts uniform in [−1, 1); empty
+// diagonals) time the hafnian engine (engine "hafnian", CountOptions::method = hafnian; on
+// --backend cuda "hafnian-gpu") at each thread count, exact on 0-1 matrices with --exact, and
+// the default planner once (engine "planner": what a user gets), with brute force over pairings
+// (up to --brute-force-max-n, at most 16) and a dd run as references. thewalrus's hafnian (its
+// default method, numba-parallel on every core it sees) runs on the same matrix through
+// scripts/thewalrus_hafnian.py up to --thewalrus-max-n; ratio lines compare it with the hafnian
+// engine at equal threads. GPU lines report roofline_fraction against the multiply-adds the
+// engine reports (CountStats::multiply_adds).
+//
 // Exit codes: 0 every check passed, 1 usage error, 2 a check failed, 3 runtime error (an engine
 // threw, or --thewalrus require and thewalrus could not run).
+
+#include "permanents.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -87,7 +102,6 @@
 #include <vector>
 
 #include "common.hpp"
-#include "permanents.hpp"
 #include "pmcount/pmcount.hpp"
 
 #ifndef PMCOUNT_SOURCE_DIR
@@ -107,6 +121,7 @@ constexpr const char* examples_text = R"(Examples:
   pmcount-bench --cases sparse-binary,sparse-real --n 24:36:4 --density 0.1 --threads 2
   pmcount-bench --backend cuda --cases dense-real,dense-binary --n 30,36,40 --density 0.8 \
                 --precision plain-double,double --exact --thewalrus off
+  pmcount-bench --cases hafnian-binary --n 40,48 --exact --precision double --threads 2
 
 Cases: dense-real (uniform [0,1)), dense-binary (0-1, each entry 1 with probability --density),
 dense-signed (uniform [-1,1)), reducible-binary (0-1 with hidden diagonal blocks of order
@@ -115,9 +130,14 @@ sparse-binary and sparse-real (each entry nonzero with probability --density, de
 these; 1, or uniform (0,1]; redrawn until a perfect matching exists; times dense ryser, sparyser
 and skipper without front end, and the default planner; an engine predicted to take more than
 --dense-max-seconds is skipped and its predicted time used in the ratios).
---backend cuda runs the dense cases' ryser on the GPUs (engine ryser-gpu), measures the GPUs' FP64
-roofline first and reports device_seconds and roofline_fraction per run, with CPU ryser as a
-reference up to --cpu-reference-max-n (and a GPU-vs-CPU ratio line).
+hafnian-binary (the adjacency matrix of a random graph, each edge with probability --density),
+hafnian-real, hafnian-signed, hafnian-complex (symmetric, uniform [0,1), [-1,1), complex parts in
+[-1,1)) time the hafnian engine and the planner, against pairings brute force, dd and thewalrus's
+hafnian (default method).
+--backend cuda runs the dense cases' ryser (and the hafnian cases' hafnian) on the GPUs (engine
+ryser-gpu, hafnian-gpu), measures the GPUs' FP64 roofline first and reports device_seconds and
+roofline_fraction per run, with CPU runs as references up to --cpu-reference-max-n (and a
+GPU-vs-CPU ratio line).
 --threads accepts N for all cores; --n accepts lists and ranges first:last[:step]. Exit codes:
 0 all checks ok, 1 usage error, 2 a check failed (MISMATCH), 3 runtime error.)";
 
@@ -127,15 +147,23 @@ struct CaseSpec {
     bool reducible;            // hidden block-triangular form; front-end runs instead of the grid
     bool sparse;               // random sparse with a perfect matching; engine comparison runs
     const char* quick_orders;  // --quick's orders when --n is not given
+    bool hafnian = false;      // a symmetric matrix with an empty diagonal: its hafnian
+    bool complex = false;      // complex entries
 };
-constexpr CaseSpec known_cases[] = {{"dense-real", false, false, false, "6,10,14"},
-                                    {"dense-binary", true, false, false, "6,10,14"},
-                                    {"dense-signed", false, false, false, "6,10,14"},
-                                    {"reducible-binary", true, true, false, "12"},
-                                    {"sparse-binary", true, false, true, "16"},
-                                    {"sparse-real", false, false, true, "16"}};
+constexpr CaseSpec known_cases[] = {
+    {"dense-real", false, false, false, "6,10,14"},
+    {"dense-binary", true, false, false, "6,10,14"},
+    {"dense-signed", false, false, false, "6,10,14"},
+    {"reducible-binary", true, true, false, "12"},
+    {"sparse-binary", true, false, true, "16"},
+    {"sparse-real", false, false, true, "16"},
+    {"hafnian-binary", true, false, false, "8,12,16", true},
+    {"hafnian-real", false, false, false, "8,12,16", true},
+    {"hafnian-signed", false, false, false, "8,12,16", true},
+    {"hafnian-complex", false, false, false, "8,12,16", true, true}};
 constexpr const char* known_case_names =
-    "dense-real, dense-binary, dense-signed, reducible-binary, sparse-binary, sparse-real";
+    "dense-real, dense-binary, dense-signed, reducible-binary, sparse-binary, sparse-real, "
+    "hafnian-binary, hafnian-real, hafnian-signed, hafnian-complex";
 
 /// The predicted-time limit offered to the no-front-end plan of reducible-binary.
 constexpr double no_front_end_limit_s = 60;
@@ -161,9 +189,11 @@ struct BenchOptions {
     bool exact = false;
     int dd_reference_max_n = 24;
     int brute_force_max_n = 10;
+    int pairings_max_n = 16;  // hafnian cases: brute force over pairings
     ThewalrusMode thewalrus = ThewalrusMode::automatic;
     int thewalrus_max_n = 30;
     std::string thewalrus_script;
+    std::string thewalrus_hafnian_script;
     std::string python;
     std::string out_path;
     // --backend cuda: the dense cases' ryser runs go to the GPUs (engine "ryser-gpu", one run at
@@ -205,7 +235,8 @@ std::vector<pmcount::Precision> parse_precisions(const std::string& text) {
             precision != pmcount::Precision::double_plain &&
             precision != pmcount::Precision::double_double) {
             throw CLI::ValidationError(
-                "--precision", "'" + item + "': use double, plain-double or dd (--exact adds exact)");
+                "--precision",
+                "'" + item + "': use double, plain-double or dd (--exact adds exact)");
         }
         if (std::find(precisions.begin(), precisions.end(), precision) == precisions.end()) {
             precisions.push_back(precision);
@@ -235,8 +266,10 @@ struct TestMatrix {
     int n = 0;
     std::uint64_t base_seed = 0;  // --seed
     std::uint64_t seed = 0;       // of this matrix's generator, derived from (--seed, case, n)
-    pmcount::DenseMatrix<double> real;           // every case; what thewalrus gets
-    pmcount::DenseMatrix<std::int64_t> integer;  // binary cases: pmcount's integer input
+    pmcount::DenseMatrix<double> real;                   // every real case; what thewalrus gets
+    pmcount::DenseMatrix<std::int64_t> integer;          // binary cases: pmcount's integer input
+    pmcount::DenseMatrix<std::complex<double>> complex;  // hafnian-complex
+    bool hafnian = false;                                // its hafnian, not its permanent
     std::int64_t nnz = 0;
     std::string hash;                 // of n and the doubles' bit patterns
     std::vector<int> planted_blocks;  // reducible-binary: diagonal block orders; else empty
@@ -245,6 +278,11 @@ struct TestMatrix {
     std::int64_t redraws = 0;         // sparse cases: matrices rejected for lack of a matching
 
     bool reducible() const { return !planted_blocks.empty(); }
+    /// The engine the grid times: dense Ryser for permanents, the recursion for hafnians.
+    const char* main_engine() const { return hafnian ? "hafnian" : "ryser"; }
+    pmcount::Method main_method() const {
+        return hafnian ? pmcount::Method::hafnian : pmcount::Method::ryser;
+    }
 };
 
 /// Row-major entries of the dense cases, one uniform draw per entry.
@@ -256,6 +294,36 @@ std::vector<double> dense_entries(const CaseSpec& spec, int n, double density, D
             x = x < density ? 1.0 : 0.0;
         } else if (std::strcmp(spec.name, "dense-signed") == 0) {
             x = 2.0 * x - 1.0;
+        }
+    }
+    return entries;
+}
+
+/// Row-major entries of the hafnian cases: the upper triangle drawn row by row (one uniform draw
+/// per entry, two for complex), mirrored; the diagonal is 0. Complex entries are returned as
+/// (re, im) pairs.
+std::vector<double> symmetric_entries(const CaseSpec& spec, int n, double density, Draw& draw) {
+    const int width = spec.complex ? 2 : 1;
+    std::vector<double> entries(
+        static_cast<std::size_t>(n) * static_cast<std::size_t>(n) * static_cast<std::size_t>(width),
+        0.0);
+    auto at = [&](int i, int j, int part) {
+        return (static_cast<std::size_t>(i) * static_cast<std::size_t>(n) +
+                static_cast<std::size_t>(j)) *
+                   static_cast<std::size_t>(width) +
+               static_cast<std::size_t>(part);
+    };
+    for (int i = 0; i < n; ++i) {
+        for (int j = i + 1; j < n; ++j) {
+            for (int part = 0; part < width; ++part) {
+                double x = draw.uniform01();
+                if (spec.binary) {
+                    x = x < density ? 1.0 : 0.0;
+                } else if (std::strcmp(spec.name, "hafnian-real") != 0) {
+                    x = 2.0 * x - 1.0;
+                }
+                entries[at(i, j, part)] = entries[at(j, i, part)] = x;
+            }
         }
     }
     return entries;
@@ -446,11 +514,18 @@ TestMatrix make_matrix(const CaseSpec& spec, int n, const BenchOptions& options)
         m.sparse = true;
         m.density = options.sparse_density;
         entries = sparse_entries(spec, n, m.density, draw, m.redraws);
+    } else if (spec.hafnian) {
+        m.hafnian = true;
+        entries = symmetric_entries(spec, n, options.density, draw);
     } else {
         entries = dense_entries(spec, n, options.density, draw);
     }
     const auto order = static_cast<pmcount::vertex_t>(n);
-    m.real = pmcount::DenseMatrix<double>(order, order);
+    if (spec.complex) {
+        m.complex = pmcount::DenseMatrix<std::complex<double>>(order, order);
+    } else {
+        m.real = pmcount::DenseMatrix<double>(order, order);
+    }
     if (m.binary) {
         m.integer = pmcount::DenseMatrix<std::int64_t>(order, order);
     }
@@ -458,13 +533,21 @@ TestMatrix make_matrix(const CaseSpec& spec, int n, const BenchOptions& options)
     hash.add(&n, sizeof n);
     auto x = entries.begin();
     for (pmcount::vertex_t i = 0; i < order; ++i) {
-        for (pmcount::vertex_t j = 0; j < order; ++j, ++x) {
+        for (pmcount::vertex_t j = 0; j < order; ++j) {
+            if (spec.complex) {
+                m.complex(i, j) = {x[0], x[1]};
+                m.nnz += x[0] != 0.0 || x[1] != 0.0 ? 1 : 0;
+                hash.add(&*x, 2 * sizeof *x);
+                x += 2;
+                continue;
+            }
             m.real(i, j) = *x;
             if (m.binary) {
                 m.integer(i, j) = static_cast<std::int64_t>(*x);
             }
             m.nnz += *x != 0.0 ? 1 : 0;
             hash.add(&*x, sizeof *x);
+            ++x;
         }
     }
     char text[20];
@@ -500,7 +583,9 @@ struct Measurement {
     std::vector<double> device_samples;  // GPU runs: CountResult::timings.device_s per repeat
     double fp64_rate = 0;                // GPU runs: the measured FP64 roofline of the GPUs used
 
-    double value = 0;  // nearest double of the answer
+    double multiply_adds = 0;  // CountStats::multiply_adds (the hafnian recursion's work)
+    double value = 0;          // nearest double of the answer (its real part)
+    double value_im = 0;       // complex answers: the imaginary part
     std::string value_text;
     bool is_exact = false;
     pmcount::BigInt exact;
@@ -560,13 +645,16 @@ bool identical(const Measurement& a, const Measurement& b) {
     if (a.is_exact || b.is_exact) {
         return a.is_exact && b.is_exact && a.exact == b.exact;
     }
-    return same_bits(a.value, b.value) && same_bits(a.abs_error, b.abs_error);
+    return same_bits(a.value, b.value) && same_bits(a.value_im, b.value_im) &&
+           same_bits(a.abs_error, b.abs_error);
 }
 
 void record(Measurement& m, const pmcount::CountResult& r) {
     m.is_exact = r.is_exact;
     m.exact = r.exact;
     m.value = r.is_exact ? r.exact.to_double() : r.value;
+    m.value_im = r.is_exact ? 0.0 : r.complex_value.imag();
+    m.multiply_adds = r.stats.multiply_adds;
     m.value_text = r.value_string();
     m.rel_error = r.is_exact ? 0.0 : r.rel_error;
     m.abs_error = r.is_exact ? 0.0 : r.abs_error;
@@ -592,6 +680,11 @@ pmcount::CountOptions count_options(const RunSpec& spec) {
 }
 
 pmcount::CountResult count(const TestMatrix& matrix, const pmcount::CountOptions& options) {
+    if (matrix.hafnian) {
+        return matrix.binary               ? pmcount::hafnian(matrix.integer, options)
+               : matrix.complex.rows() > 0 ? pmcount::hafnian(matrix.complex, options)
+                                           : pmcount::hafnian(matrix.real, options);
+    }
     return matrix.binary ? pmcount::permanent(matrix.integer, options)
                          : pmcount::permanent(matrix.real, options);
 }
@@ -721,27 +814,38 @@ public:
     const std::string& why_not() const { return why_not_; }
     const std::string& version() const { return version_; }
 
-    /// Times perm(A, "bbfg") and perm(A, "ryser"); the measurements, or why it failed.
+    /// Times perm(A, "bbfg") and perm(A, "ryser") — or, for a hafnian case, hafnian(A) with its
+    /// default method; the measurements, or why it failed.
     std::vector<Measurement> time(const TestMatrix& matrix, int repeat, std::string& failure) {
         const std::filesystem::path path =
             std::filesystem::temp_directory_path() /
             ("pmcount-bench-" + std::to_string(getpid()) + "-" + matrix.case_name + "-" +
              std::to_string(matrix.n) + ".txt");
         {
-            // %.17g round-trips every double, so thewalrus sees exactly our matrix.
+            // %.17g round-trips every double, so thewalrus sees exactly our matrix; a complex
+            // entry is written as its real and imaginary parts.
             std::ofstream file(path);
-            for (pmcount::vertex_t i = 0; i < matrix.real.rows(); ++i) {
-                for (pmcount::vertex_t j = 0; j < matrix.real.cols(); ++j) {
-                    file << (j == 0 ? "" : " ") << format_double(matrix.real(i, j));
+            for (pmcount::vertex_t i = 0; i < matrix.n; ++i) {
+                for (pmcount::vertex_t j = 0; j < matrix.n; ++j) {
+                    file << (j == 0 ? "" : " ");
+                    if (matrix.complex.rows() > 0) {
+                        file << format_double(matrix.complex(i, j).real()) << " "
+                             << format_double(matrix.complex(i, j).imag());
+                    } else {
+                        file << format_double(matrix.real(i, j));
+                    }
                 }
                 file << "\n";
             }
         }
+        const std::string& script =
+            matrix.hafnian ? options_.thewalrus_hafnian_script : options_.thewalrus_script;
         std::cerr << "  " << matrix.case_name << " n=" << matrix.n << " thewalrus (" << repeat
-                  << " repeat(s) of bbfg and ryser)...\n";
-        const ProcessOutput output = run_command(
-            shell_quote(options_.python) + " " + shell_quote(options_.thewalrus_script) + " " +
-            shell_quote(path.string()) + " " + std::to_string(repeat));
+                  << (matrix.hafnian ? " repeat(s) of hafnian)...\n"
+                                     : " repeat(s) of bbfg and ryser)...\n");
+        const ProcessOutput output =
+            run_command(shell_quote(options_.python) + " " + shell_quote(script) + " " +
+                        shell_quote(path.string()) + " " + std::to_string(repeat));
         std::error_code ignored;
         std::filesystem::remove(path, ignored);
         const std::optional<Json> result = parse_script_output(output, failure);
@@ -750,20 +854,31 @@ public:
         }
         std::vector<Measurement> measurements;
         try {
-            for (const char* method : {"bbfg", "ryser"}) {
+            const std::vector<const char*> methods =
+                matrix.hafnian ? std::vector<const char*>{"hafnian"}
+                               : std::vector<const char*>{"bbfg", "ryser"};
+            for (const char* method : methods) {
                 const Json& timing = result->at(method);
                 Measurement m;
                 m.engine = std::string("thewalrus-") + method;
                 m.arithmetic = "double";
                 m.arithmetic_detail =
-                    "numpy float64 (thewalrus " + version_ + ", numba " + numba_ + ")";
-                // thewalrus's perm_bbfg / perm_ryser are serial numba functions.
-                m.threads = 1;
-                m.threads_used = 1;
+                    (matrix.complex.rows() > 0 || matrix.hafnian ? "numpy complex128 (thewalrus "
+                                                                 : "numpy float64 (thewalrus ") +
+                    version_ + ", numba " + numba_ + ")";
+                // perm_bbfg / perm_ryser are serial numba functions; the hafnian's default
+                // method is numba-parallel over the threads numba was given.
+                m.threads = matrix.hafnian ? result->value("numba_threads", 1) : 1;
+                m.threads_used = m.threads;
                 m.pmcount = false;
                 m.samples = timing.at("samples").get<std::vector<double>>();
                 m.value = timing.at("value").get<double>();
                 m.value_text = format_double(m.value);
+                if (matrix.complex.rows() > 0) {
+                    m.value_im = timing.value("value_im", 0.0);
+                    m.value_text += (std::signbit(m.value_im) ? "-" : "+") +
+                                    format_double(std::fabs(m.value_im)) + "i";
+                }
                 m.rel_error = std::numeric_limits<double>::infinity();
                 m.abs_error = std::numeric_limits<double>::infinity();
                 measurements.push_back(std::move(m));
@@ -785,9 +900,13 @@ private:
 // ---- Checks -------------------------------------------------------------------------------------
 
 /// |a - b| relative to |b| (absolute when b is 0).
-double relative_difference(double a, double b) {
+double relative_difference(std::complex<double> a, std::complex<double> b) {
     const double difference = std::abs(a - b);
-    return b == 0 ? difference : difference / std::abs(b);
+    return b == 0.0 ? difference : difference / std::abs(b);
+}
+
+std::complex<double> value_of(const Measurement& m) {
+    return {m.value, m.value_im};
 }
 
 /// Compares two answers of different engines or arithmetics, recording the outcome on both.
@@ -801,13 +920,16 @@ void check_agreement(Measurement& a, Measurement& b) {
         agree = a.exact == b.exact;
         detail = a.value_text + " != " + b.value_text;
     } else {
+        // Complex answers: each part carries a rounding, so the distance bound doubles it.
         const double tolerance =
-            a.abs_error + b.abs_error + 0x1p-53 * (std::abs(a.value) + std::abs(b.value));
-        const double difference = std::abs(a.value - b.value);
+            a.abs_error + b.abs_error + 0x1p-52 * (std::abs(value_of(a)) + std::abs(value_of(b)));
+        const double difference = std::abs(value_of(a) - value_of(b));
         agree = !(difference > tolerance);  // an unbounded (NaN / inf) estimate cannot fail
         detail = a.value_text + " vs " + b.value_text + ": relative difference " +
-                 format_short(relative_difference(a.value, b.value)) + " exceeds the bound " +
-                 format_short(relative_difference(b.value + tolerance, b.value));
+                 format_short(relative_difference(value_of(a), value_of(b))) +
+                 " exceeds the bound " +
+                 format_short(b.value == 0 && b.value_im == 0 ? tolerance
+                                                              : tolerance / std::abs(value_of(b)));
     }
     for (auto [self, other] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
         ++self->checks;
@@ -879,7 +1001,7 @@ void check_all(std::vector<Measurement>& all) {
     for (Measurement& m : all) {
         if (const Measurement* reference = best_reference(m, all);
             reference != nullptr && m.ran()) {
-            m.observed_error = relative_difference(m.value, reference->value);
+            m.observed_error = relative_difference(value_of(m), value_of(*reference));
             m.observed_reference = reference->label();
         }
     }
@@ -1009,7 +1131,14 @@ Json measurement_line(const TestMatrix& matrix, const Measurement& m) {
         j["device_seconds"] = device_seconds;
         if (m.fp64_rate > 0 && device_seconds > 0) {
             j["fp64_rate"] = m.fp64_rate;
-            j["roofline_fraction"] = std::ldexp(2.0 * matrix.n, matrix.n - 1) / (m.fp64_rate * device_seconds);
+            // Hafnians: the multiply-adds the engine reports (per prime in exact arithmetic,
+            // whose 32-bit integer multiply-adds run at the FP64 rate on sm_90).
+            const double work =
+                matrix.hafnian ? m.multiply_adds : std::ldexp(2.0 * matrix.n, matrix.n - 1);
+            if (matrix.hafnian) {
+                j["multiply_adds"] = m.multiply_adds;
+            }
+            j["roofline_fraction"] = work / (m.fp64_rate * device_seconds);
         }
     }
     j["value"] = m.value_text;
@@ -1091,8 +1220,8 @@ std::vector<Json> ratio_lines(const TestMatrix& matrix, const std::vector<Measur
             continue;
         }
         for (const Measurement& cpu : all) {
-            if (cpu.pmcount && cpu.ran() && cpu.device == "cpu" && cpu.engine == "ryser" &&
-                cpu.arithmetic == m.arithmetic) {
+            if (cpu.pmcount && cpu.ran() && cpu.device == "cpu" &&
+                cpu.engine == matrix.main_engine() && cpu.arithmetic == m.arithmetic) {
                 lines.push_back(ratio_line(matrix, m, cpu));
             }
         }
@@ -1104,18 +1233,25 @@ std::vector<Json> ratio_lines(const TestMatrix& matrix, const std::vector<Measur
         }
     }
     for (const Measurement& m : all) {
-        if (!grid(m) || m.engine != "ryser" || m.arithmetic != baseline_arithmetic) {
+        // thewalrus's double against each of our arithmetics (exact included: the speedup a
+        // user gets for the exact integer) at its thread count; the permanent's serial
+        // methods against the baseline arithmetic at every thread count.
+        if (!grid(m) || m.engine != matrix.main_engine() ||
+            (!matrix.hafnian && m.arithmetic != baseline_arithmetic)) {
             continue;
         }
         for (const Measurement* other : walrus) {
+            if (matrix.hafnian && m.threads != other->threads) {
+                continue;
+            }
             Json line = ratio_line(matrix, m, *other);
-            line["rel_difference"] = relative_difference(other->value, m.value);
+            line["rel_difference"] = relative_difference(value_of(*other), value_of(m));
             lines.push_back(std::move(line));
         }
     }
     if (walrus.size() == 2) {
         Json line = ratio_line(matrix, *walrus[0], *walrus[1]);
-        line["rel_difference"] = relative_difference(walrus[0]->value, walrus[1]->value);
+        line["rel_difference"] = relative_difference(value_of(*walrus[0]), value_of(*walrus[1]));
         lines.push_back(std::move(line));
     }
     return lines;
@@ -1199,32 +1335,45 @@ std::vector<RunSpec> plan_runs(const TestMatrix& matrix, const BenchOptions& opt
     using pmcount::Method;
     using pmcount::Precision;
     std::vector<RunSpec> specs;
-    std::vector<Precision> arithmetics = options.precisions;
+    std::vector<Precision> arithmetics;
+    for (const Precision precision : options.precisions) {
+        // A complex matrix has no double-double arithmetic; plain-double is a GPU mode.
+        if (matrix.complex.rows() == 0 || precision == Precision::double_precision) {
+            arithmetics.push_back(precision);
+        }
+    }
     if (matrix.binary && options.exact) {
         arithmetics.push_back(Precision::exact);
     }
+    const std::string engine = matrix.main_engine();
+    const Method method = matrix.main_method();
     const int most_threads = *std::max_element(options.threads.begin(), options.threads.end());
     for (const Precision precision : arithmetics) {
         if (options.backend == pmcount::Backend::cuda) {
-            RunSpec gpu{"ryser-gpu", Method::ryser, precision, most_threads, options.repeat, false};
+            RunSpec gpu{engine + "-gpu", method, precision, most_threads, options.repeat, false};
             gpu.backend = pmcount::Backend::cuda;
             gpu.gpus = options.gpus;
             specs.push_back(gpu);
             if (matrix.n <= options.cpu_reference_max_n) {
-                specs.push_back({"ryser", Method::ryser, precision, most_threads, 1, true});
+                specs.push_back({engine, method, precision, most_threads, 1, true});
             }
             continue;
         }
         for (const int threads : options.threads) {
-            specs.push_back({"ryser", Method::ryser, precision, threads, options.repeat, false});
+            specs.push_back({engine, method, precision, threads, options.repeat, false});
         }
+    }
+    if (matrix.hafnian) {
+        // What a user gets: the default plan (structure front end, the cheapest engine).
+        specs.push_back(
+            {"planner", Method::automatic, arithmetics.front(), most_threads, 1, false});
     }
     const bool has_dd = std::find(arithmetics.begin(), arithmetics.end(),
                                   Precision::double_double) != arithmetics.end();
-    if (!has_dd && matrix.n <= options.dd_reference_max_n) {
-        specs.push_back({"ryser", Method::ryser, Precision::double_double, most_threads, 1, true});
+    if (!has_dd && matrix.complex.rows() == 0 && matrix.n <= options.dd_reference_max_n) {
+        specs.push_back({engine, method, Precision::double_double, most_threads, 1, true});
     }
-    if (matrix.n <= options.brute_force_max_n) {
+    if (matrix.n <= (matrix.hafnian ? options.pairings_max_n : options.brute_force_max_n)) {
         specs.push_back(
             {"brute-force", Method::brute_force, Precision::double_precision, 1, 1, true});
         if (matrix.binary && options.exact) {
@@ -1430,10 +1579,11 @@ int run(const BenchOptions& options, const std::string& command) {
             for (const int g : gpus) {
                 const double rate = pmcount::measure_gpu_fp64_rate(g);
                 fp64_rate += rate;
-                emit.line(Json{{"case", "fp64-roofline"},
-                               {"gpu", g},
-                               {"fp64_instructions_per_s", rate},
-                               {"note", "independent DMUL/DADD chains; the dense GPU engine's ceiling"}});
+                emit.line(
+                    Json{{"case", "fp64-roofline"},
+                         {"gpu", g},
+                         {"fp64_instructions_per_s", rate},
+                         {"note", "independent DMUL/DADD chains; the dense GPU engine's ceiling"}});
             }
         } catch (const pmcount::Error& e) {
             std::cerr << "pmcount-bench: --backend cuda, but " << e.what() << "\n";
@@ -1557,6 +1707,8 @@ int permanent_bench_main(int argc, char** argv) {
     std::string thewalrus = "auto";
     BenchOptions options;
     options.thewalrus_script = std::string(PMCOUNT_SOURCE_DIR) + "/scripts/thewalrus_perm.py";
+    options.thewalrus_hafnian_script =
+        std::string(PMCOUNT_SOURCE_DIR) + "/scripts/thewalrus_hafnian.py";
     options.python = "python3";
     bool quick = false;
 
@@ -1601,6 +1753,11 @@ int permanent_bench_main(int argc, char** argv) {
                    "check against brute force up to this n (at most 12)")
         ->check(CLI::Range(0, 12))
         ->capture_default_str();
+    app.add_option("--pairings-max-n", options.pairings_max_n,
+                   "hafnian cases: check against brute force over pairings up to this n (at most "
+                   "16)")
+        ->check(CLI::Range(0, 16))
+        ->capture_default_str();
     auto* thewalrus_option =
         app.add_option("--thewalrus", thewalrus,
                        "time thewalrus's perm too: auto (when importable), off, require")
@@ -1610,6 +1767,9 @@ int permanent_bench_main(int argc, char** argv) {
                    "largest n given to thewalrus (serial; its time doubles with each n)")
         ->capture_default_str();
     app.add_option("--thewalrus-script", options.thewalrus_script, "path of thewalrus_perm.py")
+        ->capture_default_str();
+    app.add_option("--thewalrus-hafnian-script", options.thewalrus_hafnian_script,
+                   "path of thewalrus_hafnian.py")
         ->capture_default_str();
     app.add_option("--python", options.python, "Python interpreter for thewalrus")
         ->capture_default_str();

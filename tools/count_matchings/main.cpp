@@ -1,5 +1,6 @@
-// count_matchings: the exact number of perfect matchings / cycle covers, or the permanent, of the
-// graph or matrix in a file. A thin CLI over pmcount::read_input and pmcount::count.
+// count_matchings: the exact number of perfect matchings (of any graph) / cycle covers, or the
+// permanent or hafnian, of the graph or matrix in a file. A thin CLI over pmcount::read_input and
+// pmcount::count.
 //
 // Exit codes: 0 ok, 1 usage, 2 input error, 3 runtime error.
 #include <unistd.h>
@@ -7,18 +8,18 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <filesystem>
 #include <fstream>
-#include <limits>
-#include <exception>
 #include <iostream>
+#include <limits>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "estimate_output.hpp"
-#include "progress_bar.hpp"
 #include "pmcount/pmcount.hpp"
+#include "progress_bar.hpp"
 
 namespace {
 
@@ -26,15 +27,19 @@ enum ExitCode { kOk = 0, kUsage = 1, kInputError = 2, kRuntimeError = 3 };
 
 constexpr const char* kExamples = R"(Examples:
   count_matchings datasets/grid_6x6.edgelist          perfect matchings (domino tilings)
+  count_matchings datasets/petersen.edgelist          perfect matchings of a general graph
   count_matchings --cycle-covers datasets/digraph_7.edgelist   cycle covers of a digraph
   count_matchings --json matrix.mtx                   permanent, as one JSON object
+  count_matchings --hafnian symmetric.mtx             hafnian of a symmetric matrix
   cat graph.txt | count_matchings -                   read standard input
   count_matchings --precision dd real_matrix.mtx      double-double arithmetic
 
 Input formats: edge lists ('u v' or 'u v weight' per line; optional header '# bipartite L R',
-'# directed N' or '# undirected N'; without a header an undirected graph is 2-coloured) and
-Matrix Market (coordinate or array; pattern, integer, real, complex). Integer and 0-1 inputs get
-exact integer answers; real and complex inputs a double answer with an error estimate.
+'# directed N' or '# undirected N'; an undirected graph is 2-coloured when it can be, else
+counted as a general graph) and Matrix Market (coordinate or array; pattern, integer, real,
+complex; read as a permanent's rows and columns, or with --hafnian as a symmetric matrix).
+Integer and 0-1 inputs get exact integer answers; real and complex inputs a double answer with an
+error estimate.
 
 Exit codes: 0 ok, 1 usage error, 2 input error, 3 runtime error (e.g. a problem too large).)";
 
@@ -42,8 +47,12 @@ std::string what_is_counted(const pmcount::Input& input, const std::string& mode
     if (!mode.empty()) {
         return mode;
     }
-    if (std::holds_alternative<pmcount::BipartiteGraph>(input.data)) {
+    if (std::holds_alternative<pmcount::BipartiteGraph>(input.data) ||
+        std::holds_alternative<pmcount::UndirectedGraph>(input.data)) {
         return "perfect matchings";
+    }
+    if (input.hafnian) {
+        return "hafnian";
     }
     if (std::holds_alternative<pmcount::Digraph>(input.data)) {
         return "cycle covers";
@@ -102,22 +111,65 @@ nlohmann::json to_json(const pmcount::Input& input, const pmcount::CountResult& 
     return j;
 }
 
+/// "12×12, 40 entries"; a general graph "12 vertices, 20 edges"; a hafnian's matrix "12×12
+/// symmetric, 40 entries".
+std::string shape_text(const pmcount::Input& input) {
+    if (std::holds_alternative<pmcount::UndirectedGraph>(input.data)) {
+        return std::to_string(input.rows()) + " vertices, " + std::to_string(input.nnz() / 2) +
+               " edges";
+    }
+    return std::to_string(input.rows()) + "×" + std::to_string(input.cols()) +
+           (input.hafnian ? " symmetric, " : ", ") + std::to_string(input.nnz()) + " entries";
+}
+
+/// "{3, 7, 9}" (at most 20 shown) with label(item) as text.
+template <class Items, class Label>
+std::string label_list(const Items& items, Label label) {
+    constexpr std::size_t kShown = 20;
+    std::string text = "{";
+    for (std::size_t i = 0; i < items.size() && i < kShown; ++i) {
+        text += (i == 0 ? "" : ", ") + label(items[i]);
+    }
+    if (items.size() > kShown) {
+        text += ", ... " + std::to_string(items.size() - kShown) + " more";
+    }
+    return text + "}";
+}
+
 /// "rows {3, 7, 9} have only the 2 neighbours {1, 4}", labelled as in the file (capped).
 std::string hall_witness(const pmcount::Input& input, const pmcount::StructureReport& s) {
-    auto list = [](const auto& items, auto label) {
-        constexpr std::size_t kShown = 20;
-        std::string text = "{";
-        for (std::size_t i = 0; i < items.size() && i < kShown; ++i) {
-            text += (i == 0 ? "" : ", ") + std::to_string(label(items[i]));
-        }
-        if (items.size() > kShown) {
-            text += ", ... " + std::to_string(items.size() - kShown) + " more";
-        }
-        return text + "}";
+    auto row = [&](pmcount::vertex_t r) { return std::to_string(input.row_label(r)); };
+    auto col = [&](pmcount::vertex_t c) { return std::to_string(input.col_label(c)); };
+    return "rows " + label_list(s.hall_rows, row) + " have only the " +
+           std::to_string(s.hall_cols.size()) + " neighbour(s) " + label_list(s.hall_cols, col);
+}
+
+/// A vertex of the general-graph path as the file named it. A bipartite input counted with
+/// --general has its rows first, then its columns: their ids when the file's ids were kept (an
+/// undirected edge list), else "left 3" / "right 5" (edge lists) or "row 3" / "column 5".
+nlohmann::json vertex_label(const pmcount::Input& input, pmcount::vertex_t v) {
+    if (input.is_general()) {
+        return input.row_label(v);
+    }
+    const bool row = v < input.rows();
+    const std::int64_t id = row ? input.row_label(v) : input.col_label(v - input.rows());
+    if (!input.left_ids.empty()) {
+        return id;
+    }
+    const bool mtx = input.format == pmcount::InputFormat::matrix_market;
+    return std::string(row ? (mtx ? "row " : "left ") : (mtx ? "column " : "right ")) +
+           std::to_string(id);
+}
+
+/// "the Tutte set {3, 7} (2 vertices) leaves 4 odd components".
+std::string tutte_witness(const pmcount::Input& input, const pmcount::StructureReport& s) {
+    auto label = [&](pmcount::vertex_t v) {
+        const nlohmann::json j = vertex_label(input, v);
+        return j.is_string() ? j.get<std::string>() : j.dump();
     };
-    return "rows " + list(s.hall_rows, [&](pmcount::vertex_t r) { return input.row_label(r); }) +
-           " have only the " + std::to_string(s.hall_cols.size()) + " neighbour(s) " +
-           list(s.hall_cols, [&](pmcount::vertex_t c) { return input.col_label(c); });
+    return "the Tutte set " + label_list(s.tutte_set, label) + " (" +
+           std::to_string(s.tutte_set.size()) + " vertices) leaves " +
+           std::to_string(s.tutte_odd_components) + " odd components when removed";
 }
 
 nlohmann::json structure_json(const pmcount::Input& input, const pmcount::StructureReport& s) {
@@ -139,6 +191,14 @@ nlohmann::json structure_json(const pmcount::Input& input, const pmcount::Struct
     }
     j["leaves"] = leaves;
     j["predicted_s"] = pmcount::tools::finite_or_null(s.predicted_s);
+    j["general"] = s.general;
+    if (s.general && s.tutte_odd_components > 0) {
+        nlohmann::json set = nlohmann::json::array();
+        for (const auto v : s.tutte_set) {
+            set.push_back(vertex_label(input, v));
+        }
+        j["tutte_set"] = {{"vertices", set}, {"odd_components", s.tutte_odd_components}};
+    }
     if (!s.hall_rows.empty()) {
         nlohmann::json rows = nlohmann::json::array(), cols = nlohmann::json::array();
         for (const auto r : s.hall_rows) {
@@ -156,24 +216,37 @@ nlohmann::json structure_json(const pmcount::Input& input, const pmcount::Struct
 void print_explanation(const pmcount::Input& input, const pmcount::CountResult& r,
                        const std::string& counted) {
     const pmcount::StructureReport& s = r.structure;
-    std::cout << "plan for " << counted << " of " << input.source << " (" << input.rows() << "×"
-              << input.cols() << ", " << input.nnz() << " entries, " << pmcount::to_string(r.kind)
-              << ")\n";
+    std::cout << "plan for " << counted << " of " << input.source << " (" << shape_text(input)
+              << ", " << pmcount::to_string(r.kind) << ")\n";
     if (!r.note.empty()) {
         std::cout << "note: " << r.note << "\n";
     }
     if (!s.hall_rows.empty()) {
         std::cout << "witness: " << hall_witness(input, s) << "\n";
     }
-    if (s.dulmage_mendelsohn) {
-        std::cout << "maximum matching: " << s.matching_size << "; fine Dulmage–Mendelsohn blocks: "
-                  << s.block_orders.size() << "; entries in no perfect matching: "
-                  << s.dropped_entries << "\n";
+    if (s.general && s.tutte_odd_components > 0) {
+        std::cout << "witness: " << tutte_witness(input, s) << "\n";
     }
-    std::cout << "Forbert–Marx: " << s.eliminated << " eliminated, " << s.merged << " merged, "
-              << s.split << " split; " << s.leaves.size() << " leaf problem(s)\n"
-              << s.plan_text << "predicted total: " << s.predicted_s << " s on "
-              << r.stats.threads << " thread(s)\n";
+    if (s.general) {
+        if (s.dulmage_mendelsohn) {
+            std::cout << "maximum matching (blossom): " << s.matching_size
+                      << " edges; pieces (components, blocks): " << s.block_orders.size()
+                      << "; edges in no perfect matching: " << s.dropped_entries << "\n";
+        }
+        std::cout << "reductions: " << s.eliminated << " forced edges, " << s.merged
+                  << " degree-2 contractions (bipartite pieces: Forbert–Marx " << s.split
+                  << " split); " << s.leaves.size() << " leaf problem(s)\n";
+    } else {
+        if (s.dulmage_mendelsohn) {
+            std::cout << "maximum matching: " << s.matching_size
+                      << "; fine Dulmage–Mendelsohn blocks: " << s.block_orders.size()
+                      << "; entries in no perfect matching: " << s.dropped_entries << "\n";
+        }
+        std::cout << "Forbert–Marx: " << s.eliminated << " eliminated, " << s.merged << " merged, "
+                  << s.split << " split; " << s.leaves.size() << " leaf problem(s)\n";
+    }
+    std::cout << s.plan_text << "predicted total: " << s.predicted_s << " s on " << r.stats.threads
+              << " thread(s)\n";
 }
 
 void write_dot_file(const std::string& path, const pmcount::Input& input) {
@@ -235,26 +308,37 @@ int main(int argc, char** argv) {
     std::vector<int> gpus;
     int threads = 0;
     bool json = false, quiet = false, version = false, sum_duplicates = false;
-    bool explain = false, no_dm = false, no_reduce = false;
+    bool explain = false, no_dm = false, no_reduce = false, general = false, hafnian = false;
     double max_time = 86400;
     std::string dot_path;
 
-    app.add_option("input", path,
-                   "graph or matrix file ('-' for standard input), or a generator spec such as "
-                   "grid:32x32, torus:8x8, hexagon:3,4,5, aztec:10, complete:8, random:30,0.2,SEED, "
-                   "regular:30,3,SEED (a file of that name takes precedence)");
+    app.add_option(
+        "input", path,
+        "graph or matrix file ('-' for standard input), or a generator spec such as "
+        "grid:32x32, torus:8x8, hexagon:3,4,5, aztec:10, complete:8, random:30,0.2,SEED, "
+        "regular:30,3,SEED (a file of that name takes precedence)");
     auto* pm = app.add_flag("--perfect-matchings", perfect_matchings,
                             "count perfect matchings of the 0-1 pattern (default for graphs)");
     auto* cc = app.add_flag("--cycle-covers", cycle_covers,
                             "count cycle covers: read an edge list as arcs u→v of a digraph");
     auto* pe = app.add_flag("--permanent", permanent,
                             "permanent of the weighted matrix (default for weighted inputs)");
+    auto* hf = app.add_flag("--hafnian", hafnian,
+                            "hafnian: read the file as an undirected graph or a symmetric matrix "
+                            "(never split into sides) and count its perfect matchings / hafnian");
     pm->excludes(cc, pe);
-    cc->excludes(pe);
+    cc->excludes(pe, hf);
+    pe->excludes(hf);
+    app.add_flag("--general", general,
+                 "count through the general-graph path (blossom, hafnian and Pfaffian engines) "
+                 "even where the graph or a piece of it is bipartite (to check one path against "
+                 "the other)");
     app.add_option("--method", method,
                    "engine for every block: auto (the planner chooses), ryser (dense), sparyser, "
-                   "skipper (sparse), planar (Kasteleyn, planar patterns), frontier (DP over a "
-                   "narrow vertex order), brute-force (the oracle, n <= 12)")
+                   "skipper (sparse), planar (Kasteleyn, or the FKT Pfaffian for general graphs; "
+                   "planar patterns), frontier (DP over a narrow vertex order), hafnian "
+                   "(Björklund's recursion; any graph), brute-force (the oracle, n <= 12; "
+                   "pairings for general graphs, n <= 16)")
         ->capture_default_str();
     app.add_option("--backend", backend,
                    "where engines run: auto (GPUs when predicted faster), cpu, cuda")
@@ -372,7 +456,9 @@ int main(int argc, char** argv) {
     options.explain_only = explain;
     options.dulmage_mendelsohn = !no_dm;
     options.reductions = !no_reduce;
-    options.max_predicted_seconds = max_time > 0 ? max_time : std::numeric_limits<double>::infinity();
+    options.general = general;
+    options.max_predicted_seconds =
+        max_time > 0 ? max_time : std::numeric_limits<double>::infinity();
     read_options.sum_duplicates = sum_duplicates;
     read_options.format = format == "mtx"        ? pmcount::InputFormat::matrix_market
                           : format == "edgelist" ? pmcount::InputFormat::edge_list
@@ -385,6 +471,9 @@ int main(int argc, char** argv) {
         mode = "cycle covers";
     } else if (permanent) {
         mode = "permanent";
+    } else if (hafnian) {
+        read_options.interpretation = pmcount::GraphInterpretation::general;
+        mode = "hafnian";
     }
 
     pmcount::tools::ProgressBar bar(!quiet && !json && isatty(STDERR_FILENO) != 0);
@@ -442,8 +531,7 @@ int main(int argc, char** argv) {
         }
         std::cout << result.value_string() << std::endl;
         if (!quiet) {
-            std::cerr << counted << " of " << input.source << " (" << input.rows() << "×"
-                      << input.cols() << ", " << input.nnz() << " entries, "
+            std::cerr << counted << " of " << input.source << " (" << shape_text(input) << ", "
                       << pmcount::to_string(result.kind) << "): ";
             if (result.is_exact) {
                 std::cerr << "exact";
@@ -451,14 +539,18 @@ int main(int argc, char** argv) {
                 std::cerr << "relative error ≤ " << result.rel_error << " (estimated)";
             }
             std::cerr << "; " << result.method << ", " << result.arithmetic << ", "
-                      << (result.device.empty() ? std::to_string(result.stats.threads) + " thread(s)"
-                                                : result.device)
+                      << (result.device.empty()
+                              ? std::to_string(result.stats.threads) + " thread(s)"
+                              : result.device)
                       << ", " << seconds() << " s\n";
             if (!result.note.empty()) {
                 std::cerr << "note: " << result.note << "\n";
             }
             if (!result.structure.hall_rows.empty()) {
                 std::cerr << "witness: " << hall_witness(input, result.structure) << "\n";
+            }
+            if (result.structure.general && result.structure.tutte_odd_components > 0) {
+                std::cerr << "witness: " << tutte_witness(input, result.structure) << "\n";
             }
         }
         return kOk;

@@ -1,6 +1,6 @@
-// Opt-in adapter from Boost.Graph: the perfect matchings of a bipartite Boost graph and the cycle
-// covers of a directed one. Header-only; the rest of pmcount never includes Boost, so only code
-// that includes this header depends on Boost.Graph.
+// Opt-in adapter from Boost.Graph: the perfect matchings of an undirected Boost graph (bipartite
+// or not) and the cycle covers of a directed one. Header-only; the rest of pmcount never includes
+// Boost, so only code that includes this header depends on Boost.Graph.
 //
 // Vertices are identified by the graph's vertex_index map (get(boost::vertex_index, g)), which
 // must be a bijection onto [0, num_vertices(g)): adjacency_list with vecS vertex storage has one
@@ -46,7 +46,8 @@ struct ConvertedBipartiteGraph {
 namespace detail {
 
 template <class G>
-using IsPmcountGraph = std::disjunction<std::is_same<G, BipartiteGraph>, std::is_same<G, Digraph>>;
+using IsPmcountGraph = std::disjunction<std::is_same<G, BipartiteGraph>, std::is_same<G, Digraph>,
+                                        std::is_same<G, UndirectedGraph>>;
 
 template <class G, class = void>
 struct HasBoostVertices : std::false_type {};
@@ -218,12 +219,35 @@ CountResult count_perfect_matchings(const G& g, PartitionMap side,
     return pmcount::count_perfect_matchings(to_bipartite_graph(g, side).graph, options);
 }
 
-/// Number of perfect matchings of an undirected Boost graph, 2-coloured automatically (exact).
-/// Throws what to_bipartite_graph(g) throws, NotBipartite included. A disconnected graph is
-/// coloured per component; the count is the product of the components' counts.
+/// The UndirectedGraph of an undirected Boost graph: vertex v becomes vertex_index(v); parallel
+/// edges become one (duplicates_merged()). Throws InvalidArgument for a self-loop (no perfect
+/// matching can use one) or a bad vertex_index map.
+template <class G, detail::EnableIfBoostGraph<G> = 0>
+UndirectedGraph to_undirected_graph(const G& g) {
+    static_assert(boost::is_undirected_graph<G>::value,
+                  "pmcount::to_undirected_graph needs an undirected Boost graph");
+    const auto index = get(boost::vertex_index, g);
+    const vertex_t n = detail::checked_vertex_count(g, index);
+    std::vector<UndirectedGraph::Edge> edges;
+    for (auto [vit, vend] = vertices(g); vit != vend; ++vit) {
+        const vertex_t u = detail::index_of(index, *vit);
+        for (auto [eit, eend] = out_edges(*vit, g); eit != eend; ++eit) {
+            const vertex_t v = detail::index_of(index, target(*eit, g));
+            if (u <= v) {  // an undirected edge is an out-edge of both ends: take it once
+                edges.emplace_back(u, v);
+            }
+        }
+    }
+    return UndirectedGraph(n, std::move(edges));
+}
+
+/// Number of perfect matchings of an undirected Boost graph, bipartite or not (exact):
+/// to_undirected_graph(g) counted by the native overload, which sends the bipartite pieces to the
+/// bipartite engines and the rest to the general-graph engines. Throws what to_undirected_graph
+/// throws.
 template <class G, detail::EnableIfBoostGraph<G> = 0>
 CountResult count_perfect_matchings(const G& g, const CountOptions& options = {}) {
-    return pmcount::count_perfect_matchings(to_bipartite_graph(g).graph, options);
+    return pmcount::count_perfect_matchings(to_undirected_graph(g), options);
 }
 
 /// The Digraph of a directed or bidirectional Boost graph: vertex v becomes vertex_index(v), and

@@ -120,7 +120,13 @@ TEST(BoostGraph, GridGraphIsColouredAutomatically) {
     const CountResult r = count_perfect_matchings(g);
     EXPECT_EQ(exact_count(r), "36");
     EXPECT_EQ(r.kind, ValueKind::binary);
-    EXPECT_EQ(r.stats.n, 8);
+    // Counted as the general graph of its 16 vertices, whose one component is bipartite: the
+    // plan is the 8×8 permanent of its sides.
+    EXPECT_EQ(r.stats.n, 16);
+    EXPECT_TRUE(r.structure.general);
+    EXPECT_NE(r.structure.plan_text.find("bipartite: permanent 8×8"), std::string::npos)
+        << r.structure.plan_text;
+    EXPECT_EQ(exact_count(count_perfect_matchings(to_bipartite_graph(g).graph)), "36");
 }
 
 TEST(BoostGraph, DisconnectedGraphCountsTheProductOfItsComponents) {
@@ -175,7 +181,15 @@ TEST(BoostGraph, TriangleIsNotBipartite) {
         const std::set<std::int64_t> on_cycle(e.odd_cycle().begin(), e.odd_cycle().end());
         EXPECT_EQ(on_cycle, (std::set<std::int64_t>{0, 1, 2}));
     }
-    EXPECT_THROW(count_perfect_matchings(g), NotBipartite);
+    // Counting takes any graph: a triangle has no perfect matching, K4 (cycle plus chords) has 3.
+    EXPECT_EQ(exact_count(count_perfect_matchings(g)), "0");
+    Undirected k4 = cycle(4);
+    boost::add_edge(0, 2, k4);
+    boost::add_edge(1, 3, k4);
+    EXPECT_EQ(exact_count(count_perfect_matchings(k4)), "3");
+    const UndirectedGraph converted = to_undirected_graph(k4);
+    EXPECT_EQ(converted.num_vertices(), 4);
+    EXPECT_EQ(converted.num_edges(), 6);
 }
 
 TEST(BoostGraph, OddCycleIsACycleOfTheGraph) {
@@ -215,6 +229,8 @@ TEST(BoostGraph, SelfLoopIsAnOddCycleOfLengthOne) {
     } catch (const NotBipartite& e) {
         EXPECT_EQ(e.odd_cycle(), (std::vector<std::int64_t>{1}));
     }
+    // As a general graph a self-loop is an error: no perfect matching can use it.
+    EXPECT_THROW(count_perfect_matchings(g), InvalidArgument);
 }
 
 TEST(BoostGraph, SameSideEdgeIsRejectedWithItsVertexIndices) {

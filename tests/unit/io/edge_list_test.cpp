@@ -1,5 +1,6 @@
 // Edge-list reader: every malformed input fails with "g.txt:<line>: problem", and every valid
-// reading (headers, 2-colouring, renumbering, weights) builds exactly the expected graph or matrix.
+// reading (headers, 2-colouring, general graphs, renumbering, weights) builds exactly the expected
+// graph or matrix.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,6 +30,12 @@ using Ids = std::vector<std::int64_t>;
 ReadOptions sum_duplicates() {
     ReadOptions options;
     options.sum_duplicates = true;
+    return options;
+}
+
+ReadOptions reading(GraphInterpretation interpretation) {
+    ReadOptions options;
+    options.interpretation = interpretation;
     return options;
 }
 
@@ -181,7 +188,9 @@ TEST(EdgeList, CrLfLineEndingsAndNoFinalNewline) {
 TEST(EdgeList, ByteOrderMarkIsSkipped) {
     const Input input = parse("\xEF\xBB\xBF# bipartite 1 1\n0 0\n");
     EXPECT_EQ(data_as<BipartiteGraph>(input).num_edges(), 1);
-    const Input headerless = parse("\xEF\xBB\xBF" "0 1\n");
+    const Input headerless = parse(
+        "\xEF\xBB\xBF"
+        "0 1\n");
     EXPECT_EQ(headerless.left_ids, (Ids{0}));
 }
 
@@ -297,7 +306,7 @@ TEST(EdgeList, OddCycleIsReportedAsARealCycle) {
         }
         SCOPED_TRACE(text);
         try {
-            parse(text);
+            parse(text, reading(GraphInterpretation::bipartite));
             ADD_FAILURE() << "accepted a graph with an odd cycle";
         } catch (const NotBipartite& e) {
             expect_odd_cycle(e.odd_cycle(), edges);
@@ -309,21 +318,26 @@ TEST(EdgeList, OddCycleIsReportedAsARealCycle) {
             const auto& c = e.odd_cycle();
             EXPECT_NE(std::find(c.begin(), c.end(), cu), c.end());
             EXPECT_NE(std::find(c.begin(), c.end(), cv), c.end());
-            EXPECT_EQ(std::string(e.what()).rfind("g.txt:" + std::to_string(e.line()) + ": ", 0), 0u);
+            EXPECT_EQ(std::string(e.what()).rfind("g.txt:" + std::to_string(e.line()) + ": ", 0),
+                      0u);
             EXPECT_NE(std::string(e.what()).find("not bipartite"), std::string::npos);
         }
     }
 }
 
-TEST(EdgeList, SelfLoopInAnUndirectedGraphIsNotBipartite) {
-    try {
-        parse("0 1\n2 2\n");
-        ADD_FAILURE() << "accepted a self-loop";
-    } catch (const NotBipartite& e) {
-        EXPECT_EQ(e.odd_cycle(), (Ids{2}));
-        EXPECT_EQ(e.line(), 2);
+TEST(EdgeListErrors, SelfLoopInAnUndirectedGraph) {
+    for (const auto interpretation :
+         {GraphInterpretation::automatic, GraphInterpretation::bipartite,
+          GraphInterpretation::general}) {
+        expect_invalid("0 1\n2 2\n", 2, "self-loop 2–2: no perfect matching can use it",
+                       reading(interpretation));
+        expect_invalid("# undirected 3\n0 1 2\n1 1 5\n", 3, "self-loop 1–1",
+                       reading(interpretation));
     }
-    EXPECT_THROW(parse("# undirected 3\n1 1\n"), NotBipartite);
+    // A digraph's self-loop is a fixed point of a cycle cover, not an error.
+    EXPECT_EQ(data_as<Digraph>(parse("0 1\n1 0\n1 1\n", reading(GraphInterpretation::directed)))
+                  .num_arcs(),
+              3);
 }
 
 TEST(EdgeList, LongOddCycleMessageIsCapped) {
@@ -333,13 +347,76 @@ TEST(EdgeList, LongOddCycleMessageIsCapped) {
         text += std::to_string(v) + " " + std::to_string((v + 1) % n) + "\n";
     }
     try {
-        parse(text);
+        parse(text, reading(GraphInterpretation::bipartite));
         ADD_FAILURE() << "accepted an odd cycle";
     } catch (const NotBipartite& e) {
         EXPECT_EQ(e.odd_cycle().size(), 101u);
         EXPECT_NE(std::string(e.what()).find("(61 more)"), std::string::npos) << e.what();
         EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
     }
+}
+
+TEST(EdgeList, AnOddCycleMakesAGeneralGraphOnTheIdsThatOccur) {
+    // A triangle 10–20–30 with a pendant edge 30–41: not bipartite.
+    const Input input = parse("10 20\n20 30\n30 10\n30 41\n20 10\n");
+    const auto& g = data_as<UndirectedGraph>(input);
+    EXPECT_TRUE(input.is_general());
+    EXPECT_FALSE(input.hafnian);
+    EXPECT_EQ(g.num_vertices(), 4);
+    EXPECT_EQ(g.edges(), (std::vector<UndirectedGraph::Edge>{{0, 1}, {0, 2}, {1, 2}, {2, 3}}));
+    EXPECT_EQ(input.left_ids, (Ids{10, 20, 30, 41}));
+    EXPECT_EQ(input.right_ids, input.left_ids);
+    EXPECT_EQ(input.row_label(3), 41);
+    EXPECT_EQ(input.rows(), 4);
+    EXPECT_EQ(input.nnz(), 8);  // the adjacency matrix's entries
+    // "20 10" repeats "10 20" the other way round: merged with a warning naming both lines.
+    ASSERT_EQ(input.warnings.size(), 1u);
+    EXPECT_NE(input.warnings[0].find("from line 1"), std::string::npos) << input.warnings[0];
+}
+
+TEST(EdgeList, UndirectedHeaderKeepsIsolatedVerticesOfAGeneralGraph) {
+    const Input input = parse("# undirected 5\n0 1\n1 2\n2 0\n");
+    const auto& g = data_as<UndirectedGraph>(input);
+    EXPECT_EQ(g.num_vertices(), 5);
+    EXPECT_EQ(g.degree(4), 0);
+}
+
+TEST(EdgeList, WeightedGeneralGraphIsTheSymmetricMatrixOfAHafnian) {
+    const Input input = parse("0 1 2\n1 2 -3\n2 0 5\n2 3 7\n");
+    EXPECT_TRUE(input.hafnian);
+    EXPECT_TRUE(input.is_general());
+    const auto& m = data_as<SparseMatrix<std::int64_t>>(input);
+    EXPECT_EQ(m.rows(), 4);
+    EXPECT_EQ(m.nnz(), 8);
+    EXPECT_EQ(m.at(1, 0), 2);
+    EXPECT_EQ(m.at(0, 1), 2);
+    EXPECT_EQ(m.at(2, 1), -3);
+    EXPECT_EQ(m.at(3, 2), 7);
+    EXPECT_EQ(m.at(0, 0), 0);
+    const Input real = parse("0 1 0.5\n1 2 1\n2 0 1\n2 3 1\n");
+    EXPECT_EQ(data_as<SparseMatrix<double>>(real).at(1, 0), 0.5);
+    // Repeated weighted edges, in either orientation, are an error unless summed.
+    expect_invalid("0 1 2\n1 2 3\n2 0 1\n1 0 4\n", 4, "duplicate entry");
+    const Input summed = parse("0 1 2\n1 2 3\n2 0 1\n1 0 4\n", sum_duplicates());
+    EXPECT_EQ(data_as<SparseMatrix<std::int64_t>>(summed).at(0, 1), 6);
+    EXPECT_EQ(data_as<SparseMatrix<std::int64_t>>(summed).at(1, 0), 6);
+}
+
+TEST(EdgeList, GeneralReadingNeverTwoColours) {
+    const ReadOptions general = reading(GraphInterpretation::general);
+    // A 4-cycle is bipartite, but read as a general graph it stays one graph on four vertices.
+    const Input square_input = parse("0 1\n1 2\n2 3\n3 0\n", general);
+    const auto& square = data_as<UndirectedGraph>(square_input);
+    EXPECT_EQ(square.num_edges(), 4);
+    // A bipartite header's sides become one vertex set: right vertex v is L + v.
+    const Input sides_input = parse("# bipartite 2 3\n0 0\n1 2\n", general);
+    const auto& sides = data_as<UndirectedGraph>(sides_input);
+    EXPECT_EQ(sides.num_vertices(), 5);
+    EXPECT_EQ(sides.edges(), (std::vector<UndirectedGraph::Edge>{{0, 2}, {1, 4}}));
+    expect_invalid("# bipartite 2 3\n0 3\n", 2, "right vertex id 3 is outside [0, 3)", general);
+    expect_invalid("# directed 3\n0 1\n", 1, "'# directed' declares a digraph", general);
+    // Weighted and bipartite: still the symmetric matrix of a hafnian.
+    EXPECT_TRUE(parse("0 1 3\n1 2 4\n2 3 5\n", general).hafnian);
 }
 
 TEST(EdgeList, HugeIntegerTokensMixedWithRealsStayReal) {

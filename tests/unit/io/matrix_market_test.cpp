@@ -392,5 +392,63 @@ TEST(MatrixMarket, PatternOnlyAndDirectedOptions) {
     EXPECT_TRUE(digraph.directed);
 }
 
+ReadOptions hafnian_reading() {
+    ReadOptions options;
+    options.interpretation = GraphInterpretation::general;
+    return options;
+}
+
+TEST(MatrixMarket, HafnianReadingOfASymmetricPatternIsAGeneralGraph) {
+    const Input input =
+        parse(banner("coordinate pattern symmetric") + "3 3 3\n2 1\n3 1\n3 2\n", hafnian_reading());
+    const auto& g = data_as<UndirectedGraph>(input);
+    EXPECT_EQ(g.edges(), (std::vector<UndirectedGraph::Edge>{{0, 1}, {0, 2}, {1, 2}}));
+    EXPECT_TRUE(input.is_general());
+    EXPECT_EQ(input.row_label(2), 3);  // 1-based, as the file writes it
+    // A general banner holding both halves is the same graph.
+    const Input both =
+        parse(banner("coordinate pattern general") + "2 2 2\n1 2\n2 1\n", hafnian_reading());
+    EXPECT_EQ(data_as<UndirectedGraph>(both).num_edges(), 1);
+}
+
+TEST(MatrixMarket, HafnianReadingOfAValuedMatrix) {
+    const Input input =
+        parse(banner("coordinate real symmetric") + "3 3 4\n1 1 9.5\n2 1 0.5\n3 1 -2.25\n3 3 0\n",
+              hafnian_reading());
+    EXPECT_TRUE(input.hafnian);
+    const auto& m = data_as<SparseMatrix<double>>(input);
+    EXPECT_EQ(m.nnz(), 4);  // the diagonal is dropped
+    EXPECT_EQ(m.at(0, 0), 0);
+    EXPECT_EQ(m.at(0, 1), 0.5);
+    EXPECT_EQ(m.at(2, 0), -2.25);
+    // One nonzero diagonal entry, named with its line; the explicit zero is not counted.
+    ASSERT_EQ(input.warnings.size(), 1u);
+    EXPECT_NE(input.warnings[0].find("g.txt:3: 1 nonzero diagonal entry ignored"),
+              std::string::npos)
+        << input.warnings[0];
+    const Input array =
+        parse(banner("array integer symmetric") + "2 2\n7\n3\n7\n", hafnian_reading());
+    EXPECT_EQ(data_as<SparseMatrix<std::int64_t>>(array).at(1, 0), 3);
+    EXPECT_TRUE(array.hafnian);
+}
+
+TEST(MatrixMarketErrors, HafnianReadingNeedsASymmetricSquareMatrix) {
+    const ReadOptions h = hafnian_reading();
+    expect_invalid(banner("coordinate integer general") + "2 2 2\n1 2 3\n2 1 4\n", 3,
+                   "not symmetric: entry (1, 2) is 3 but its mirror (2, 1) on line 4 is 4", h);
+    expect_invalid(banner("coordinate real general") + "2 2 1\n1 2 0.5\n", 3,
+                   "not symmetric: entry (1, 2) has no mirror entry (2, 1)", h);
+    expect_invalid(banner("coordinate pattern general") + "3 3 2\n1 3\n2 1\n", 3,
+                   "has no mirror entry", h);
+    expect_invalid(banner("coordinate integer general") + "2 3 1\n1 2 1\n", 2,
+                   "a hafnian needs a square (symmetric) matrix; this one is 2×3", h);
+    expect_invalid(banner("coordinate real skew-symmetric") + "2 2 1\n2 1 1\n", 1,
+                   "the banner declares it skew-symmetric", h);
+    expect_invalid(banner("coordinate complex hermitian") + "2 2 1\n2 1 1 1\n", 1,
+                   "the banner declares it hermitian", h);
+    expect_invalid(banner("coordinate pattern symmetric") + "2 2 2\n2 1\n2 2\n", 4,
+                   "self-loop at vertex 2", h);
+}
+
 }  // namespace
 }  // namespace pmcount

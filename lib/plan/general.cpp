@@ -1,0 +1,425 @@
+// The hafnian planner: haf(A) of a symmetric matrix with an empty diagonal, i.e. the (weighted)
+// number of perfect matchings of a general graph (plan.hpp shows the pipeline).
+//
+// Phases of GeneralBuilder::build, each a product of independent counts or a reduction:
+//   (1) Edmonds' blossom matching: no perfect matching → 0 (at the top, with a Tutte set);
+//   (2) edges in no perfect matching dropped (one alternating search per vertex, O(V·E): only
+//       where that work is small — the polynomial and exponential engines do not need it);
+//   (3) connected components → product;
+//   (4) a bipartite component → its biadjacency matrix, planned as a permanent by the bipartite
+//       planner (Dulmage–Mendelsohn, Forbert–Marx, Ryser/planar/frontier engines), unless
+//       Settings::general keeps it a hafnian;
+//   (5) the block (cut vertex) split: each cut vertex is matched into the one block that parity
+//       allows, so the count is the product over the pieces;
+//   (6) forced edges (a vertex of degree 1) multiplied out and degree-2 vertices contracted
+//       (reduce/symmetric.hpp), a vertex of degree 3–4 split in two where the cost model says
+//       the parts are cheaper, then (1)–(5) again on what is left;
+//   (7) a leaf: the cheapest hafnian engine (engines.hpp), the planarity test only where the
+//       Pfaffian engine would win.
+// Every split strictly shrinks the problem or ends in a leaf, so the recursion terminates; its
+// depth is at most the number of vertices.
+#include "structure/general.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exact/hafnian/hafnian.hpp"
+#include "exact/planar/pfaffian.hpp"
+#include "numeric/permanent_bound.hpp"
+#include "numeric/primes.hpp"
+#include "plan/builder.hpp"
+#include "plan/cost_model.hpp"
+#include "plan/engines.hpp"
+#include "plan/plan.hpp"
+#include "pmcount/structure.hpp"
+#include "reduce/symmetric.hpp"
+
+namespace pmcount::plan {
+
+namespace {
+
+using detail::kIntegral;
+using detail::kLeafOverhead_s;
+using detail::kMinSplitSaving_s;
+
+/// Dropping the edges in no perfect matching costs one alternating search per vertex; beyond
+/// this bound on the entries scanned (structure::allowed_edges_work_bound; a 100×100 triangular
+/// patch is 6.9·10^8 and takes 0.02 s, the searches stop early) it is skipped: the engines that
+/// take such large graphs (the Pfaffian of a planar graph) do not need it, and exponential leaves
+/// are small.
+constexpr double kAllowedEdgesWork = 2e9;
+
+/// The graph of the nonzero entries off the diagonal.
+template <class T>
+UndirectedGraph nonzero_graph(const SparseMatrix<T>& a) {
+    std::vector<UndirectedGraph::Edge> edges;
+    edges.reserve(static_cast<std::size_t>(a.nnz()) / 2);
+    for (const auto& t : a.triplets()) {
+        if (t.row < t.col && t.value != T{}) {
+            edges.emplace_back(t.row, t.col);
+        }
+    }
+    return {a.rows(), std::move(edges)};
+}
+
+/// The principal submatrix on `vertices` (ascending), renumbered 0..k−1, keeping only the entries
+/// of `keep`'s edges.
+template <class T>
+SparseMatrix<T> principal(const SparseMatrix<T>& a, const std::vector<vertex_t>& vertices,
+                          const UndirectedGraph& keep) {
+    std::vector<vertex_t> local(static_cast<std::size_t>(a.rows()), -1);
+    for (std::size_t k = 0; k < vertices.size(); ++k) {
+        local[static_cast<std::size_t>(vertices[k])] = static_cast<vertex_t>(k);
+    }
+    std::vector<Triplet<T>> entries;
+    for (const auto& t : a.triplets()) {
+        const vertex_t r = local[static_cast<std::size_t>(t.row)];
+        const vertex_t c = local[static_cast<std::size_t>(t.col)];
+        if (r >= 0 && c >= 0 && t.value != T{} && keep.has_edge(t.row, t.col)) {
+            entries.push_back({r, c, t.value});
+        }
+    }
+    const auto n = static_cast<vertex_t>(vertices.size());
+    return {n, n, std::move(entries)};
+}
+
+/// A bipartite graph's biadjacency matrix: colour-0 vertices are rows, colour-1 vertices
+/// columns, both in vertex order. Non-square when the colour classes differ in size.
+template <class T>
+SparseMatrix<T> biadjacency(const SparseMatrix<T>& a, const std::vector<std::uint8_t>& colour) {
+    std::vector<vertex_t> index(colour.size());
+    vertex_t rows = 0, cols = 0;
+    for (std::size_t v = 0; v < colour.size(); ++v) {
+        index[v] = colour[v] == 0 ? rows++ : cols++;
+    }
+    std::vector<Triplet<T>> entries;
+    for (const auto& t : a.triplets()) {
+        if (colour[static_cast<std::size_t>(t.row)] == 0 && t.value != T{}) {
+            entries.push_back({index[static_cast<std::size_t>(t.row)],
+                               index[static_cast<std::size_t>(t.col)], t.value});
+        }
+    }
+    return {rows, cols, std::move(entries)};
+}
+
+template <class T>
+bool all_binary(const SparseMatrix<T>& a) {
+    if constexpr (kIntegral<T>) {
+        return std::all_of(a.values().begin(), a.values().end(),
+                           [](std::int64_t v) { return v == 0 || v == 1; });
+    } else {
+        return false;
+    }
+}
+
+template <class T>
+class GeneralBuilder {
+public:
+    GeneralBuilder(const Settings& settings, StructureReport& report)
+        : settings_(settings), report_(report), bipartite_(settings, report) {}
+
+    /// Plan for haf(a); `reduce`: try the forced-edge and degree-2 rules (false right after they
+    /// ran to exhaustion on this very matrix).
+    Node<T> build(const SparseMatrix<T>& a, bool reduce, std::string origin, int depth) {
+        const vertex_t n = a.rows();
+        if (n % 2 != 0) {
+            return zero(origin + ": an odd number of vertices (" + std::to_string(n) + ")");
+        }
+        if (n > 0 && settings_.dulmage_mendelsohn) {
+            UndirectedGraph graph = nonzero_graph(a);
+            // (1) A perfect matching, or a Tutte set that rules one out.
+            const GeneralMatching matching = maximum_matching(graph);
+            if (depth == 0) {
+                report_.matching_size = matching.size;
+            }
+            if (!matching.is_perfect()) {
+                if (depth == 0) {
+                    report_.tutte_set = matching.tutte_set;
+                    report_.tutte_odd_components = matching.odd_components;
+                }
+                return zero(origin + ": no perfect matching (maximum matching " +
+                            std::to_string(matching.size) + " of " + std::to_string(n / 2) +
+                            " edges)");
+            }
+            // (2) Edges in no perfect matching.
+            SparseMatrix<T> pruned;
+            if (structure::allowed_edges_work_bound(graph) <= kAllowedEdgesWork) {
+                UndirectedGraph allowed = structure::allowed_edges(graph, matching.mate);
+                if (allowed.num_edges() < graph.num_edges()) {
+                    report_.dropped_entries += graph.num_edges() - allowed.num_edges();
+                    graph = std::move(allowed);
+                    std::vector<vertex_t> all(static_cast<std::size_t>(n));
+                    std::iota(all.begin(), all.end(), 0);
+                    pruned = principal(a, all, graph);
+                }
+            }
+            const SparseMatrix<T>& b = pruned.rows() == n ? pruned : a;
+            // (3) Connected components.
+            const structure::Components components = structure::connected_components(graph);
+            if (components.count > 1) {
+                std::vector<std::vector<vertex_t>> parts(
+                    static_cast<std::size_t>(components.count));
+                for (vertex_t v = 0; v < n; ++v) {
+                    parts[static_cast<std::size_t>(components.id[static_cast<std::size_t>(v)])]
+                        .push_back(v);
+                }
+                return product(b, graph, parts, origin, "component", reduce, depth);
+            }
+            // (4) A bipartite graph is a permanent.
+            const auto colour = structure::two_colouring(graph);
+            if (colour && !settings_.general) {
+                return bipartite(b, *colour, origin, depth);
+            }
+            // (5) Blocks: the pieces left once every cut vertex went to its block. (The matching
+            // above rules out an infeasible split; it stays a zero for safety of the recursion.)
+            const structure::CutVertexSplit split = structure::split_at_cut_vertices(graph);
+            if (!split.feasible) {
+                return zero(origin + ": no perfect matching (a cut vertex's parity)");
+            }
+            if (split.pieces.size() > 1) {
+                return product(b, graph, split.pieces, origin, "block", reduce, depth);
+            }
+            if (depth == 0) {
+                report_.block_orders.assign(1, n);
+            }
+            if (settings_.reductions && reduce) {
+                return reduce_then_build(b, std::move(origin), depth);
+            }
+            return leaf(b, std::move(origin));
+        }
+        if (n > 0 && settings_.reductions && reduce) {
+            return reduce_then_build(a, std::move(origin), depth);
+        }
+        return leaf(a, std::move(origin));
+    }
+
+private:
+    Node<T> zero(std::string origin) {
+        Node<T> node;
+        node.kind = Node<T>::Kind::zero;
+        node.problem = Problem::hafnian;
+        node.origin = std::move(origin);
+        return node;
+    }
+
+    /// The product over vertex-disjoint parts (components or block pieces) of `graph`.
+    Node<T> product(const SparseMatrix<T>& a, const UndirectedGraph& graph,
+                    const std::vector<std::vector<vertex_t>>& parts, const std::string& origin,
+                    const char* part_name, bool reduce, int depth) {
+        Node<T> node;
+        node.kind = Node<T>::Kind::product;
+        node.problem = Problem::hafnian;
+        node.origin = origin + ": " + std::to_string(parts.size()) + " " + part_name + "s";
+        for (std::size_t k = 0; k < parts.size(); ++k) {
+            if (depth == 0) {
+                report_.block_orders.push_back(static_cast<vertex_t>(parts[k].size()));
+            }
+            node.children.push_back(build(principal(a, parts[k], graph), reduce,
+                                          std::string(part_name) + " " + std::to_string(k + 1) +
+                                              " of " + std::to_string(parts.size()),
+                                          depth + 1));
+            node.predicted_s += node.children.back().predicted_s;
+        }
+        return node;
+    }
+
+    /// A bipartite piece: haf = perm of its biadjacency matrix (0 when the sides differ).
+    Node<T> bipartite(const SparseMatrix<T>& a, const std::vector<std::uint8_t>& colour,
+                      const std::string& origin, int depth) {
+        const SparseMatrix<T> b = biadjacency(a, colour);
+        if (depth == 0) {
+            report_.block_orders.assign(1, a.rows());
+        }
+        if (!b.is_square()) {
+            return zero(origin + ": bipartite with sides of " + std::to_string(b.rows()) + " and " +
+                        std::to_string(b.cols()) + " vertices");
+        }
+        // The bipartite planner reports its own top-level facts only at depth 0.
+        return bipartite_.build(b, false, true,
+                                origin + ", bipartite: permanent " + std::to_string(b.rows()) +
+                                    "×" + std::to_string(b.cols()),
+                                depth + 1);
+    }
+
+    /// (6) Forced edges and degree-2 contractions until neither applies, then a split of a
+    /// vertex with 3–4 neighbours where planning says the two parts are cheaper; then the
+    /// structure again on what is left (not reduced a second time).
+    Node<T> reduce_then_build(const SparseMatrix<T>& a, std::string origin, int depth) {
+        reduce::WorkSymmetric<T> work(a);
+        std::vector<T> factors;
+        for (;;) {
+            const auto [degree, v] = work.min_vertex();
+            if (degree < 0) {
+                break;  // everything eliminated
+            }
+            if (degree == 0) {
+                Node<T> node = zero(origin + ": a vertex lost its last neighbour while reducing");
+                node.reductions = work.counts();
+                node.reduced_from = a.rows();
+                return node;
+            }
+            if (degree == 1) {
+                factors.push_back(work.eliminate(v));
+                continue;
+            }
+            if (degree == 2 && work.contract(v)) {
+                continue;
+            }
+            if (degree >= 3 && degree <= 4 && work.can_contract() && splits_allowed_ &&
+                splits_left_ > 0) {
+                if (auto sum = try_split(work, v, degree, origin, depth)) {
+                    sum->factors = std::move(factors);
+                    sum->reductions = work.counts();
+                    sum->reduced_from = a.rows();
+                    return std::move(*sum);
+                }
+            }
+            break;
+        }
+        if (!work.counts().any()) {
+            return leaf(a, std::move(origin));
+        }
+        std::vector<vertex_t> original;
+        Node<T> node = build(work.extract(original), false, origin + ", reduced", depth + 1);
+        node.factors.insert(node.factors.end(), factors.begin(), factors.end());
+        node.reductions += work.counts();
+        node.reduced_from = a.rows();
+        return node;
+    }
+
+    /// The split of vertex v (3–4 neighbours) into two hafnians that add up, when the parts,
+    /// planned without further splits (linear planning time), are predicted cheaper than the
+    /// matrix as it stands; then planned in full (which can only lower their cost).
+    std::optional<Node<T>> try_split(reduce::WorkSymmetric<T>& work, vertex_t v, int degree,
+                                     const std::string& origin, int depth) {
+        std::vector<vertex_t> original;
+        const SparseMatrix<T> current = work.extract(original);
+        const Node<T> keep = leaf(current, "");
+        if (keep.predicted_s < kMinSplitSaving_s || keep.engine == "pfaffian") {
+            return std::nullopt;  // cheap already, or polynomial: two parts cost about twice
+        }
+        --splits_left_;  // every attempt counts, kept or not: planning time stays bounded
+        auto [first, second] = work.split(v);
+        const SparseMatrix<T> part1 = first.extract(original);
+        const SparseMatrix<T> part2 = second.extract(original);
+        auto plan_parts = [&](bool splits) {
+            const bool outer = splits_allowed_;
+            splits_allowed_ = splits;
+            Node<T> sum;
+            sum.kind = Node<T>::Kind::sum;
+            sum.problem = Problem::hafnian;
+            sum.origin =
+                origin + ": split of a vertex with " + std::to_string(degree) + " neighbours";
+            sum.children.push_back(build(part1, true, "part 1", depth + 1));
+            sum.children.push_back(build(part2, true, "part 2", depth + 1));
+            sum.predicted_s =
+                kLeafOverhead_s + sum.children[0].predicted_s + sum.children[1].predicted_s;
+            splits_allowed_ = outer;
+            return sum;
+        };
+        if (plan_parts(false).predicted_s < keep.predicted_s) {
+            return plan_parts(true);
+        }
+        return std::nullopt;
+    }
+
+    /// (7) The cheapest hafnian engine for the leaf.
+    Node<T> leaf(SparseMatrix<T> a, std::string origin) {
+        Node<T> node;
+        node.kind = Node<T>::Kind::leaf;
+        node.problem = Problem::hafnian;
+        node.origin = std::move(origin);
+        node.predicted_s = kLeafOverhead_s;
+        if (a.rows() == 0) {
+            node.engine = "empty";
+            node.matrix = std::move(a);
+            return node;
+        }
+        LeafFacts facts;
+        facts.problem = Problem::hafnian;
+        facts.order = a.rows();
+        facts.nnz = a.nnz();
+        facts.threads = settings_.threads;
+        if (settings_.precision == Precision::exact) {
+            facts.arithmetic = Arithmetic::exact;
+            if constexpr (kIntegral<T>) {
+                facts.binary = all_binary(a);
+                const double bound = numeric::hafnian_bound_log2(a, facts.binary);
+                facts.bound_log2 = std::isinf(bound) ? 0 : bound;
+                facts.primes = exact::hafnian_primes(facts.bound_log2);
+            }
+        } else {
+            facts.arithmetic = detail::kComplex<T> ? Arithmetic::complex
+                               : settings_.precision == Precision::double_double
+                                   ? Arithmetic::double_double
+                                   : Arithmetic::double_precision;
+        }
+        const double untested_planar_s = detail::planarity_fact(
+            facts, settings_, [&a] { return exact::is_planar(nonzero_graph(a)); });
+        detail::choose_leaf_engine(facts, settings_, untested_planar_s, "pfaffian", node,
+                                   [&] { return no_engine_reason(facts); });
+        node.matrix = std::move(a);
+        return node;
+    }
+
+    /// Why no hafnian engine takes a leaf: the forced method's limit, or every engine's.
+    std::string no_engine_reason(const LeafFacts& facts) const {
+        const std::string limit = "the hafnian engine handles up to " +
+                                  std::to_string(exact::kMaxHafnianOrder) + " vertices";
+        const bool dd = facts.arithmetic == Arithmetic::double_double;
+        switch (settings_.method) {
+            case Method::planar:
+                return dd ? "the Pfaffian engine has no double-double arithmetic"
+                          : "the graph is not planar";
+            case Method::brute_force:
+                return "brute force (pairings) handles up to " +
+                       std::to_string(exact::kMaxPairingsOrder) + " vertices";
+            case Method::hafnian:
+                return limit;
+            case Method::automatic:
+                return std::to_string(facts.order) + " vertices: " + limit +
+                       (dd ? ", and the Pfaffian engine has no double-double arithmetic"
+                           : ", and the graph is not planar");
+            default:
+                return std::string("--method ") + to_string(settings_.method) +
+                       " counts permanents (bipartite pieces), and this piece is not bipartite";
+        }
+    }
+
+    const Settings& settings_;
+    StructureReport& report_;
+    detail::Builder<T> bipartite_;
+    int splits_left_ = settings_.max_splits;
+    bool splits_allowed_ = true;
+};
+
+}  // namespace
+
+template <class T>
+Node<T> build_hafnian_plan(const SparseMatrix<T>& a, const Settings& settings,
+                           StructureReport& report) {
+    report.dulmage_mendelsohn = settings.dulmage_mendelsohn;
+    report.reductions = settings.reductions;
+    report.general = true;
+    GeneralBuilder<T> builder(settings, report);
+    Node<T> root = builder.build(a, true, "graph of " + std::to_string(a.rows()) + " vertices", 0);
+    if (report.block_orders.empty()) {
+        report.block_orders.assign(1, a.rows());
+    }
+    detail::finish_plan(root, report);
+    return root;
+}
+
+template Node<std::int64_t> build_hafnian_plan(const SparseMatrix<std::int64_t>&, const Settings&,
+                                               StructureReport&);
+template Node<double> build_hafnian_plan(const SparseMatrix<double>&, const Settings&,
+                                         StructureReport&);
+template Node<std::complex<double>> build_hafnian_plan(const SparseMatrix<std::complex<double>>&,
+                                                       const Settings&, StructureReport&);
+
+}  // namespace pmcount::plan
