@@ -240,7 +240,23 @@ ExactOutcome pfaffian_exact(const SparseMatrix<std::int64_t>& a, const EngineRun
     // Off-diagonal magnitudes all 1: |haf(A)| ≤ haf(|A|), and |A| is 0-1 off the diagonal.
     const bool binary = std::all_of(k.values.begin(), k.values.end(),
                                     [](std::int64_t v) { return v == 1 || v == -1; });
-    const double bound_log2 = numeric::hafnian_bound_log2(a, binary);
+    // |haf(A)| = |Pf(K)| and Pf(K)² = det(K) ≤ Π_i ‖K_i‖₂² (Hadamard), so log2|haf| ≤
+    // ¼ Σ_i log2 ‖K_i‖₂²: on sparse graphs far below the general hafnian bound (a triangular
+    // lattice: 0.65 against 0.79 bits a vertex, and 1.29 once contractions made weights of 2).
+    std::vector<long double> squares(static_cast<std::size_t>(k.n), 0);
+    for (std::size_t e = 0; e < k.edges.size(); ++e) {
+        const auto v = static_cast<long double>(k.values[e]);
+        squares[static_cast<std::size_t>(k.edges[e].first)] += v * v;
+        squares[static_cast<std::size_t>(k.edges[e].second)] += v * v;
+    }
+    long double hadamard = 0;
+    for (const long double s : squares) {
+        hadamard += std::log2(s) / 4;  // a perfect matching exists: no row is zero
+    }
+    // Padded far beyond the rounding of ≤ 2n long double terms, like permanent_bound_log2.
+    const double bound_log2 =
+        std::min(numeric::hafnian_bound_log2(a, binary),
+                 static_cast<double>(hadamard + std::fabs(hadamard) * 1e-9L + 1.0L));
     // Symmetric reconstruction needs Π p > 2·|haf| + 1; one more prime checks the result.
     const auto needed =
         static_cast<std::size_t>(std::max(0.0, bound_log2 + 1.0) / numeric::kLargePrimeLog2) + 1;
