@@ -68,13 +68,13 @@ std::size_t element_bytes(GpuHafnianMode mode) {
 
 /// Output coefficients a thread accumulates at once (poly_block's B): a step loads two u
 /// coefficients and one new coefficient of each v for 2B multiply-adds, and holds 3B values in
-/// registers (acc and the two v windows). PMCOUNT_HAFNIAN_BLOCK=4|8|16 replaces the choice, to
-/// measure the others.
+/// registers (acc and the two v windows); B ≥ m keeps the whole polynomial in registers.
+/// PMCOUNT_HAFNIAN_BLOCK=4|8|16|32 replaces the choice, to measure the others.
 int output_block() {
     if (const char* text = std::getenv("PMCOUNT_HAFNIAN_BLOCK"); text != nullptr && *text != 0) {
         const std::string b = text;
-        if (b != "4" && b != "8" && b != "16") {
-            throw DeviceError("PMCOUNT_HAFNIAN_BLOCK=\"" + b + "\": expected 4, 8 or 16");
+        if (b != "4" && b != "8" && b != "16" && b != "32") {
+            throw DeviceError("PMCOUNT_HAFNIAN_BLOCK=\"" + b + "\": expected 4, 8, 16 or 32");
         }
         return std::stoi(b);
     }

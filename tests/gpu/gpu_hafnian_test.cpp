@@ -328,7 +328,9 @@ TEST(GpuHafnian, BackendRejectsMalformedJobs) {
 /// The measurements of docs/gpu.md, one JSON line each: with
 /// PMCOUNT_HAFNIAN_TIMING="double:64:0,double:64:-1,exact:64,double:48:0", run
 /// gpu_test --gtest_also_run_disabled_tests --gtest_filter='*DISABLED_Timing'
-/// (mode:order[:lower end of the uniform entries, upper end 1; exact: 0-1 graph of density 1/2]).
+/// (mode:order[:lower end of the uniform entries, upper end 1]; exact: a 0-1 graph of density 1/2,
+/// complex: parts uniform in [−1, 1); "passes" counts primes, or 4 real multiply-adds per complex
+/// one).
 TEST(GpuHafnian, DISABLED_Timing) {
     SKIP_WITHOUT_GPU();
     const char* cases = std::getenv("PMCOUNT_HAFNIAN_TIMING");
@@ -354,6 +356,14 @@ TEST(GpuHafnian, DISABLED_Timing) {
             seconds = o.device_seconds;
             haf = o.value.to_double();
             passes = o.primes;
+            device = o.device;
+        } else if (mode == "complex") {
+            const FloatOutcome o =
+                hafnian_complex_gpu(symmetric(test::random_complex(n, 1.0, n)), {});
+            seconds = o.device_seconds;
+            haf = std::abs(value(o));
+            error = error_bound(o);
+            passes = 4;  // real multiply-adds per complex one
             device = o.device;
         } else {
             const auto a = symmetric(test::random_real(n, std::stod(low), 1.0, 1.0, 2000 + n));
