@@ -1,13 +1,12 @@
 // Host side of the dense GPU engine: run-time compilation of cuda/kernels/ryser_dense.cuh with
-// NVRTC for the order n and arithmetic at hand (so x sits in registers with compile-time indices),
-// an on-disk cache of the compiled code keyed by a hash of source, options and target, and a
-// scheduler that hands batches of chunks to one host thread per GPU.
+// NVRTC for the order n and arithmetic at hand (so x sits in registers with compile-time indices;
+// cached on disk, nvrtc_cache.cuh), and a scheduler that hands batches of chunks to one host
+// thread per GPU.
 //
 // Layers (CUB style): ryser_dense() (device-wide entry: plan the chunks, start the workers,
 // combine) → run_device() (one GPU: load, upload, launch batch after batch) → the kernel.
-// Every CUDA and NVRTC status is checked here and turned into DeviceError.
+// Every CUDA status is checked here and turned into DeviceError (NVRTC's in nvrtc_cache.cu).
 #include <cuda_runtime.h>
-#include <nvrtc.h>
 
 #include <algorithm>
 #include <atomic>
@@ -15,19 +14,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <fstream>
-#include <map>
-#include <mutex>
-#include <sstream>
 #include <string>
-#include <sys/stat.h>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "backend/cuda_backend.hpp"
 #include "cuda_status.cuh"
 #include "cuda/ryser_dense_source.hpp"
+#include "nvrtc_cache.cuh"
 #include "pmcount/error.hpp"
 
 namespace pmcount::backend::cuda {
@@ -123,149 +117,10 @@ KernelShape kernel_shape(int n, GpuMode mode) {
     return shape;
 }
 
-using cuda::check;  // the runtime overload (cuda_status.cuh) next to the NVRTC one
-
-void check(nvrtcResult status, const char* what) {
-    if (status != NVRTC_SUCCESS) {
-        throw DeviceError(std::string(what) + ": " + nvrtcGetErrorString(status));
-    }
-}
-
-// ---- run-time compilation and its cache ----------------------------------------------------------
-
-std::uint64_t fnv1a(const std::string& text, std::uint64_t hash = 0xcbf29ce484222325ULL) {
-    for (const unsigned char c : text) {
-        hash = (hash ^ c) * 0x100000001b3ULL;
-    }
-    return hash;
-}
-
-/// $PMCOUNT_KERNEL_CACHE, else $XDG_CACHE_HOME/pmcount, else ~/.cache/pmcount, else /tmp.
-std::string cache_directory() {
-    if (const char* dir = std::getenv("PMCOUNT_KERNEL_CACHE"); dir != nullptr && *dir != 0) {
-        return dir;
-    }
-    std::string base;
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != 0) {
-        base = xdg;
-    } else if (const char* home = std::getenv("HOME"); home != nullptr && *home != 0) {
-        base = std::string(home) + "/.cache";
-    } else {
-        base = "/tmp/pmcount-" + std::to_string(getuid());
-    }
-    return base + "/pmcount/kernels";
-}
-
-void make_directories(const std::string& path) {
-    for (std::size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
-        mkdir(path.substr(0, slash).c_str(), 0755);
-        if (slash == std::string::npos) {
-            break;
-        }
-    }
-}
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return {};
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-/// Writes atomically (temporary file, then rename), so concurrent processes never read half a
-/// cubin; a failure to cache is not an error.
-void write_file(const std::string& path, const std::string& data) {
-    const std::string temporary = path + ".tmp" + std::to_string(getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary);
-        out.write(data.data(), static_cast<std::streamsize>(data.size()));
-        if (!out) {
-            std::remove(temporary.c_str());
-            return;
-        }
-    }
-    std::rename(temporary.c_str(), path.c_str());
-}
-
-struct Compiled {
-    std::string cubin;
-    std::string lowered_name;
-};
-
-/// Compiles `name_expression` from the kernel source for compute capability major.minor, or
-/// takes it from the cache.
-Compiled compile(const std::string& name_expression, int major, int minor) {
-    const std::string arch = "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
-    const std::vector<std::string> options = {arch, "-std=c++17", "--fmad=false", "-default-device"};
-    int nvrtc_major = 0, nvrtc_minor = 0;
-    check(nvrtcVersion(&nvrtc_major, &nvrtc_minor), "nvrtcVersion");
-    std::string key_text = std::string(kRyserDenseSource) + '\n' + name_expression + '\n' +
-                           std::to_string(nvrtc_major) + "." + std::to_string(nvrtc_minor);
-    for (const auto& o : options) {
-        key_text += '\n' + o;
-    }
-    char key[17];
-    std::snprintf(key, sizeof key, "%016llx", static_cast<u64>(fnv1a(key_text)));
-    const std::string directory = cache_directory();
-    const std::string stem = directory + "/" + key;
-    Compiled compiled{read_file(stem + ".cubin"), read_file(stem + ".name")};
-    if (!compiled.cubin.empty() && !compiled.lowered_name.empty()) {
-        return compiled;
-    }
-
-    nvrtcProgram program;
-    check(nvrtcCreateProgram(&program, kRyserDenseSource, "ryser_dense.cu", 0, nullptr, nullptr),
-          "nvrtcCreateProgram");
-    struct Destroy {
-        nvrtcProgram& p;
-        ~Destroy() { nvrtcDestroyProgram(&p); }
-    } destroy{program};
-    check(nvrtcAddNameExpression(program, name_expression.c_str()), "nvrtcAddNameExpression");
-    std::vector<const char*> argv;
-    for (const auto& o : options) {
-        argv.push_back(o.c_str());
-    }
-    const nvrtcResult result = nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
-    if (result != NVRTC_SUCCESS) {
-        std::size_t size = 0;
-        nvrtcGetProgramLogSize(program, &size);
-        std::string log(size, '\0');
-        nvrtcGetProgramLog(program, log.data());
-        throw DeviceError("NVRTC could not compile " + name_expression + ": " + log.substr(0, 400));
-    }
-    const char* lowered = nullptr;
-    check(nvrtcGetLoweredName(program, name_expression.c_str(), &lowered), "nvrtcGetLoweredName");
-    compiled.lowered_name = lowered;
-    std::size_t size = 0;
-    check(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
-    compiled.cubin.assign(size, '\0');
-    check(nvrtcGetCUBIN(program, compiled.cubin.data()), "nvrtcGetCUBIN");
-    make_directories(directory);
-    write_file(stem + ".cubin", compiled.cubin);
-    write_file(stem + ".name", compiled.lowered_name);
-    return compiled;
-}
-
-/// Loaded kernels, one library per (name, architecture); libraries stay loaded for the process.
+/// Loaded once per process (nvrtc_cache.cuh), compiled for the order and arithmetic at hand.
 cudaKernel_t load_kernel(const std::string& name_expression, int major, int minor) {
-    static std::mutex mutex;
-    static std::map<std::string, cudaKernel_t> loaded;
-    const std::string key = name_expression + "@" + std::to_string(major) + std::to_string(minor);
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (const auto it = loaded.find(key); it != loaded.end()) {
-        return it->second;
-    }
-    const Compiled compiled = compile(name_expression, major, minor);
-    cudaLibrary_t library;
-    check(cudaLibraryLoadData(&library, compiled.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
-          "cudaLibraryLoadData");
-    cudaKernel_t kernel;
-    check(cudaLibraryGetKernel(&kernel, library, compiled.lowered_name.c_str()), "cudaLibraryGetKernel");
-    loaded.emplace(key, kernel);
-    return kernel;
+    return cuda::load_kernel(KernelSource{kRyserDenseSource, "ryser_dense.cu"}, name_expression,
+                             major, minor);
 }
 
 // ---- modular helpers ------------------------------------------------------------------------------

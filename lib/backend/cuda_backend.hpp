@@ -4,6 +4,7 @@
 // code. Kernels never throw; the functions here turn every CUDA status into DeviceError.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -78,6 +79,71 @@ struct GpuRyserResult {
 /// one host thread per GPU; batch results are combined in batch order, so the answer does not
 /// depend on the number of GPUs. Throws DeviceError, NotCompiled (stub).
 GpuRyserResult ryser_dense(const GpuRyserJob& job);
+
+/// Arithmetic of the hafnian kernels (cuda/kernels/hafnian.cuh).
+enum class GpuHafnianMode : int {
+    double_precision = 0,  ///< double; subtree records combined in double-double
+    complex = 1,           ///< complex double, the same
+    modular = 2,           ///< residues modulo primes below 2^gpu_hafnian_prime_bits(n)
+};
+
+/// Largest order the hafnian kernels take (2^32 leaves at n = 64).
+inline constexpr int kMaxGpuHafnianOrder = 64;
+
+/// Bits of the primes the modular hafnian kernel takes at order n: the largest b ≤ 31 with
+/// 2(m−1)·(2^b − 1)² + 2^b < 2^64 (m = n/2), so one coefficient's products and its base residue
+/// add up in a 64-bit accumulator before its one reduction (29 bits up to n = 64).
+inline int gpu_hafnian_prime_bits(int n) noexcept {
+    const auto products = static_cast<std::uint64_t>(std::max(2 * (n / 2 - 1), 1));
+    for (int bits = 31;; --bits) {
+        const std::uint64_t top = (std::uint64_t{1} << bits) - 1;
+        // products·top² + 2^bits < 2^64, without overflow.
+        if (top * top <= (~std::uint64_t{0} - (std::uint64_t{1} << bits)) / products) {
+            return bits;
+        }
+    }
+}
+
+/// haf(A) of a symmetric matrix of even order n ≥ 2 by Björklund's recursion over the n/2 pairs
+/// (0,1), (2,3), …; the diagonal is not used.
+struct GpuHafnianJob {
+    int n = 0;
+    GpuHafnianMode mode = GpuHafnianMode::double_precision;
+    /// Entries a_jk, j > k, in the order j(j−1)/2 + k: one double each, (re, im) pairs for
+    /// complex; empty for modular. Scaled so that no coefficient overflows (|a_jk| < 1 will do).
+    std::vector<double> entries;
+    /// Modular: distinct odd primes below 2^gpu_hafnian_prime_bits(n), and for each prime in turn
+    /// the entries (same order) reduced into [0, p).
+    std::vector<std::uint32_t> primes;
+    std::vector<std::uint32_t> residues;
+    std::vector<int> devices;              ///< GPUs to use; empty: every visible one
+    std::function<void(double)> progress;  ///< fraction of batches done, from one host thread
+    /// Work split, for tests and measurements: levels expanded breadth-first in global memory
+    /// (< 0: automatic), and subtree roots per batch (0: automatic). The value does not depend on
+    /// them (modular: exactly; double: up to the rounding of the double-double sums of batches).
+    int expand_levels = -1;
+    std::uint64_t roots_per_batch = 0;
+};
+
+struct GpuHafnianResult {
+    double re_hi = 0, re_lo = 0;  ///< Σ over the leaves, double-double (real part)
+    double im_hi = 0, im_lo = 0;  ///< imaginary part (complex)
+    double magnitude = 0;         ///< Σ |leaf| (|re| + |im| for complex)
+    std::vector<std::uint32_t> residues;  ///< modular: haf mod each prime
+    std::vector<GpuDeviceUse> devices;
+    int subtree_levels = 0;    ///< levels each warp solves in shared memory
+    int expand_levels = 0;     ///< levels expanded breadth-first in global memory
+    std::uint64_t roots = 0;   ///< subtree roots rebuilt from the matrix
+    std::uint64_t tasks = 0;   ///< warp subtrees per prime
+    int batches = 0;
+    double seconds = 0;        ///< kernels and transfers, after compilation and set-up
+    double setup_seconds = 0;  ///< compilation (or cache hit), planning
+};
+
+/// Runs the hafnian kernels; batches of subtree roots (for each prime) are handed out dynamically
+/// to one host thread per GPU and combined in batch order, so the value does not depend on the
+/// number of GPUs. Throws InvalidArgument (a malformed job), DeviceError, NotCompiled (stub).
+GpuHafnianResult hafnian(const GpuHafnianJob& job);
 
 /// Measured FP64 add/multiply instructions per second of a GPU (independent DMUL/DADD chains).
 double fp64_rate(int device);

@@ -23,6 +23,8 @@ std::vector<DeviceInfo> devices(std::string& status) {
 
 GpuRyserResult ryser_dense(const GpuRyserJob&) { not_compiled(); }
 
+GpuHafnianResult hafnian(const GpuHafnianJob&) { not_compiled(); }
+
 double fp64_rate(int) { not_compiled(); }
 
 std::unique_ptr<GpuSampler> make_gpu_sampler(const GpuSamplerJob&) { not_compiled(); }

@@ -1,0 +1,427 @@
+// Host side of the GPU hafnian (Björklund 2012, Algorithm 2; the kernels and the recursion are
+// described in cuda/kernels/hafnian.cuh, the work split in hafnian_plan.cuh). The kernels are
+// compiled by NVRTC for the order and arithmetic at hand and cached on disk (nvrtc_cache.cuh).
+//
+// Layers (CUB style): hafnian() (device-wide entry: plan, compile, start one worker per GPU,
+// combine the batches in list order) → run_device() (one GPU: upload, then per batch tier 0,
+// tier 1 and tier 2 launches and the record reduction) → the kernels. Work: about
+// 4.75·m²·2^m multiply-adds per prime (m = n/2). Every CUDA status becomes DeviceError.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backend/cuda_backend.hpp"
+#include "cuda/hafnian_source.hpp"
+#include "cuda_status.cuh"
+#include "hafnian_plan.cuh"
+#include "nvrtc_cache.cuh"
+#include "pmcount/error.hpp"
+
+namespace pmcount::backend::cuda {
+
+namespace {
+
+using u64 = unsigned long long;
+
+constexpr int kMaxPairs = 32;         // pmcount_hafnian::kMaxPairs
+constexpr int kMaxSubtreeLevels = 6;  // pmcount_hafnian::kMaxSubtreeLevels
+constexpr int kExpandThreads = 128;   // pmcount_hafnian::kExpandThreads
+constexpr int kSegmentTasks = 256;    // pmcount_hafnian::kSegmentTasks
+constexpr int kRecordDoubles = 8;     // pmcount_hafnian::kRecordDoubles
+static_assert(kMaxGpuHafnianOrder / 2 <= kMaxPairs, "the kernels' pool table is too short");
+static_assert(HafnianPolicy::kSubtreeLevels <= kMaxSubtreeLevels, "one leaf per lane at most");
+
+/// Mirrors pmcount_hafnian::Params in the kernel source (same layout).
+struct HafnianParams {
+    const void* matrix;
+    void* replay[2];
+    void* pool[kMaxPairs + 1];
+    const void* zero;
+    double* records;
+    u64 first_root;
+    u64 barrett;
+    int root_level;
+    int subtree_levels;
+    int roots;
+    std::uint32_t prime;
+    std::uint32_t shared_offset[kMaxSubtreeLevels];
+};
+
+std::size_t element_bytes(GpuHafnianMode mode) {
+    switch (mode) {
+        case GpuHafnianMode::double_precision:
+            return sizeof(double);
+        case GpuHafnianMode::complex:
+            return 2 * sizeof(double);
+        case GpuHafnianMode::modular:
+            return sizeof(std::uint32_t);
+    }
+    return sizeof(double);
+}
+
+/// Output coefficients a thread accumulates at once (poly_block's B): a step loads two u
+/// coefficients and one new coefficient of each v for 2B multiply-adds, and holds 3B values in
+/// registers (acc and the two v windows); B ≥ m keeps the whole polynomial in registers.
+/// PMCOUNT_HAFNIAN_BLOCK=4|8|16|32 replaces the choice, to measure the others.
+int output_block() {
+    if (const char* text = std::getenv("PMCOUNT_HAFNIAN_BLOCK"); text != nullptr && *text != 0) {
+        const std::string b = text;
+        if (b != "4" && b != "8" && b != "16" && b != "32") {
+            throw DeviceError("PMCOUNT_HAFNIAN_BLOCK=\"" + b + "\": expected 4, 8, 16 or 32");
+        }
+        return std::stoi(b);
+    }
+    return 8;
+}
+
+/// The three kernels of one (order, arithmetic, block), compiled as one program.
+struct Kernels {
+    cudaKernel_t expand;
+    cudaKernel_t solve;
+    cudaKernel_t reduce;
+};
+
+Kernels load(int n, GpuHafnianMode mode, int major, int minor) {
+    const std::string instance = "<" + std::to_string(n) + ", " +
+                                 std::to_string(static_cast<int>(mode)) + ", " +
+                                 std::to_string(output_block()) + ">";
+    const std::vector<cudaKernel_t> k = load_kernels(
+        KernelSource{kHafnianSource, "hafnian.cu"},
+        {"pmcount_hafnian::hafnian_expand" + instance, "pmcount_hafnian::hafnian_solve" + instance,
+         "pmcount_hafnian::hafnian_reduce<" + std::to_string(static_cast<int>(mode)) + ">"},
+        major, minor);
+    return {k[0], k[1], k[2]};
+}
+
+// ---- double-double on the host (combining segment and batch records) ----------------------------
+
+struct DD {
+    double hi = 0;
+    double lo = 0;
+};
+
+DD dd_add(DD a, DD b) {
+    const double s = a.hi + b.hi;
+    const double bb = s - a.hi;
+    double e = (a.hi - (s - bb)) + (b.hi - bb);
+    e += a.lo + b.lo;
+    const double hi = s + e;
+    return {hi, e - (hi - s)};
+}
+
+struct BatchRecord {
+    DD re, im;
+    double magnitude = 0;
+    std::uint32_t residue = 0;
+};
+
+/// The level-m block (hafnian.cuh: polynomial 0 is g = 1, polynomial 1 + j(j−1)/2 + k holds a_jk
+/// as its constant coefficient) of every prime, or of the one floating matrix.
+std::vector<unsigned char> matrix_blocks(const GpuHafnianJob& job, const HafnianPlan& plan) {
+    const std::size_t q = static_cast<std::size_t>(plan.coefficient_stride);
+    const std::size_t entries = static_cast<std::size_t>(job.n) * (job.n - 1) / 2;
+    const std::size_t copies = job.mode == GpuHafnianMode::modular ? job.primes.size() : 1;
+    std::vector<unsigned char> bytes(copies * plan.matrix_elements * plan.element_bytes, 0);
+    for (std::size_t c = 0; c < copies; ++c) {
+        const std::size_t block = c * plan.matrix_elements;
+        switch (job.mode) {
+            case GpuHafnianMode::double_precision: {
+                auto* d = reinterpret_cast<double*>(bytes.data()) + block;
+                d[0] = 1;
+                for (std::size_t e = 0; e < entries; ++e) {
+                    d[(1 + e) * q] = job.entries[e];
+                }
+                break;
+            }
+            case GpuHafnianMode::complex: {
+                auto* d = reinterpret_cast<double*>(bytes.data()) + 2 * block;
+                d[0] = 1;
+                for (std::size_t e = 0; e < entries; ++e) {
+                    d[2 * (1 + e) * q] = job.entries[2 * e];
+                    d[2 * (1 + e) * q + 1] = job.entries[2 * e + 1];
+                }
+                break;
+            }
+            case GpuHafnianMode::modular: {
+                auto* d = reinterpret_cast<std::uint32_t*>(bytes.data()) + block;
+                d[0] = 1;
+                for (std::size_t e = 0; e < entries; ++e) {
+                    d[(1 + e) * q] = job.residues[c * entries + e];
+                }
+                break;
+            }
+        }
+    }
+    return bytes;
+}
+
+/// Device buffers of one worker, freed on every path.
+struct DeviceBuffers {
+    std::vector<void*> pointers;
+    ~DeviceBuffers() {
+        for (void* p : pointers) {
+            cudaFree(p);
+        }
+    }
+    void* allocate(std::size_t bytes) {
+        void* p = nullptr;
+        if (bytes == 0) {
+            return nullptr;
+        }
+        check(cudaMalloc(&p, bytes), "cudaMalloc (hafnian buffers)");
+        pointers.push_back(p);
+        return p;
+    }
+};
+
+void launch(cudaKernel_t kernel, u64 blocks, int threads, void** args, std::size_t shared,
+            const char* what) {
+    check(
+        cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(blocks)),
+                         dim3(threads), args, shared, nullptr),
+        what);
+}
+
+/// One GPU's worker: uploads the matrix blocks, then runs batches until none is left.
+void run_device(int device, const GpuHafnianJob& job, const HafnianPlan& plan,
+                const std::vector<unsigned char>& matrix, std::atomic<int>& next,
+                std::vector<BatchRecord>& records, GpuDeviceUse& use,
+                std::atomic<int>& batches_done, bool report_progress, std::atomic<bool>& stop) {
+    const auto start = std::chrono::steady_clock::now();
+    check(cudaSetDevice(device), "cudaSetDevice");
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+    use.device = device;
+    use.name = prop.name;
+    const Kernels kernels = load(job.n, job.mode, prop.major, prop.minor);
+    if (plan.shared_bytes > 48 * 1024) {
+        check(cudaKernelSetAttributeForDevice(kernels.solve,
+                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              static_cast<int>(plan.shared_bytes), device),
+              "cudaKernelSetAttributeForDevice");
+    }
+
+    DeviceBuffers buffers;
+    const std::size_t e = plan.element_bytes;
+    auto* d_matrix = static_cast<unsigned char*>(buffers.allocate(matrix.size()));
+    check(cudaMemcpy(d_matrix, matrix.data(), matrix.size(), cudaMemcpyHostToDevice),
+          "cudaMemcpy (hafnian matrix)");
+    HafnianParams q{};
+    q.replay[0] = buffers.allocate(plan.replay_elements * e);
+    q.replay[1] = buffers.allocate(plan.replay_elements * e);
+    for (int level = plan.subtree_levels; level < plan.root_level; ++level) {
+        q.pool[level] = buffers.allocate(plan.pool_elements[static_cast<std::size_t>(level)] * e);
+    }
+    void* zero = buffers.allocate(static_cast<std::size_t>(plan.coefficient_stride) * e);
+    check(cudaMemset(zero, 0, static_cast<std::size_t>(plan.coefficient_stride) * e), "cudaMemset");
+    q.zero = zero;
+    q.records =
+        static_cast<double*>(buffers.allocate(plan.max_tasks * kRecordDoubles * sizeof(double)));
+    auto* segments =
+        static_cast<double*>(buffers.allocate(plan.segments() * kRecordDoubles * sizeof(double)));
+    q.root_level = plan.root_level;
+    q.subtree_levels = plan.subtree_levels;
+    for (int r = 1; r < plan.subtree_levels; ++r) {
+        q.shared_offset[r] = plan.shared_offset[static_cast<std::size_t>(r)];
+    }
+    std::vector<double> host(plan.segments() * kRecordDoubles);
+    const int m = plan.pairs;
+
+    for (int b = next++; b < static_cast<int>(plan.batches.size()) && !stop; b = next++) {
+        const HafnianBatch& batch = plan.batches[static_cast<std::size_t>(b)];
+        q.matrix = d_matrix + static_cast<std::size_t>(batch.prime) * plan.matrix_elements * e;
+        q.first_root = batch.first_root;
+        q.roots = static_cast<int>(batch.roots);
+        if (job.mode == GpuHafnianMode::modular) {
+            q.prime = job.primes[static_cast<std::size_t>(batch.prime)];
+            q.barrett = ~u64{0} / q.prime;
+        }
+        // Tier 0: the roots' paths from the matrix; tier 1: breadth-first down to level J.
+        int replay = 1;
+        for (int r = m - 1; r >= plan.root_level; --r) {
+            const u64 threads = batch.roots * HafnianPlan::polys(r);
+            void* args[] = {&q, &r, &replay};
+            launch(kernels.expand, (threads + kExpandThreads - 1) / kExpandThreads, kExpandThreads,
+                   args, 0, "launching the hafnian root rebuild");
+        }
+        replay = 0;
+        for (int r = plan.root_level - 1; r >= plan.subtree_levels; --r) {
+            const u64 threads = (batch.roots << (plan.root_level - r - 1)) * HafnianPlan::polys(r);
+            void* args[] = {&q, &r, &replay};
+            launch(kernels.expand, (threads + kExpandThreads - 1) / kExpandThreads, kExpandThreads,
+                   args, 0, "launching the hafnian expansion");
+        }
+        // Tier 2 and the records.
+        u64 tasks = batch.roots << plan.expand_levels;
+        void* solve_args[] = {&q};
+        launch(kernels.solve, tasks, 32, solve_args, plan.shared_bytes,
+               "launching the hafnian subtrees");
+        const u64 segment_count = (tasks + kSegmentTasks - 1) / kSegmentTasks;
+        void* reduce_args[] = {&q, &tasks, &segments};
+        launch(kernels.reduce, segment_count, kSegmentTasks, reduce_args, 0,
+               "launching the hafnian record reduction");
+        check(cudaMemcpy(host.data(), segments, segment_count * kRecordDoubles * sizeof(double),
+                         cudaMemcpyDeviceToHost),
+              "hafnian kernels");
+        BatchRecord& record = records[static_cast<std::size_t>(b)];
+        for (u64 s = 0; s < segment_count; ++s) {
+            const double* r = host.data() + s * kRecordDoubles;
+            record.re = dd_add(record.re, {r[0], r[1]});
+            record.im = dd_add(record.im, {r[2], r[3]});
+            record.magnitude += r[4];
+            if (job.mode == GpuHafnianMode::modular) {
+                record.residue = static_cast<std::uint32_t>(
+                    (static_cast<u64>(record.residue) + static_cast<u64>(r[5])) % q.prime);
+            }
+        }
+        ++use.batches;
+        const int done = ++batches_done;
+        if (report_progress && job.progress) {
+            job.progress(static_cast<double>(done) / static_cast<double>(plan.batches.size()));
+        }
+    }
+    use.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::vector<int> chosen_devices(const std::vector<int>& requested) {
+    int count = 0;
+    check(cudaGetDeviceCount(&count), "no usable GPU");
+    std::vector<int> out = requested;
+    if (out.empty()) {
+        for (int d = 0; d < count; ++d) {
+            out.push_back(d);
+        }
+    }
+    for (const int d : out) {
+        if (d < 0 || d >= count) {
+            throw DeviceError("GPU " + std::to_string(d) + " does not exist (" +
+                              std::to_string(count) + " visible)");
+        }
+    }
+    if (out.empty()) {
+        throw DeviceError("no GPU visible");
+    }
+    return out;
+}
+
+void validate(const GpuHafnianJob& job) {
+    if (job.n < 2 || job.n % 2 != 0 || job.n > kMaxGpuHafnianOrder) {
+        throw InvalidArgument("the GPU hafnian takes even orders 2 to " +
+                              std::to_string(kMaxGpuHafnianOrder) + ", not " +
+                              std::to_string(job.n));
+    }
+    const std::size_t entries = static_cast<std::size_t>(job.n) * (job.n - 1) / 2;
+    if (job.mode == GpuHafnianMode::modular) {
+        const int bits = gpu_hafnian_prime_bits(job.n);
+        for (const std::uint32_t p : job.primes) {
+            if (p < 3 || p % 2 == 0 || p >= (std::uint32_t{1} << bits)) {
+                throw InvalidArgument("the modular GPU hafnian of order " + std::to_string(job.n) +
+                                      " needs odd primes below 2^" + std::to_string(bits));
+            }
+        }
+        if (job.primes.empty() || job.residues.size() != job.primes.size() * entries) {
+            throw InvalidArgument("the modular GPU hafnian needs primes and their residues");
+        }
+    } else {
+        const std::size_t words = job.mode == GpuHafnianMode::complex ? 2 : 1;
+        if (job.entries.size() != words * entries) {
+            throw InvalidArgument("the GPU hafnian needs n(n−1)/2 entries");
+        }
+    }
+}
+
+}  // namespace
+
+GpuHafnianResult hafnian(const GpuHafnianJob& job) {
+    validate(job);
+    const std::vector<int> gpus = chosen_devices(job.devices);
+    const auto start = std::chrono::steady_clock::now();
+
+    // Compile (or fetch from the cache) before timing; size the batches from the first GPU's
+    // free memory (half of it).
+    check(cudaSetDevice(gpus[0]), "cudaSetDevice");
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, gpus[0]), "cudaGetDeviceProperties");
+    load(job.n, job.mode, prop.major, prop.minor);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    const bool modular = job.mode == GpuHafnianMode::modular;
+    const int passes = modular ? static_cast<int>(job.primes.size()) : 1;
+    const HafnianPlan plan =
+        make_hafnian_plan(job.n, element_bytes(job.mode), passes, job.expand_levels,
+                          job.roots_per_batch, free_bytes / 2);
+    if (plan.shared_bytes > prop.sharedMemPerBlockOptin) {
+        throw DeviceError("the hafnian subtrees need " + std::to_string(plan.shared_bytes) +
+                          " bytes of shared memory per block, GPU " + std::to_string(gpus[0]) +
+                          " has " + std::to_string(prop.sharedMemPerBlockOptin));
+    }
+    const std::vector<unsigned char> matrix = matrix_blocks(job, plan);
+
+    GpuHafnianResult result;
+    result.subtree_levels = plan.subtree_levels;
+    result.expand_levels = plan.expand_levels;
+    result.roots = plan.roots;
+    result.tasks = plan.roots << plan.expand_levels;
+    result.batches = static_cast<int>(plan.batches.size());
+    const auto ready = std::chrono::steady_clock::now();
+    result.setup_seconds = std::chrono::duration<double>(ready - start).count();
+
+    std::vector<BatchRecord> records(plan.batches.size());
+    result.devices.resize(gpus.size());
+    std::atomic<int> next{0};
+    std::atomic<int> batches_done{0};
+    std::atomic<bool> stop{false};
+    std::vector<std::exception_ptr> errors(gpus.size());
+    std::vector<std::thread> workers;
+    for (std::size_t g = 0; g < gpus.size(); ++g) {
+        workers.emplace_back([&, g] {
+            try {
+                run_device(gpus[g], job, plan, matrix, next, records, result.devices[g],
+                           batches_done, g == 0, stop);
+            } catch (...) {
+                errors[g] = std::current_exception();
+                stop = true;
+            }
+        });
+    }
+    for (auto& w : workers) {
+        w.join();
+    }
+    for (const auto& e : errors) {
+        if (e) {
+            std::rethrow_exception(e);
+        }
+    }
+
+    // Batch order, never completion order: the same sums for any number of GPUs.
+    DD re, im;
+    std::vector<std::uint32_t> residues(job.primes.size(), 0);
+    for (std::size_t b = 0; b < records.size(); ++b) {
+        const BatchRecord& r = records[b];
+        re = dd_add(re, r.re);
+        im = dd_add(im, r.im);
+        result.magnitude += r.magnitude;
+        if (modular) {
+            const auto k = static_cast<std::size_t>(plan.batches[b].prime);
+            residues[k] = static_cast<std::uint32_t>((static_cast<u64>(residues[k]) + r.residue) %
+                                                     job.primes[k]);
+        }
+    }
+    result.re_hi = re.hi;
+    result.re_lo = re.lo;
+    result.im_hi = im.hi;
+    result.im_lo = im.lo;
+    result.residues = std::move(residues);
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - ready).count();
+    return result;
+}
+
+}  // namespace pmcount::backend::cuda

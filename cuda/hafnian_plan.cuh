@@ -1,0 +1,135 @@
+// The work split of the GPU hafnian (cuda/kernels/hafnian.cuh): how many levels each tier takes,
+// the batches handed to the GPUs, and every buffer's size. Plain host C++, no CUDA calls.
+//
+// For m = n/2 pairs: a warp solves a subtree of J = min(5, m) levels in shared memory (tier 2);
+// above it, H levels are expanded breadth-first in global memory (tier 1) from roots at level
+// R = J + H, and the 2^(m−R) roots are rebuilt from the matrix along their paths (tier 0). A
+// batch is `roots_per_batch` consecutive roots for one prime; the batch list is fixed before any
+// GPU starts, and batch results are combined in list order.
+//
+// Buffers of a batch (elements of the mode's type; Q = m|1 coefficients per polynomial, P(r) =
+// 1 + r(2r−1) polynomials per level-r block):
+//   matrix      P(m)·Q per prime (all primes uploaded once);
+//   replay      two buffers of roots_per_batch·P(m−1)·Q (tier 0's ping-pong), when R < m;
+//   pool[L]     roots_per_batch·2^(R−L−1)·P(L)·Q for J ≤ L < R (tier 1's include children);
+//   records     8 doubles per task (roots_per_batch·2^H tasks), and 8 per 256-task segment;
+//   shared      per warp Σ_{1≤r<J} 2^(J−1−r)·P(r)·Q (tier 2; 27.7 KB for doubles at n = 64).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace pmcount::backend::cuda {
+
+/// Work-split policy for sm_90 (H100/H200).
+/// - kSubtreeLevels: a level-5 subtree's include levels have 29, 32, 28 and 16 polynomials, so
+///   a warp (a lane per polynomial) is busy at every level; its shared memory (27.7 KB for
+///   doubles at n = 64) leaves room for 7 warps per SM. Level 6 would need 66 KB.
+/// - kExpandLevels: rebuilding a root from the matrix costs its path's includes (at most m − R of
+///   them, each on a large block); with R = J + 12 that is about 1.5% of the work below it at
+///   n = 64.
+/// - kTasksPerBatch: 2^16 warp subtrees per batch (about 60 waves of resident warps, so the last
+///   wave's tail is short; 1.2 GB of buffers for doubles at n = 64).
+struct HafnianPolicy90 {
+    static constexpr int kSubtreeLevels = 5;
+    static constexpr int kExpandLevels = 12;
+    static constexpr std::uint64_t kTasksPerBatch = std::uint64_t{1} << 16;
+};
+using HafnianPolicy = HafnianPolicy90;
+
+struct HafnianBatch {
+    int prime = 0;  ///< index into the job's primes (0 for the floating modes)
+    std::uint64_t first_root = 0;
+    std::uint64_t roots = 0;
+};
+
+struct HafnianPlan {
+    int pairs = 0;            ///< m
+    int subtree_levels = 0;   ///< J
+    int expand_levels = 0;    ///< H
+    int root_level = 0;       ///< R = J + H
+    std::uint64_t roots = 0;  ///< 2^(m − R)
+    std::uint64_t roots_per_batch = 0;
+    std::vector<HafnianBatch> batches;
+    int coefficient_stride = 0;  ///< Q
+    std::size_t element_bytes = 0;
+    std::size_t matrix_elements = 0;           ///< per prime
+    std::size_t replay_elements = 0;           ///< each of the two buffers
+    std::vector<std::size_t> pool_elements;    ///< by level
+    std::uint64_t max_tasks = 0;               ///< per batch
+    std::vector<std::uint32_t> shared_offset;  ///< by level r < J, in elements
+    std::size_t shared_bytes = 0;
+
+    static std::size_t polys(int r) { return 1 + static_cast<std::size_t>(r) * (2 * r - 1); }
+    std::uint64_t segments() const { return (max_tasks + 255) / 256; }
+    /// Device memory of one GPU's buffers for `primes` primes, records included.
+    std::size_t device_bytes(int primes) const {
+        std::size_t elements = matrix_elements * static_cast<std::size_t>(primes) +
+                               2 * replay_elements + static_cast<std::size_t>(coefficient_stride);
+        for (const std::size_t p : pool_elements) {
+            elements += p;
+        }
+        return elements * element_bytes + (max_tasks + segments()) * 8 * sizeof(double);
+    }
+};
+
+/// The plan for order n (even, ≥ 2), elements of `element_bytes`, `primes` passes (1 for the
+/// floating modes). expand_levels < 0 and roots_per_batch = 0 choose automatically; the batches
+/// shrink until the buffers fit `memory_budget` bytes (never below one root).
+inline HafnianPlan make_hafnian_plan(int n, std::size_t element_bytes, int primes,
+                                     int expand_levels, std::uint64_t roots_per_batch,
+                                     std::size_t memory_budget) {
+    HafnianPlan plan;
+    const int m = n / 2;
+    plan.pairs = m;
+    plan.subtree_levels = std::min(HafnianPolicy::kSubtreeLevels, m);
+    const int most = m - plan.subtree_levels;
+    plan.expand_levels =
+        std::min(expand_levels < 0 ? HafnianPolicy::kExpandLevels : expand_levels, most);
+    plan.root_level = plan.subtree_levels + plan.expand_levels;
+    plan.roots = std::uint64_t{1} << (m - plan.root_level);
+    plan.coefficient_stride = m | 1;
+    plan.element_bytes = element_bytes;
+    const auto q = static_cast<std::size_t>(plan.coefficient_stride);
+    plan.matrix_elements = HafnianPlan::polys(m) * q;
+
+    std::uint64_t per_batch =
+        roots_per_batch != 0
+            ? roots_per_batch
+            : std::max<std::uint64_t>(1, HafnianPolicy::kTasksPerBatch >> plan.expand_levels);
+    per_batch = std::min(per_batch, plan.roots);
+    for (;;) {
+        plan.roots_per_batch = per_batch;
+        plan.replay_elements = plan.root_level < m ? per_batch * HafnianPlan::polys(m - 1) * q : 0;
+        plan.pool_elements.assign(static_cast<std::size_t>(m) + 1, 0);
+        for (int level = plan.subtree_levels; level < plan.root_level; ++level) {
+            plan.pool_elements[static_cast<std::size_t>(level)] =
+                (per_batch << (plan.root_level - level - 1)) * HafnianPlan::polys(level) * q;
+        }
+        plan.max_tasks = per_batch << plan.expand_levels;
+        if (per_batch == 1 || plan.device_bytes(primes) <= memory_budget) {
+            break;
+        }
+        per_batch /= 2;
+    }
+
+    plan.shared_offset.assign(static_cast<std::size_t>(plan.subtree_levels), 0);
+    std::size_t offset = 0;
+    for (int r = plan.subtree_levels - 1; r >= 1; --r) {
+        plan.shared_offset[static_cast<std::size_t>(r)] = static_cast<std::uint32_t>(offset);
+        offset += (std::size_t{1} << (plan.subtree_levels - 1 - r)) * HafnianPlan::polys(r) * q;
+    }
+    plan.shared_bytes = offset * element_bytes;
+
+    for (int prime = 0; prime < primes; ++prime) {
+        for (std::uint64_t first = 0; first < plan.roots; first += plan.roots_per_batch) {
+            plan.batches.push_back(
+                {prime, first, std::min(plan.roots_per_batch, plan.roots - first)});
+        }
+    }
+    return plan;
+}
+
+}  // namespace pmcount::backend::cuda

@@ -1,0 +1,37 @@
+// Run-time compilation of embedded kernel sources with NVRTC, for the GPU at hand, with an
+// on-disk cache of the compiled code (DESIGN §4: per-order kernels without rebuilding the
+// library). Shared by the dense Ryser engine (cuda/ryser_gpu.cu) and the hafnian engine
+// (cuda/hafnian_gpu.cu).
+//
+// Cache: one cubin per (source, kernel names, NVRTC version, options, target), named by an FNV-1a
+// hash of all of them, in $PMCOUNT_KERNEL_CACHE, else $XDG_CACHE_HOME/pmcount/kernels, else
+// ~/.cache/pmcount/kernels, else /tmp/pmcount-<uid>/pmcount/kernels; written atomically, so
+// concurrent processes never read half a file; a cache that cannot be written is not an error.
+// Loaded libraries stay loaded for the life of the process. Every NVRTC and CUDA status becomes
+// DeviceError.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+namespace pmcount::backend::cuda {
+
+/// An embedded kernel source and the file name NVRTC's messages give it.
+struct KernelSource {
+    const char* text;
+    const char* file_name;
+};
+
+/// The kernels `name_expressions` (fully qualified template instances) of `source`, compiled
+/// together as one NVRTC program for compute capability major.minor, from the cache when present.
+std::vector<cudaKernel_t> load_kernels(const KernelSource& source,
+                                       const std::vector<std::string>& name_expressions, int major,
+                                       int minor);
+
+/// load_kernels with one name.
+cudaKernel_t load_kernel(const KernelSource& source, const std::string& name_expression, int major,
+                         int minor);
+
+}  // namespace pmcount::backend::cuda

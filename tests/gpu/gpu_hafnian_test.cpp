@@ -1,0 +1,388 @@
+// The GPU hafnian (ctest label gpu) against an independent sum over pairings, closed forms and its
+// own exact results. Tests that need a GPU skip cleanly without one (or in a build without CUDA);
+// the input checks run everywhere. DISABLED_Timing is the measurement of docs/gpu.md.
+#include <gtest/gtest.h>
+
+#include <boost/multiprecision/cpp_int.hpp>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backend/cuda_backend.hpp"
+#include "exact/hafnian/hafnian_gpu.hpp"
+#include "exact/ryser/ryser_gpu.hpp"
+#include "numeric/cpp_int_bridge.hpp"
+#include "numeric/double_double.hpp"
+#include "pmcount/error.hpp"
+#include "support/random_matrices.hpp"
+
+namespace pmcount::exact {
+namespace {
+
+using boost::multiprecision::cpp_int;
+using numeric::DoubleDouble;
+
+#define SKIP_WITHOUT_GPU()                                                             \
+    if (!gpu_available()) {                                                            \
+        GTEST_SKIP() << "no GPU visible (or a build without CUDA): GPU tests skipped"; \
+    }
+
+/// The strict upper triangle mirrored: A = Aᵀ with a zero diagonal.
+template <class T>
+DenseMatrix<T> symmetric(const DenseMatrix<T>& a) {
+    DenseMatrix<T> s(a.rows(), a.cols());
+    for (vertex_t i = 0; i < a.rows(); ++i) {
+        for (vertex_t j = i + 1; j < a.cols(); ++j) {
+            s(i, j) = s(j, i) = a(i, j);
+        }
+    }
+    return s;
+}
+
+/// Σ over the pairings of {0, …, n−1} of Π a_uv, independent of the engine: the lowest vertex of
+/// the remaining set S is matched with each other vertex of S in turn (expansion along its row),
+/// memoised over S as a bit mask (2^(n−1) sets at most; n ≤ 20).
+template <class T>
+T pairings_sum(int n, const std::function<T(int, int)>& entry) {
+    std::vector<T> memo(std::size_t{1} << n);
+    std::vector<bool> known(memo.size(), false);
+    std::function<T(unsigned)> haf = [&](unsigned set) -> T {
+        if (set == 0) {
+            return T(1);
+        }
+        if (known[set]) {
+            return memo[set];
+        }
+        const int first = __builtin_ctz(set);
+        const unsigned rest = set & (set - 1);
+        T sum(0);
+        for (unsigned others = rest; others != 0; others &= others - 1) {
+            const int j = __builtin_ctz(others);
+            sum = sum + entry(first, j) * haf(rest & ~(1u << j));
+        }
+        known[set] = true;
+        return memo[set] = sum;
+    };
+    return haf((1u << n) - 1);
+}
+
+/// Complex double-double, for the reference sums.
+struct ComplexDD {
+    DoubleDouble re, im;
+    ComplexDD(double r = 0) : re(r) {}  // NOLINT(google-explicit-constructor)
+    ComplexDD(DoubleDouble r, DoubleDouble i) : re(r), im(i) {}
+    friend ComplexDD operator+(ComplexDD a, ComplexDD b) { return {a.re + b.re, a.im + b.im}; }
+    friend ComplexDD operator*(ComplexDD a, ComplexDD b) {
+        return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+    }
+};
+
+BigInt haf_by_pairings(const DenseMatrix<std::int64_t>& a) {
+    return numeric::from_cpp_int(
+        pairings_sum<cpp_int>(a.rows(), [&](int i, int j) { return cpp_int(a(i, j)); }));
+}
+
+cpp_int double_factorial(int n) {
+    cpp_int f = 1;
+    for (int k = n; k > 1; k -= 2) {
+        f *= k;
+    }
+    return f;
+}
+
+DenseMatrix<std::int64_t> complete_graph(int n) {
+    DenseMatrix<std::int64_t> a(n, n, 1);
+    for (int i = 0; i < n; ++i) {
+        a(i, i) = 0;
+    }
+    return a;
+}
+
+DenseMatrix<std::int64_t> graph(int n, const std::vector<std::pair<int, int>>& edges) {
+    DenseMatrix<std::int64_t> a(n, n, 0);
+    for (const auto& [u, v] : edges) {
+        a(u, v) = a(v, u) = 1;
+    }
+    return a;
+}
+
+template <class T>
+DenseMatrix<double> as_double(const DenseMatrix<T>& a) {
+    DenseMatrix<double> d(a.rows(), a.cols());
+    for (vertex_t i = 0; i < a.rows(); ++i) {
+        for (vertex_t j = 0; j < a.cols(); ++j) {
+            d(i, j) = static_cast<double>(a(i, j));
+        }
+    }
+    return d;
+}
+
+std::complex<double> value(const FloatOutcome& o) {
+    const int e = static_cast<int>(o.exponent2);
+    return {std::ldexp(o.mantissa.real(), e), std::ldexp(o.mantissa.imag(), e)};
+}
+double error_bound(const FloatOutcome& o) {
+    return std::ldexp(o.abs_error_mantissa, static_cast<int>(o.exponent2));
+}
+
+TEST(GpuHafnian, ExactMatchesThePairingsSumOnRandomMatrices) {
+    SKIP_WITHOUT_GPU();
+    for (std::uint64_t seed = 0; seed < 50; ++seed) {
+        const int n = 2 * (1 + static_cast<int>(seed % 8));  // 2..16
+        const bool binary = seed % 2 == 0;
+        const auto a = symmetric(
+            binary ? test::random_binary(n, 0.3 + 0.1 * static_cast<double>(seed % 6), seed)
+                   : test::random_integer(n, -4, 4, 0.8, seed));
+        const ExactOutcome gpu = hafnian_exact_gpu(a, {});
+        EXPECT_EQ(gpu.value, haf_by_pairings(a)) << "seed " << seed << " n " << n;
+    }
+}
+
+TEST(GpuHafnian, ClosedForms) {
+    SKIP_WITHOUT_GPU();
+    // K_2m: (2m − 1)!! perfect matchings.
+    for (const int n : {2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 36, 40}) {
+        EXPECT_EQ(hafnian_exact_gpu(complete_graph(n), {}).value,
+                  numeric::from_cpp_int(double_factorial(n - 1)))
+            << "K_" << n;
+    }
+    // Even cycles: 2.
+    for (const int n : {4, 6, 10, 16, 24, 32}) {
+        std::vector<std::pair<int, int>> edges;
+        for (int i = 0; i < n; ++i) {
+            edges.emplace_back(i, (i + 1) % n);
+        }
+        EXPECT_EQ(hafnian_exact_gpu(graph(n, edges), {}).value, BigInt(2)) << "C_" << n;
+    }
+    // The Petersen graph: 6.
+    std::vector<std::pair<int, int>> petersen;
+    for (int i = 0; i < 5; ++i) {
+        petersen.emplace_back(i, (i + 1) % 5);
+        petersen.emplace_back(i, i + 5);
+        petersen.emplace_back(5 + i, 5 + (i + 2) % 5);
+    }
+    EXPECT_EQ(hafnian_exact_gpu(graph(10, petersen), {}).value, BigInt(6));
+    // Odd orders, the empty matrix, a vertex without neighbours: no GPU work.
+    EXPECT_EQ(hafnian_exact_gpu(complete_graph(7), {}).value, BigInt(0));
+    EXPECT_EQ(hafnian_exact_gpu(DenseMatrix<std::int64_t>(0, 0), {}).value, BigInt(1));
+    auto isolated = complete_graph(8);
+    for (int i = 0; i < 8; ++i) {
+        isolated(3, i) = isolated(i, 3) = 0;
+    }
+    EXPECT_EQ(hafnian_exact_gpu(isolated, {}).value, BigInt(0));
+    EXPECT_EQ(
+        value(hafnian_real_gpu(as_double(complete_graph(9)), Precision::double_precision, {})),
+        std::complex<double>(0.0));
+}
+
+TEST(GpuHafnian, FloatingResultsAreWithinTheirErrorBounds) {
+    SKIP_WITHOUT_GPU();
+    double worst = 0;  // largest |error| / bound seen
+    auto check = [&](double error, double bound, const std::string& what) {
+        EXPECT_LE(error, bound) << what;
+        worst = std::max(worst, error / bound);
+    };
+    // 0-1 and integer matrices in double, against the exact engine.
+    for (std::uint64_t seed = 0; seed < 12; ++seed) {
+        const int n =
+            seed < 8 ? 6 + 2 * static_cast<int>(seed) : 24 + 4 * static_cast<int>(seed - 8);
+        const auto a = symmetric(seed % 3 == 2 ? test::random_integer(n, -3, 3, 0.9, 40 + seed)
+                                               : test::random_binary(n, 0.5, 40 + seed));
+        const double exact = hafnian_exact_gpu(a, {}).value.to_double();
+        const FloatOutcome d = hafnian_real_gpu(as_double(a), Precision::double_precision, {});
+        check(std::abs(value(d).real() - exact), error_bound(d) + 0x1p-52 * std::fabs(exact),
+              "integer matrix, seed " + std::to_string(seed) + ", n " + std::to_string(n));
+    }
+    const auto k40 = complete_graph(40);
+    const FloatOutcome d40 = hafnian_real_gpu(as_double(k40), Precision::double_precision, {});
+    const double exact40 = numeric::from_cpp_int(double_factorial(39)).to_double();
+    check(std::abs(value(d40).real() - exact40), error_bound(d40) + 0x1p-52 * exact40, "K_40");
+    // Signed real and complex matrices, against double-double sums over pairings.
+    for (std::uint64_t seed = 0; seed < 8; ++seed) {
+        const int n = 4 + 2 * static_cast<int>(seed % 6);  // 4..14
+        const auto a = symmetric(test::random_real(n, -1.0, 1.0, 1.0, 70 + seed));
+        const DoubleDouble ref =
+            pairings_sum<DoubleDouble>(n, [&](int i, int j) { return DoubleDouble(a(i, j)); });
+        const FloatOutcome d = hafnian_real_gpu(a, Precision::double_precision, {});
+        check(std::abs(value(d).real() - ref.to_double()), error_bound(d),
+              "signed real, seed " + std::to_string(seed));
+
+        const auto c = symmetric(test::random_complex(n, 1.0, 90 + seed));
+        const ComplexDD cref = pairings_sum<ComplexDD>(n, [&](int i, int j) {
+            return ComplexDD(DoubleDouble(c(i, j).real()), DoubleDouble(c(i, j).imag()));
+        });
+        const FloatOutcome z = hafnian_complex_gpu(c, {});
+        check(std::abs(value(z) - std::complex<double>(cref.re.to_double(), cref.im.to_double())),
+              error_bound(z), "complex, seed " + std::to_string(seed));
+    }
+    RecordProperty("largest_error_over_bound", std::to_string(worst));
+    std::printf("largest |error| / bound: %.3g\n", worst);
+}
+
+/// A job for the backend directly, with the work split the library chooses automatically.
+backend::cuda::GpuHafnianJob job_for(const DenseMatrix<std::int64_t>& a,
+                                     backend::cuda::GpuHafnianMode mode) {
+    backend::cuda::GpuHafnianJob job;
+    job.n = a.rows();
+    job.mode = mode;
+    const std::uint32_t p = 536870909;  // prime, below 2^29
+    for (int j = 1; j < a.rows(); ++j) {
+        for (int k = 0; k < j; ++k) {
+            job.entries.push_back(static_cast<double>(a(j, k)) / 4);
+            job.residues.push_back(static_cast<std::uint32_t>((a(j, k) % p + p) % p));
+        }
+    }
+    if (mode == backend::cuda::GpuHafnianMode::modular) {
+        job.primes = {p};
+        job.entries.clear();
+    } else {
+        job.residues.clear();
+    }
+    return job;
+}
+
+TEST(GpuHafnian, ResultDoesNotDependOnTheWorkSplitOrTheNumberOfGpus) {
+    SKIP_WITHOUT_GPU();
+    // Roots rebuilt from the matrix (tier 0) or expanded breadth-first (tier 1), batches of any
+    // size, one or two host queues on GPU 0 (as two GPUs would share the batches): every task is
+    // computed the same way, and batches are combined in list order.
+    using backend::cuda::GpuHafnianMode;
+    const auto a = symmetric(test::random_integer(28, -2, 3, 0.7, 5));
+    struct Split {
+        int levels;
+        std::uint64_t roots;
+        std::vector<int> devices;
+    };
+    const std::vector<Split> splits = {
+        {-1, 0, {}}, {0, 1, {}}, {3, 5, {0, 0}}, {9, 1, {}}, {2, 7, {0, 0}}};
+    for (const GpuHafnianMode mode : {GpuHafnianMode::modular, GpuHafnianMode::double_precision}) {
+        std::vector<backend::cuda::GpuHafnianResult> results;
+        for (const Split& s : splits) {
+            auto job = job_for(a, mode);
+            job.expand_levels = s.levels;
+            job.roots_per_batch = s.roots;
+            job.devices = s.devices;
+            results.push_back(backend::cuda::hafnian(job));
+        }
+        for (std::size_t k = 1; k < results.size(); ++k) {
+            if (mode == GpuHafnianMode::modular) {
+                EXPECT_EQ(results[k].residues, results[0].residues) << "split " << k;
+            } else {
+                // Same task values; only the grouping of the double-double sums differs.
+                EXPECT_NEAR(results[k].re_hi + results[k].re_lo,
+                            results[0].re_hi + results[0].re_lo, 1e-24 * results[0].magnitude)
+                    << "split " << k;
+                EXPECT_EQ(results[k].magnitude, results[0].magnitude) << "split " << k;
+            }
+        }
+        EXPECT_GT(results[1].roots, 1u);
+    }
+    // The same batches on one queue or two: bit-identical.
+    const auto r = symmetric(test::random_real(30, 0.0, 1.0, 1.0, 11));
+    EngineRun two_queues;
+    two_queues.gpus = {0, 0};
+    EXPECT_EQ(hafnian_real_gpu(r, Precision::double_precision, {}).mantissa,
+              hafnian_real_gpu(r, Precision::double_precision, two_queues).mantissa);
+}
+
+TEST(GpuHafnian, RejectsMalformedInput) {
+    // Checked before any GPU work: runs without a GPU too.
+    EXPECT_THROW(hafnian_exact_gpu(DenseMatrix<std::int64_t>(4, 6), {}), DimensionMismatch);
+    auto asymmetric = complete_graph(6);
+    asymmetric(1, 4) = 2;
+    EXPECT_THROW(hafnian_exact_gpu(asymmetric, {}), InvalidArgument);
+    EXPECT_THROW(hafnian_real_gpu(as_double(asymmetric), Precision::double_precision, {}),
+                 InvalidArgument);
+    EXPECT_THROW(hafnian_exact_gpu(complete_graph(gpu_hafnian_max_order() + 2), {}),
+                 ProblemTooLarge);
+    auto not_finite = as_double(complete_graph(6));
+    not_finite(2, 3) = not_finite(3, 2) = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_THROW(hafnian_real_gpu(not_finite, Precision::double_precision, {}), InvalidArgument);
+    EXPECT_THROW(hafnian_real_gpu(as_double(complete_graph(6)), Precision::double_double, {}),
+                 InvalidArgument);
+    DenseMatrix<std::complex<double>> complex_asymmetric(4, 4, std::complex<double>(1.0, 1.0));
+    complex_asymmetric(0, 1) = {1.0, -1.0};
+    EXPECT_THROW(hafnian_complex_gpu(complex_asymmetric, {}), InvalidArgument);
+}
+
+TEST(GpuHafnian, BackendRejectsMalformedJobs) {
+    SKIP_WITHOUT_GPU();
+    using backend::cuda::GpuHafnianMode;
+    auto job = job_for(complete_graph(8), GpuHafnianMode::modular);
+    job.primes = {(1u << 30) + 3};  // above 2^29
+    EXPECT_THROW(backend::cuda::hafnian(job), InvalidArgument);
+    job = job_for(complete_graph(8), GpuHafnianMode::double_precision);
+    job.entries.pop_back();
+    EXPECT_THROW(backend::cuda::hafnian(job), InvalidArgument);
+    job = job_for(complete_graph(8), GpuHafnianMode::double_precision);
+    job.n = 7;
+    EXPECT_THROW(backend::cuda::hafnian(job), InvalidArgument);
+}
+
+/// The measurements of docs/gpu.md, one JSON line each: with
+/// PMCOUNT_HAFNIAN_TIMING="double:64:0,double:64:-1,exact:64,double:48:0", run
+/// gpu_test --gtest_also_run_disabled_tests --gtest_filter='*DISABLED_Timing'
+/// (mode:order[:lower end of the uniform entries, upper end 1]; exact: a 0-1 graph of density 1/2,
+/// complex: parts uniform in [−1, 1); "passes" counts primes, or 4 real multiply-adds per complex
+/// one).
+TEST(GpuHafnian, DISABLED_Timing) {
+    SKIP_WITHOUT_GPU();
+    const char* cases = std::getenv("PMCOUNT_HAFNIAN_TIMING");
+    if (cases == nullptr) {
+        GTEST_SKIP() << "set PMCOUNT_HAFNIAN_TIMING";
+    }
+    const double fp64 = backend::cuda::fp64_rate(0);
+    std::stringstream list(cases);
+    for (std::string item; std::getline(list, item, ',');) {
+        std::stringstream fields(item);
+        std::string mode, order, low;
+        std::getline(fields, mode, ':');
+        std::getline(fields, order, ':');
+        std::getline(fields, low, ':');
+        const int n = std::stoi(order);
+        const auto madds = static_cast<double>(hafnian_multiply_adds(n));
+        double seconds = 0, haf = 0, error = 0;
+        int passes = 1;
+        std::string device;
+        if (mode == "exact") {
+            const auto a = symmetric(test::random_binary(n, 0.5, 1000 + n));
+            const ExactOutcome o = hafnian_exact_gpu(a, {});
+            seconds = o.device_seconds;
+            haf = o.value.to_double();
+            passes = o.primes;
+            device = o.device;
+        } else if (mode == "complex") {
+            const FloatOutcome o =
+                hafnian_complex_gpu(symmetric(test::random_complex(n, 1.0, n)), {});
+            seconds = o.device_seconds;
+            haf = std::abs(value(o));
+            error = error_bound(o);
+            passes = 4;  // real multiply-adds per complex one
+            device = o.device;
+        } else {
+            const auto a = symmetric(test::random_real(n, std::stod(low), 1.0, 1.0, 2000 + n));
+            const FloatOutcome o = hafnian_real_gpu(a, Precision::double_precision, {});
+            seconds = o.device_seconds;
+            haf = value(o).real();
+            error = error_bound(o);
+            device = o.device;
+        }
+        const double rate = madds * passes / seconds;
+        std::printf(
+            "{\"case\": \"%s\", \"n\": %d, \"passes\": %d, \"seconds\": %.4f, "
+            "\"multiply_adds\": %.4e, \"rate\": %.4e, \"fp64_rate\": %.4e, "
+            "\"roofline\": %.4f, \"value\": %.17g, \"error\": %.3e, \"device\": \"%s\"}\n",
+            item.c_str(), n, passes, seconds, madds * passes, rate, fp64, rate / fp64, haf, error,
+            device.c_str());
+        std::fflush(stdout);
+    }
+}
+
+}  // namespace
+}  // namespace pmcount::exact
