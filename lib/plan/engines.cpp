@@ -8,6 +8,7 @@
 #include "exact/brute_force.hpp"
 #include "exact/frontier/frontier.hpp"
 #include "exact/hafnian/hafnian.hpp"
+#include "exact/hafnian/hafnian_gpu.hpp"
 #include "exact/planar/pfaffian.hpp"
 #include "exact/planar/planar.hpp"
 #include "exact/ryser/ryser_gpu.hpp"
@@ -267,6 +268,28 @@ exact::FloatOutcome hafnian_complex(const SparseMatrix<std::complex<double>>& a,
     return with_work(exact::hafnian_complex(dense(a), run), a.rows());
 }
 
+// The same recursion on GPUs (its outcomes carry the multiply-adds of the GPU's schedule).
+bool gpu_hafnian_applies(const LeafFacts& f) {
+    static const bool available = exact::gpu_available();
+    return available && f.order >= 4 && f.order <= exact::gpu_hafnian_max_order() &&
+           f.arithmetic != Arithmetic::double_double;
+}
+double gpu_hafnian_predict(const LeafFacts& f) {
+    return gpu_hafnian_seconds(f);
+}
+exact::ExactOutcome gpu_hafnian_exact(const SparseMatrix<std::int64_t>& a,
+                                      const exact::EngineRun& run) {
+    return exact::hafnian_exact_gpu(dense(a), run);
+}
+exact::FloatOutcome gpu_hafnian_real(const SparseMatrix<double>& a, Precision precision,
+                                     const exact::EngineRun& run) {
+    return exact::hafnian_real_gpu(real_dense(a), precision, run);
+}
+exact::FloatOutcome gpu_hafnian_complex(const SparseMatrix<std::complex<double>>& a,
+                                        const exact::EngineRun& run) {
+    return exact::hafnian_complex_gpu(dense(a), run);
+}
+
 bool pfaffian_applies(const LeafFacts& f) {
     return f.planar && f.arithmetic != Arithmetic::double_double;
 }
@@ -361,6 +384,9 @@ const std::vector<Engine>& engines() {
          direct_predict, pair_exact, pair_real, pair_complex},
         {"hafnian", Method::hafnian, Backend::cpu, Problem::hafnian, true, hafnian_applies,
          hafnian_predict, hafnian_exact, hafnian_real, hafnian_complex},
+        {"hafnian-gpu", Method::hafnian, Backend::cuda, Problem::hafnian, true,
+         gpu_hafnian_applies, gpu_hafnian_predict, gpu_hafnian_exact, gpu_hafnian_real,
+         gpu_hafnian_complex},
         {"pfaffian", Method::planar, Backend::cpu, Problem::hafnian, true, pfaffian_applies,
          pfaffian_predict, exact::pfaffian_exact, pfaffian_real, exact::pfaffian_complex},
         {"brute-force", Method::brute_force, Backend::cpu, Problem::hafnian, false,

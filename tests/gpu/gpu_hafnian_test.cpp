@@ -19,7 +19,10 @@
 #include "exact/ryser/ryser_gpu.hpp"
 #include "numeric/cpp_int_bridge.hpp"
 #include "numeric/double_double.hpp"
+#include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
+#include "pmcount/graph.hpp"
+#include "support/general_graphs.hpp"
 #include "support/random_matrices.hpp"
 
 namespace pmcount::exact {
@@ -291,6 +294,43 @@ TEST(GpuHafnian, ResultDoesNotDependOnTheWorkSplitOrTheNumberOfGpus) {
               hafnian_real_gpu(r, Precision::double_precision, two_queues).mantissa);
 }
 
+TEST(GpuHafnian, ThePlannerSendsGeneralGraphsToTheGpuWhenAskedAndAgreesWithTheCpu) {
+    SKIP_WITHOUT_GPU();
+    // Through the public API: --backend cuda on a general graph (an odd cycle, no structure to
+    // split: a dense random graph), on a weighted symmetric matrix, and on a real one.
+    CountOptions gpu;
+    gpu.backend = Backend::cuda;
+    CountOptions cpu;
+    cpu.backend = Backend::cpu;
+    for (const std::uint64_t seed : {1u, 2u, 3u}) {
+        const auto a = test::random_symmetric_integer(30, 0.6, 1, 1, seed);
+        test::Edges edges;
+        for (int u = 0; u < 30; ++u) {
+            for (int v = u + 1; v < 30; ++v) {
+                if (a(u, v) != 0) {
+                    edges.emplace_back(u, v);
+                }
+            }
+        }
+        const CountResult on_gpu = count_perfect_matchings(UndirectedGraph(30, edges), gpu);
+        EXPECT_EQ(on_gpu.method, "hafnian-gpu") << "seed " << seed;
+        EXPECT_EQ(on_gpu.exact.to_string(),
+                  count_perfect_matchings(UndirectedGraph(30, edges), cpu).exact.to_string())
+            << "seed " << seed;
+        const auto w = test::random_symmetric_integer(26, 0.8, -3, 3, seed);
+        const CountResult weighted = hafnian(w, gpu);
+        EXPECT_EQ(weighted.method, "hafnian-gpu") << "seed " << seed;
+        EXPECT_EQ(weighted.exact.to_string(), hafnian(w, cpu).exact.to_string()) << "seed " << seed;
+        const auto r = test::random_symmetric_float<double>(28, -1.0, 1.0, seed);
+        const CountResult real_gpu = hafnian(r, gpu);
+        const CountResult real_cpu = hafnian(r, cpu);
+        EXPECT_EQ(real_gpu.method, "hafnian-gpu") << "seed " << seed;
+        EXPECT_LE(std::abs(real_gpu.value - real_cpu.value),
+                  real_gpu.abs_error + real_cpu.abs_error)
+            << "seed " << seed;
+    }
+}
+
 TEST(GpuHafnian, RejectsMalformedInput) {
     // Checked before any GPU work: runs without a GPU too.
     EXPECT_THROW(hafnian_exact_gpu(DenseMatrix<std::int64_t>(4, 6), {}), DimensionMismatch);
@@ -346,7 +386,7 @@ TEST(GpuHafnian, DISABLED_Timing) {
         std::getline(fields, order, ':');
         std::getline(fields, low, ':');
         const int n = std::stoi(order);
-        const auto madds = static_cast<double>(hafnian_multiply_adds(n));
+        const auto madds = static_cast<double>(gpu_hafnian_multiply_adds(n));
         double seconds = 0, haf = 0, error = 0;
         int passes = 1;
         std::string device;

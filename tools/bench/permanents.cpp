@@ -192,6 +192,7 @@ struct BenchOptions {
     int pairings_max_n = 16;  // hafnian cases: brute force over pairings
     ThewalrusMode thewalrus = ThewalrusMode::automatic;
     int thewalrus_max_n = 30;
+    double thewalrus_timeout = 0;  // seconds; 0: no limit
     std::string thewalrus_script;
     std::string thewalrus_hafnian_script;
     std::string python;
@@ -570,6 +571,7 @@ struct Measurement {
     std::string front_end;        // reducible-binary, sparse cases: dm+reductions, dm or none
     bool reference_only = false;  // run to check the others, not part of the requested grid
     bool pmcount = true;          // false for thewalrus: no error bound, never a reference
+    bool timed_out = false;       // thewalrus stopped at --thewalrus-timeout: samples hold it
 
     std::vector<double> samples;         // wall seconds of each repeat
     std::vector<double> engine_samples;  // CountResult::timings.count_s of each repeat
@@ -809,6 +811,7 @@ public:
         numba_ = versions->value("numba", Json()).is_string()
                      ? (*versions)["numba"].get<std::string>()
                      : std::string("absent");
+        numba_threads_ = versions->value("numba_threads", 1);
         return true;
     }
     const std::string& why_not() const { return why_not_; }
@@ -843,11 +846,18 @@ public:
         std::cerr << "  " << matrix.case_name << " n=" << matrix.n << " thewalrus (" << repeat
                   << (matrix.hafnian ? " repeat(s) of hafnian)...\n"
                                      : " repeat(s) of bbfg and ryser)...\n");
+        // coreutils timeout exits with 124 when it had to stop the script.
+        const bool limited = options_.thewalrus_timeout > 0;
+        const std::string limit =
+            limited ? "timeout " + format_double(options_.thewalrus_timeout) + " " : "";
         const ProcessOutput output =
-            run_command(shell_quote(options_.python) + " " + shell_quote(script) + " " +
+            run_command(limit + shell_quote(options_.python) + " " + shell_quote(script) + " " +
                         shell_quote(path.string()) + " " + std::to_string(repeat));
         std::error_code ignored;
         std::filesystem::remove(path, ignored);
+        if (limited && output.status == 124) {
+            return {stopped_at_timeout(matrix)};
+        }
         const std::optional<Json> result = parse_script_output(output, failure);
         if (!result) {
             return {};
@@ -891,10 +901,29 @@ public:
     }
 
 private:
+    /// thewalrus's line when it was stopped: no value, --thewalrus-timeout as its seconds, so
+    /// that a ratio against it is a lower bound.
+    Measurement stopped_at_timeout(const TestMatrix& matrix) const {
+        Measurement m;
+        m.engine = matrix.hafnian ? "thewalrus-hafnian" : "thewalrus-ryser";
+        m.arithmetic = "double";
+        m.arithmetic_detail = "thewalrus " + version_ + ", numba " + numba_ +
+                              ": stopped after --thewalrus-timeout " +
+                              format_double(options_.thewalrus_timeout) + " s";
+        m.pmcount = false;
+        m.timed_out = true;
+        m.threads = m.threads_used = matrix.hafnian ? numba_threads_ : 1;
+        m.samples = {options_.thewalrus_timeout};
+        m.value = std::numeric_limits<double>::quiet_NaN();
+        m.rel_error = m.abs_error = std::numeric_limits<double>::infinity();
+        return m;
+    }
+
     const BenchOptions& options_;
     std::string why_not_;
     std::string version_;
     std::string numba_;
+    int numba_threads_ = 1;
 };
 
 // ---- Checks -------------------------------------------------------------------------------------
@@ -1000,7 +1029,7 @@ void check_all(std::vector<Measurement>& all) {
     }
     for (Measurement& m : all) {
         if (const Measurement* reference = best_reference(m, all);
-            reference != nullptr && m.ran()) {
+            reference != nullptr && m.ran() && !m.timed_out) {
             m.observed_error = relative_difference(value_of(m), value_of(*reference));
             m.observed_reference = reference->label();
         }
@@ -1141,6 +1170,12 @@ Json measurement_line(const TestMatrix& matrix, const Measurement& m) {
             j["roofline_fraction"] = work / (m.fp64_rate * device_seconds);
         }
     }
+    if (m.timed_out) {
+        j["timed_out"] = true;
+        j["note"] = m.arithmetic_detail;
+        j["value"] = nullptr;
+        return j;
+    }
     j["value"] = m.value_text;
     j["rel_error"] = m.pmcount ? finite_or_null(m.rel_error) : Json(nullptr);
     j["error"] = m.observed_error ? finite_or_null(*m.observed_error) : Json(nullptr);
@@ -1183,6 +1218,9 @@ Json ratio_line(const TestMatrix& matrix, const Measurement& measured,
     j["n"] = matrix.n;
     j["ratio"] = name(measured) + " vs " + name(baseline);
     j["speedup"] = seconds(baseline) / seconds(measured);
+    if (baseline.timed_out) {
+        j["speedup_is_lower_bound"] = true;  // the baseline was stopped, unfinished
+    }
     return j;
 }
 
@@ -1245,7 +1283,9 @@ std::vector<Json> ratio_lines(const TestMatrix& matrix, const std::vector<Measur
                 continue;
             }
             Json line = ratio_line(matrix, m, *other);
-            line["rel_difference"] = relative_difference(value_of(*other), value_of(m));
+            if (!other->timed_out) {
+                line["rel_difference"] = relative_difference(value_of(*other), value_of(m));
+            }
             lines.push_back(std::move(line));
         }
     }
@@ -1364,9 +1404,13 @@ std::vector<RunSpec> plan_runs(const TestMatrix& matrix, const BenchOptions& opt
         }
     }
     if (matrix.hafnian) {
-        // What a user gets: the default plan (structure front end, the cheapest engine).
-        specs.push_back(
-            {"planner", Method::automatic, arithmetics.front(), most_threads, 1, false});
+        // What a user gets: the default plan (structure front end, the cheapest engine; with
+        // --backend cuda the default backend, which takes a GPU when it is predicted faster).
+        RunSpec planner{"planner", Method::automatic, arithmetics.front(), most_threads, 1, false};
+        if (options.backend == pmcount::Backend::cuda) {
+            planner.backend = pmcount::Backend::automatic;
+        }
+        specs.push_back(planner);
     }
     const bool has_dd = std::find(arithmetics.begin(), arithmetics.end(),
                                   Precision::double_double) != arithmetics.end();
@@ -1765,6 +1809,11 @@ int permanent_bench_main(int argc, char** argv) {
             ->capture_default_str();
     app.add_option("--thewalrus-max-n", options.thewalrus_max_n,
                    "largest n given to thewalrus (serial; its time doubles with each n)")
+        ->capture_default_str();
+    app.add_option("--thewalrus-timeout", options.thewalrus_timeout,
+                   "stop thewalrus after this many seconds (0: never); a ratio against a stopped "
+                   "run is a lower bound (speedup_is_lower_bound)")
+        ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     app.add_option("--thewalrus-script", options.thewalrus_script, "path of thewalrus_perm.py")
         ->capture_default_str();

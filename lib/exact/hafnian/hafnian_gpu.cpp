@@ -138,6 +138,8 @@ FloatOutcome float_outcome(const gpu::GpuHafnianResult& r, std::complex<double> 
     }
     out.abs_error_mantissa = kappa * kUnitRoundoff * r.magnitude + kUnitRoundoff * std::abs(sum);
     out.gray_steps = std::uint64_t{1} << (e.size() / 2);
+    out.multiply_adds =
+        static_cast<double>(gpu_hafnian_multiply_adds(static_cast<vertex_t>(e.size())));
     out.arithmetic = arithmetic;
     out.device = describe(r);
     out.device_seconds = r.seconds;
@@ -162,7 +164,7 @@ vertex_t gpu_hafnian_max_order() noexcept {
     return gpu::kMaxGpuHafnianOrder;
 }
 
-std::uint64_t hafnian_multiply_adds(vertex_t n) noexcept {
+std::uint64_t gpu_hafnian_multiply_adds(vertex_t n) noexcept {
     const std::uint64_t m = static_cast<std::uint64_t>(n / 2);
     if (m == 0) {
         return 0;
@@ -229,6 +231,7 @@ ExactOutcome hafnian_exact_gpu(const DenseMatrix<std::int64_t>& a, const EngineR
     out.value = numeric::crt_with_spare(residues, moduli, kEngine);
     out.primes = static_cast<int>(moduli.size());
     out.gray_steps = std::uint64_t{1} << (n / 2);
+    out.multiply_adds = static_cast<double>(gpu_hafnian_multiply_adds(n));  // per prime
     out.arithmetic = "modular (" + std::to_string(moduli.size()) + " primes of " +
                      std::to_string(bits) + " bits, one spare) + CRT";
     out.device = describe(r);

@@ -24,7 +24,7 @@ vertex_t gpu_hafnian_max_order() noexcept;
 /// c + 1 costs (c(2c−1) entries + g's update) over m coefficients, and each of the 2^(m−1) leaves
 /// an m-term dot product; about 5·m²·2^m (2.1·10^13 at n = 64). The GPU also issues the m(m−1)/2
 /// zero products that keep g's update in step with the entries' tasks.
-std::uint64_t hafnian_multiply_adds(vertex_t n) noexcept;
+std::uint64_t gpu_hafnian_multiply_adds(vertex_t n) noexcept;
 
 /// Exact haf(A) of a symmetric integer matrix: multi-modular on the GPU (primes below
 /// 2^gpu_hafnian_prime_bits(n), as many as numeric::hafnian_bound_log2 needs for the symmetric
