@@ -110,8 +110,9 @@ struct CountStats {
     /// Iterations of the exponential loops executed: Gray-code steps (Ryser's engines), leaves of
     /// the recursion over vertex pairs (the hafnian engine).
     std::uint64_t gray_steps = 0;
-    /// Multiply-adds of the engines that count them (the hafnian recursion; per prime for the
-    /// modular arithmetic): the work behind a GPU run's roofline fraction. 0 otherwise.
+    /// Multiply-adds of the engines that count them (the hafnian recursion; in modular
+    /// arithmetic summed over the primes): the work behind a GPU run's roofline fraction. 0
+    /// otherwise.
     double multiply_adds = 0;
 };
 

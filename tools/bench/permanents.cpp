@@ -1160,10 +1160,12 @@ Json measurement_line(const TestMatrix& matrix, const Measurement& m) {
         j["device_seconds"] = device_seconds;
         if (m.fp64_rate > 0 && device_seconds > 0) {
             j["fp64_rate"] = m.fp64_rate;
-            // Hafnians: the multiply-adds the engine reports (per prime in exact arithmetic,
-            // whose 32-bit integer multiply-adds run at the FP64 rate on sm_90).
-            const double work =
-                matrix.hafnian ? m.multiply_adds : std::ldexp(2.0 * matrix.n, matrix.n - 1);
+            // Hafnians: the multiply-adds the engine reports (all primes' in exact arithmetic,
+            // whose 32-bit integer multiply-adds are counted at the FP64 rate; four FP64
+            // multiply-adds per complex one).
+            const double per_multiply_add = matrix.complex.rows() > 0 ? 4.0 : 1.0;
+            const double work = matrix.hafnian ? per_multiply_add * m.multiply_adds
+                                               : std::ldexp(2.0 * matrix.n, matrix.n - 1);
             if (matrix.hafnian) {
                 j["multiply_adds"] = m.multiply_adds;
             }
