@@ -12,14 +12,13 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <exception>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "backend/cuda_backend.hpp"
 #include "cuda/hafnian_source.hpp"
 #include "cuda_status.cuh"
+#include "device_workers.cuh"
 #include "hafnian_plan.cuh"
 #include "nvrtc_cache.cuh"
 #include "pmcount/error.hpp"
@@ -100,22 +99,6 @@ Kernels load(int n, GpuHafnianMode mode, int major, int minor) {
          "pmcount_hafnian::hafnian_reduce<" + std::to_string(static_cast<int>(mode)) + ">"},
         major, minor);
     return {k[0], k[1], k[2]};
-}
-
-// ---- double-double on the host (combining segment and batch records) ----------------------------
-
-struct DD {
-    double hi = 0;
-    double lo = 0;
-};
-
-DD dd_add(DD a, DD b) {
-    const double s = a.hi + b.hi;
-    const double bb = s - a.hi;
-    double e = (a.hi - (s - bb)) + (b.hi - bb);
-    e += a.lo + b.lo;
-    const double hi = s + e;
-    return {hi, e - (hi - s)};
 }
 
 struct BatchRecord {
@@ -380,27 +363,10 @@ GpuHafnianResult hafnian(const GpuHafnianJob& job) {
     std::atomic<int> next{0};
     std::atomic<int> batches_done{0};
     std::atomic<bool> stop{false};
-    std::vector<std::exception_ptr> errors(gpus.size());
-    std::vector<std::thread> workers;
-    for (std::size_t g = 0; g < gpus.size(); ++g) {
-        workers.emplace_back([&, g] {
-            try {
-                run_device(gpus[g], job, plan, matrix, next, records, result.devices[g],
-                           batches_done, g == 0, stop);
-            } catch (...) {
-                errors[g] = std::current_exception();
-                stop = true;
-            }
-        });
-    }
-    for (auto& w : workers) {
-        w.join();
-    }
-    for (const auto& e : errors) {
-        if (e) {
-            std::rethrow_exception(e);
-        }
-    }
+    run_on_devices(gpus.size(), stop, [&](std::size_t g) {
+        run_device(gpus[g], job, plan, matrix, next, records, result.devices[g], batches_done,
+                   g == 0, stop);
+    });
 
     // Batch order, never completion order: the same sums for any number of GPUs.
     DD re, im;

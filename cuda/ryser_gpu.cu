@@ -13,14 +13,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "backend/cuda_backend.hpp"
 #include "cuda_status.cuh"
 #include "cuda/ryser_dense_source.hpp"
+#include "device_workers.cuh"
 #include "nvrtc_cache.cuh"
 #include "pmcount/error.hpp"
 
@@ -136,22 +135,6 @@ std::uint32_t negative_inverse(std::uint32_t p) {
         inverse *= 2 - p * inverse;
     }
     return ~inverse + 1;
-}
-
-// ---- double-double on the host (combining block and batch records) -------------------------------
-
-struct DD {
-    double hi = 0;
-    double lo = 0;
-};
-
-DD dd_add(DD a, DD b) {
-    const double s = a.hi + b.hi;
-    const double bb = s - a.hi;
-    double e = (a.hi - (s - bb)) + (b.hi - bb);
-    e += a.lo + b.lo;
-    const double hi = s + e;
-    return {hi, e - (hi - s)};
 }
 
 /// What one batch contributes: double-double sums or residues.
@@ -394,27 +377,10 @@ GpuRyserResult ryser_dense(const GpuRyserJob& job) {
     std::atomic<int> next{0};
     std::atomic<u64> segments_done{0};
     std::atomic<bool> stop{false};
-    std::vector<std::exception_ptr> errors(gpus.size());
-    std::vector<std::thread> workers;
-    for (std::size_t g = 0; g < gpus.size(); ++g) {
-        workers.emplace_back([&, g] {
-            try {
-                run_device(gpus[g], job, plan, next, records, result.devices[g], segments_done, g == 0,
-                           stop);
-            } catch (...) {
-                errors[g] = std::current_exception();
-                stop = true;
-            }
-        });
-    }
-    for (auto& w : workers) {
-        w.join();
-    }
-    for (const auto& e : errors) {
-        if (e) {
-            std::rethrow_exception(e);
-        }
-    }
+    run_on_devices(gpus.size(), stop, [&](std::size_t g) {
+        run_device(gpus[g], job, plan, next, records, result.devices[g], segments_done, g == 0,
+                   stop);
+    });
 
     // Batch order, never completion order: the same sum for any number of GPUs.
     DD re, im;

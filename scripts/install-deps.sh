@@ -34,6 +34,16 @@ if command -v g++ >/dev/null 2>&1; then
     fi
 fi
 
+# The Python package (scripts/python-tests.sh): an interpreter with venv/pip and the headers.
+if ! command -v python3 >/dev/null 2>&1; then
+    missing+=(python3 python3-venv python3-dev)
+else
+    python3 -c "import ensurepip, venv" >/dev/null 2>&1 || missing+=(python3-venv)
+    python3 -c "import os, sysconfig; raise SystemExit(not os.path.exists(
+        os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" >/dev/null 2>&1 ||
+        missing+=(python3-dev)
+fi
+
 if ((${#missing[@]} == 0)); then
     echo "install-deps: everything pmcount needs is present"
     exit 0

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <vector>
 
 #include "pmcount/graph.hpp"
@@ -115,5 +116,18 @@ struct GallaiEdmonds {
 
 /// maximum_matching, keeping the decomposition (same cost).
 GallaiEdmonds gallai_edmonds(const UndirectedGraph& graph);
+
+/// The two sides of a bipartite undirected graph: `left` and `right` list the vertices of each
+/// side in ascending order (the smallest vertex of each component on the left), and `graph` is
+/// the same graph with left vertex i = left[i] and right vertex j = right[j].
+struct Bipartition {
+    std::vector<vertex_t> left;
+    std::vector<vertex_t> right;
+    BipartiteGraph graph;
+};
+
+/// The bipartition of a graph by breadth-first 2-colouring, O(V + E); nullopt when the graph has
+/// an odd cycle.
+std::optional<Bipartition> bipartition(const UndirectedGraph& graph);
 
 }  // namespace pmcount

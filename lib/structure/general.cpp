@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "pmcount/error.hpp"
+#include "pmcount/structure.hpp"
 
 namespace pmcount::structure {
 
@@ -99,3 +100,33 @@ UndirectedGraph induced_subgraph(const UndirectedGraph& graph,
 }
 
 }  // namespace pmcount::structure
+
+namespace pmcount {
+
+std::optional<Bipartition> bipartition(const UndirectedGraph& graph) {
+    const std::optional<std::vector<std::uint8_t>> colour = structure::two_colouring(graph);
+    if (!colour) {
+        return std::nullopt;
+    }
+    Bipartition sides;
+    std::vector<vertex_t> index(colour->size());  // the vertex's position on its side
+    for (vertex_t v = 0; v < graph.num_vertices(); ++v) {
+        std::vector<vertex_t>& side = (*colour)[static_cast<std::size_t>(v)] == 0 ? sides.left
+                                                                                  : sides.right;
+        index[static_cast<std::size_t>(v)] = static_cast<vertex_t>(side.size());
+        side.push_back(v);
+    }
+    std::vector<BipartiteGraph::Edge> edges;
+    edges.reserve(static_cast<std::size_t>(graph.num_edges()));
+    for (const auto& [u, v] : graph.edges()) {
+        const bool u_left = (*colour)[static_cast<std::size_t>(u)] == 0;
+        const vertex_t l = u_left ? u : v;
+        const vertex_t r = u_left ? v : u;
+        edges.emplace_back(index[static_cast<std::size_t>(l)], index[static_cast<std::size_t>(r)]);
+    }
+    sides.graph = BipartiteGraph(static_cast<vertex_t>(sides.left.size()),
+                                 static_cast<vertex_t>(sides.right.size()), std::move(edges));
+    return sides;
+}
+
+}  // namespace pmcount

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "pmcount/error.hpp"
+#include "pmcount/structure.hpp"
 #include "unit/structure/general_graphs.hpp"
 
 namespace pmcount::structure {
@@ -108,6 +109,25 @@ TEST(TwoColouring, NamedGraphs) {
     EXPECT_FALSE(two_colouring(test::disjoint_union({test::path_graph(5), test::cycle_graph(5)})));
     EXPECT_TRUE(two_colouring(test::triangular_lattice(1, 50, 0)));
     EXPECT_FALSE(two_colouring(test::triangular_lattice(2, 2, 0)));
+}
+
+TEST(Bipartition, SidesAndEdgesAreTheGraphsOwn) {
+    EXPECT_FALSE(bipartition(test::cycle_graph(7)));
+    // Two components, the second listed from a high vertex: the smallest of each goes left.
+    const UndirectedGraph g(7, {{6, 4}, {4, 5}, {0, 1}, {1, 2}, {2, 3}, {3, 0}});
+    const std::optional<Bipartition> sides = bipartition(g);
+    ASSERT_TRUE(sides);
+    EXPECT_EQ(sides->left, (std::vector<vertex_t>{0, 2, 4}));
+    EXPECT_EQ(sides->right, (std::vector<vertex_t>{1, 3, 5, 6}));
+    ASSERT_EQ(sides->graph.num_edges(), g.num_edges());
+    for (const auto& [l, r] : sides->graph.edges()) {
+        EXPECT_TRUE(g.has_edge(sides->left[static_cast<std::size_t>(l)],
+                               sides->right[static_cast<std::size_t>(r)]));
+    }
+    for (std::uint64_t seed = 0; seed < 100; ++seed) {
+        const UndirectedGraph h = random_small_graph(900 + seed, 16);
+        EXPECT_EQ(bipartition(h).has_value(), two_colouring(h).has_value()) << "seed " << seed;
+    }
 }
 
 TEST(InducedSubgraph, KeepsExactlyTheEdgesAmongTheChosenVertices) {

@@ -1,0 +1,181 @@
+"""Bad inputs raise clear Python exceptions; long calls release the GIL, report progress and stop
+on Ctrl-C; results agree with thewalrus where both apply."""
+
+import os
+import signal
+import threading
+import time
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import pmcount
+
+# A dense real permanent of order 38 takes minutes on two cores: long enough to interrupt.
+LONG = np.random.default_rng(1).uniform(0, 1, (38, 38))
+
+
+# ---- bad input ----------------------------------------------------------------------------------
+
+
+def test_exceptions_are_pmcount_errors_and_builtin_kinds():
+    assert issubclass(pmcount.InvalidArgumentError, pmcount.Error)
+    assert issubclass(pmcount.InvalidArgumentError, ValueError)
+    assert issubclass(pmcount.NotBipartiteError, pmcount.InvalidInputError)
+    assert issubclass(pmcount.ProblemTooLargeError, RuntimeError)
+
+
+@pytest.mark.parametrize("bad, error, words", [
+    (np.array([[1.0, np.nan], [0.0, 1.0]]), pmcount.InvalidArgumentError, "NaN"),
+    (np.array([[1.0, np.inf], [0.0, 1.0]]), pmcount.InvalidArgumentError, "infinite"),
+    (np.ones((2, 2, 2)), pmcount.DimensionMismatchError, "2-dimensional"),
+    (np.array([["a", "b"], ["c", "d"]]), TypeError, "not numbers"),
+    (np.array([[1, None], [2, 3]], dtype=object), TypeError, "not numbers"),
+    (np.ones((2, 2), dtype=np.uint64), TypeError, "unsigned"),
+    (nx.path_graph(3), TypeError, "networkx"),
+])
+def test_malformed_matrices(bad, error, words):
+    with pytest.raises(error, match=words):
+        pmcount.permanent(bad)
+
+
+def test_non_square_inputs():
+    assert pmcount.permanent(np.ones((2, 3))) == 0  # a permanent of a 2×3 matrix is 0
+    r = pmcount.permanent(np.ones((2, 3), dtype=int), full=True)
+    assert r.value == 0 and r.note
+    with pytest.raises(pmcount.DimensionMismatchError, match="square"):
+        pmcount.hafnian(np.ones((2, 4)))
+    with pytest.raises(pmcount.DimensionMismatchError, match="square"):
+        pmcount.count_cycle_covers(np.ones((2, 3), dtype=int))
+
+
+def test_asymmetric_hafnian_names_the_entry():
+    a = np.ones((4, 4), dtype=int)
+    a[1, 3] = 2
+    with pytest.raises(pmcount.InvalidArgumentError, match=r"entry \(1, 3\)"):
+        pmcount.hafnian(a)
+
+
+def test_graph_errors():
+    with pytest.raises(pmcount.InvalidInputError, match="self-loop at node 'b'"):
+        pmcount.count_perfect_matchings(nx.Graph([("a", "b"), ("b", "b")]))
+    with pytest.raises(TypeError, match="count_cycle_covers"):
+        pmcount.count_perfect_matchings(nx.DiGraph([(0, 1)]))
+    with pytest.raises(pmcount.InvalidArgumentError, match="0-1 entries, found 2"):
+        pmcount.count_perfect_matchings(np.array([[1, 2], [1, 1]]))
+    with pytest.raises(pmcount.NotBipartiteError, match="odd cycle"):
+        pmcount.estimate(nx.cycle_graph(5), samples=10)
+
+
+def test_option_errors():
+    with pytest.raises(pmcount.InvalidArgumentError, match="method"):
+        pmcount.permanent(np.ones((3, 3)), method="fastest")
+    with pytest.raises(pmcount.InvalidArgumentError, match="precision"):
+        pmcount.permanent(np.ones((3, 3)), precision="quad")
+    with pytest.raises(pmcount.InvalidArgumentError, match="threads"):
+        pmcount.permanent(np.ones((3, 3)), threads=-1)
+    with pytest.raises(pmcount.InvalidArgumentError, match="exact"):
+        pmcount.permanent(np.full((3, 3), 0.5), precision="exact")
+    with pytest.raises(pmcount.InvalidArgumentError, match="rows"):
+        pmcount.permanent(np.ones((2, 2)), rows=[1, -1])
+    with pytest.raises(pmcount.ProblemTooLargeError):
+        pmcount.permanent(LONG, max_time=0.01)
+
+
+def test_integers_beyond_a_double_stay_exact():
+    # 30! needs 108 bits; a double would round it.
+    assert pmcount.permanent(np.ones((30, 30), dtype=np.int8), method="auto") == 265252859812191058636308480000000
+    big = np.diag(np.full(40, 3**39, dtype=np.int64))
+    assert pmcount.permanent(big) == 3 ** (39 * 40)
+
+
+# ---- the GIL, progress, Ctrl-C ------------------------------------------------------------------
+
+
+def test_progress_callable_sees_fractions_rising_to_one():
+    seen = []
+    pmcount.permanent(np.random.default_rng(2).uniform(0, 1, (28, 28)), threads=1,
+                      progress=lambda fraction, elapsed: seen.append((fraction, elapsed)))
+    assert seen, "no progress reported"
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions) and 0 <= fractions[0] and fractions[-1] <= 1
+
+
+def test_an_exception_in_the_progress_callable_stops_the_count():
+    def stop(fraction, elapsed):
+        raise RuntimeError("enough")
+
+    started = time.monotonic()
+    with pytest.raises(RuntimeError, match="enough"):
+        pmcount.permanent(LONG, progress=stop)
+    assert time.monotonic() - started < 10
+
+
+def test_ctrl_c_raises_keyboard_interrupt_and_the_library_stays_usable():
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pmcount.permanent(LONG)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 10
+    assert pmcount.permanent(np.ones((5, 5), dtype=int)) == 120
+
+
+def test_long_calls_release_the_gil():
+    ticks = []
+    done = threading.Event()
+
+    def ticker():
+        while not done.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.01)
+
+    t = threading.Thread(target=ticker)
+    t.start()
+    try:
+        pmcount.permanent(np.random.default_rng(3).uniform(0, 1, (30, 30)))
+    finally:
+        done.set()
+        t.join()
+    assert len(ticks) > 20, "the Python thread did not run while pmcount counted"
+
+
+def test_concurrent_calls_from_threads_give_the_same_answers():
+    a = np.random.default_rng(4).integers(0, 2, (22, 22))
+    expected = pmcount.permanent(a)
+    results = [None] * 4
+
+    def work(k):
+        results[k] = pmcount.permanent(a, threads=1)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [expected] * 4
+
+
+# ---- thewalrus ----------------------------------------------------------------------------------
+
+
+def test_agreement_with_thewalrus_on_random_real_and_complex_matrices():
+    thewalrus = pytest.importorskip("thewalrus")
+    rng = np.random.default_rng(5)
+    for n in (6, 10, 14):
+        real = rng.uniform(-1, 1, (n, n))
+        ours = pmcount.permanent(real)
+        assert abs(ours - thewalrus.perm(real)) <= 1e-10 * max(1.0, abs(ours)) + ours.error
+        comp = rng.uniform(-1, 1, (n, n)) + 1j * rng.uniform(-1, 1, (n, n))
+        ours = pmcount.permanent(comp)
+        assert abs(ours - thewalrus.perm(comp)) <= 1e-10 * max(1.0, abs(ours)) + ours.error
+        sym = real + real.T
+        ours = pmcount.hafnian(sym)
+        assert abs(ours - thewalrus.hafnian(sym)) <= 1e-10 * max(1.0, abs(ours)) + ours.error
+    graph = nx.to_numpy_array(nx.gnp_random_graph(20, 0.5, seed=6))
+    assert pmcount.hafnian(graph.astype(int)) == round(thewalrus.hafnian(graph).real)

@@ -1,0 +1,337 @@
+"""pmcount's Python API against closed forms, brute force over permutations and pairings, the
+C++ library's answers on the bundled datasets, and every engine against the others."""
+
+import itertools
+import math
+import pathlib
+import random
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.io
+import scipy.sparse as sp
+
+import pmcount
+
+DATASETS = pathlib.Path(__file__).resolve().parents[2] / "datasets"
+
+
+# ---- independent oracles -------------------------------------------------------------------------
+
+
+def brute_permanent(a):
+    n = len(a)
+    return sum(math.prod(a[i][p[i]] for i in range(n)) for p in itertools.permutations(range(n)))
+
+
+def brute_hafnian(a):
+    """Σ over pairings: the lowest remaining vertex is paired with each other one in turn."""
+    def haf(rest):
+        if not rest:
+            return 1
+        first, others = rest[0], rest[1:]
+        return sum(a[first][v] * haf(others[:k] + others[k + 1:]) for k, v in enumerate(others))
+
+    n = len(a)
+    return 0 if n % 2 else haf(tuple(range(n)))
+
+
+def kasteleyn_grid(m, n):
+    """Domino tilings of the m×n grid, exactly: the fourth root of Kasteleyn's product
+    Π_{j≤m, k≤n} (4cos²(πj/(m+1)) + 4cos²(πk/(n+1))) in 400-digit arithmetic, rounded."""
+    if m * n % 2:
+        return 0
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 400
+    product = mpmath.mpf(1)
+    for j in range(1, m + 1):
+        for k in range(1, n + 1):
+            product *= (4 * mpmath.cos(mpmath.pi * j / (m + 1)) ** 2
+                        + 4 * mpmath.cos(mpmath.pi * k / (n + 1)) ** 2)
+    return int(mpmath.nint(mpmath.root(product, 4)))
+
+
+def double_factorial(m):
+    return math.prod(range(1, m, 2)) if m > 0 else 1
+
+
+def derangements(n):
+    return round(math.factorial(n) / math.e) if n > 0 else 1
+
+
+# ---- closed forms --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 9, 13])
+def test_complete_bipartite_has_n_factorial_matchings_in_every_input_form(n):
+    expected = math.factorial(n)
+    assert pmcount.count_perfect_matchings(nx.complete_bipartite_graph(n, n)) == expected
+    assert pmcount.count_perfect_matchings(np.ones((n, n), dtype=np.int8)) == expected
+    assert pmcount.count_perfect_matchings(sp.csr_array(np.ones((n, n)))) == expected
+    assert pmcount.count_perfect_matchings([[1] * n] * n) == expected
+    assert pmcount.permanent(np.ones((n, n), dtype=int)) == expected
+    assert pmcount.count_perfect_matchings(pmcount.complete_bipartite(n)) == expected
+
+
+@pytest.mark.parametrize("m, n", [(2, 2), (4, 7), (8, 8), (6, 13), (32, 32), (3, 5)])
+def test_grids_follow_kasteleyns_formula(m, n):
+    expected = kasteleyn_grid(m, n)
+    assert pmcount.count_perfect_matchings(nx.grid_2d_graph(m, n)) == expected
+    assert pmcount.count_perfect_matchings(pmcount.grid(m, n, as_="scipy")) == expected
+
+
+def test_grid_32x32_is_exact_and_an_int():
+    value = pmcount.count_perfect_matchings(nx.grid_2d_graph(32, 32))
+    assert type(value) is int
+    assert value == kasteleyn_grid(32, 32)
+    assert len(str(value)) == 126
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 5, 7])
+def test_complete_graphs_have_double_factorial_matchings(m):
+    assert pmcount.count_perfect_matchings(nx.complete_graph(2 * m)) == double_factorial(2 * m)
+    assert pmcount.hafnian(np.ones((2 * m, 2 * m), dtype=int)) == double_factorial(2 * m)
+
+
+def test_cycles_ladders_and_petersen():
+    for m in range(2, 12):
+        assert pmcount.count_perfect_matchings(nx.cycle_graph(2 * m)) == 2
+        assert pmcount.count_perfect_matchings(nx.cycle_graph(2 * m + 1)) == 0
+    fibonacci = [1, 1]
+    while len(fibonacci) < 30:
+        fibonacci.append(fibonacci[-1] + fibonacci[-2])
+    for n in range(1, 25):  # the 2×n ladder: F(n+1)
+        assert pmcount.count_perfect_matchings(nx.ladder_graph(n)) == fibonacci[n]
+    assert pmcount.count_perfect_matchings(nx.petersen_graph()) == 6
+
+
+@pytest.mark.parametrize("n", [2, 3, 6, 9, 12])
+def test_cycle_covers_of_loopless_complete_digraphs_are_derangements(n):
+    d = nx.complete_graph(n, create_using=nx.DiGraph)
+    assert pmcount.count_cycle_covers(d) == derangements(n)
+    assert pmcount.count_cycle_covers(np.ones((n, n), dtype=int) - np.eye(n, dtype=int)) == derangements(n)
+
+
+def test_self_loops_are_fixed_points_of_cycle_covers():
+    d = nx.DiGraph([(0, 0), (1, 1), (0, 1), (1, 0)])
+    assert pmcount.count_cycle_covers(d) == 2
+
+
+def test_an_undirected_graph_counts_as_both_arcs_for_cycle_covers():
+    assert pmcount.count_cycle_covers(nx.cycle_graph(5)) == 2  # its two orientations
+
+
+# ---- brute force ---------------------------------------------------------------------------------
+
+
+def test_integer_permanents_match_brute_force():
+    rng = random.Random(7)
+    for trial in range(40):
+        n = rng.randint(0, 7)
+        a = [[rng.randint(-3, 3) for _ in range(n)] for _ in range(n)]
+        assert pmcount.permanent(np.array(a, dtype=np.int64).reshape(n, n)) == brute_permanent(a), a
+
+
+def test_integer_hafnians_match_brute_force():
+    rng = random.Random(8)
+    for trial in range(40):
+        n = rng.randint(0, 10)
+        a = [[0] * n for _ in range(n)]
+        for i in range(n):
+            for j in range(i + 1, n):
+                a[i][j] = a[j][i] = rng.choice([0, 0, 1, 2, -1])
+        assert pmcount.hafnian(np.array(a, dtype=np.int64).reshape(n, n)) == brute_hafnian(a), a
+
+
+def test_real_and_complex_permanents_are_within_their_error_bounds():
+    rng = np.random.default_rng(9)
+    for n in range(1, 8):
+        real = rng.uniform(-1, 1, (n, n))
+        value = pmcount.permanent(real)
+        assert isinstance(value, pmcount.FloatResult)
+        assert abs(value - brute_permanent(real.tolist())) <= value.error + 1e-300
+        comp = rng.uniform(-1, 1, (n, n)) + 1j * rng.uniform(-1, 1, (n, n))
+        value = pmcount.permanent(comp)
+        assert isinstance(value, pmcount.ComplexResult)
+        assert abs(value - brute_permanent(comp.tolist())) <= value.error + 1e-300
+
+
+def test_double_double_tightens_the_bound():
+    a = np.random.default_rng(10).uniform(-1, 1, (14, 14))
+    double = pmcount.permanent(a, precision="double")
+    dd = pmcount.permanent(a, precision="dd")
+    # dd's bound is down to the rounding of its double result, u·|perm|
+    assert dd.error < double.error / 100
+    assert dd.error <= 4 * 2.0 ** -53 * abs(dd)
+    assert abs(double - dd) <= double.error + dd.error
+
+
+def test_repeated_rows_and_columns_expand_the_matrix():
+    a = np.array([[1, 2, 0], [3, 1, 1], [0, 2, 5]])
+    expanded = a[[0, 0, 2]][:, [0, 1, 1]]
+    assert pmcount.permanent(a, rows=[2, 0, 1], cols=[1, 2, 0]) == brute_permanent(expanded.tolist())
+    assert pmcount.permanent(a, rows=[1, 1, 1], cols=[1, 1, 1]) == brute_permanent(a.tolist())
+    assert pmcount.permanent(a, rows=[2, 0, 0], cols=[1, 0, 0]) == 0  # 2×1: not square
+
+
+# ---- the C++ library's answers on the bundled datasets --------------------------------------------
+
+
+def read_edge_list(path):
+    """The repository's edge-list format: a '# undirected N', '# directed N' or '# bipartite L R'
+    header, then 'u v [weight]' lines."""
+    header, rows = None, []
+    for line in path.read_text().splitlines():
+        if line.startswith("#"):
+            words = line[1:].split()
+            if header is None and words and words[0] in ("undirected", "directed", "bipartite"):
+                header = words
+            continue
+        if line.strip():
+            rows.append([int(x) for x in line.split()])
+    return header, rows
+
+
+def manifest():
+    for line in (DATASETS / "MANIFEST.tsv").read_text().splitlines():
+        if not line.startswith("#"):
+            fields = line.split("\t")
+            yield fields[0], fields[4]
+
+
+@pytest.mark.parametrize("name, expected", list(manifest()))
+def test_bundled_datasets_give_their_manifest_answers(name, expected):
+    path = DATASETS / name
+    if name.endswith(".mtx"):
+        a = scipy.io.mmread(path)
+        value = pmcount.permanent(a if sp.issparse(a) else np.asarray(a))
+        if isinstance(value, int):
+            assert value == int(expected)
+        else:
+            truth = complex(expected.replace("i", "j"))
+            assert abs(value - truth) <= value.error + 1e-12 * abs(truth)
+        return
+    header, rows = read_edge_list(path)
+    weighted = any(len(r) == 3 for r in rows)
+    if header and header[0] == "directed":
+        d = nx.DiGraph()
+        d.add_nodes_from(range(int(header[1])))
+        d.add_edges_from((u, v) for u, v, *_ in rows)
+        assert pmcount.count_cycle_covers(d) == int(expected)
+    elif header and header[0] == "bipartite":
+        b = np.zeros((int(header[1]), int(header[2])), dtype=np.int64)
+        for u, v, *_ in rows:
+            b[u, v] = 1
+        assert pmcount.count_perfect_matchings(b) == int(expected)
+    elif weighted:
+        n = int(header[1])
+        a = np.zeros((n, n), dtype=np.int64)
+        for u, v, w in rows:
+            a[u, v] = a[v, u] = w
+        assert pmcount.hafnian(a) == int(expected)
+    else:
+        g = nx.Graph()
+        if header:
+            g.add_nodes_from(range(int(header[1])))
+        g.add_edges_from((u, v) for u, v, *_ in rows)
+        assert pmcount.count_perfect_matchings(g) == int(expected)
+
+
+# ---- every engine against the others -------------------------------------------------------------
+
+
+def test_engines_agree_on_random_bipartite_graphs():
+    for seed in range(12):
+        b = pmcount.random_bipartite(11, 0.4, seed=seed, as_="numpy")
+        answers = {m: pmcount.count_perfect_matchings(b, method=m)
+                   for m in ("auto", "ryser", "sparyser", "skipper", "hafnian", "brute-force")}
+        answers["general"] = pmcount.count_perfect_matchings(b, general=True)
+        assert len(set(answers.values())) == 1, (seed, answers)
+
+
+def test_engines_agree_on_random_general_graphs():
+    for seed in range(12):
+        g = nx.gnp_random_graph(16, 0.4, seed=seed)
+        answers = {m: pmcount.count_perfect_matchings(g, method=m)
+                   for m in ("auto", "hafnian", "brute-force")}
+        a = nx.to_numpy_array(g, dtype=np.int64)
+        answers["hafnian(matrix)"] = pmcount.hafnian(a)
+        answers["brute"] = brute_hafnian(a.tolist()) if seed < 3 else answers["auto"]
+        assert len(set(answers.values())) == 1, (seed, answers)
+
+
+def test_sparse_and_dense_inputs_agree():
+    rng = np.random.default_rng(11)
+    a = rng.integers(-2, 3, (12, 12)) * (rng.random((12, 12)) < 0.4)
+    assert pmcount.permanent(sp.coo_array(a)) == pmcount.permanent(a)
+    s = np.triu(a, 1)
+    s = s + s.T
+    assert pmcount.hafnian(sp.csr_array(s)) == pmcount.hafnian(s)
+
+
+def test_multigraph_edges_count_with_multiplicity():
+    g = nx.MultiGraph([(0, 1), (0, 1), (2, 3), (1, 2), (0, 3)])
+    # matchings {01, 23} twice (two 0-1 edges) and {12, 03} once
+    assert pmcount.count_perfect_matchings(g) == 3
+
+
+# ---- networkx labels ----------------------------------------------------------------------------
+
+
+def test_arbitrary_node_labels():
+    g = nx.relabel_nodes(nx.grid_2d_graph(4, 4), {(i, j): f"cell-{i}-{j}" for i in range(4) for j in range(4)})
+    assert pmcount.count_perfect_matchings(g) == 36
+    h = nx.Graph([("a", (1, 2)), ((1, 2), 3.5), (3.5, frozenset({1})), (frozenset({1}), "a")])
+    assert pmcount.count_perfect_matchings(h) == 2
+    isolated = nx.Graph([("x", "y")])
+    isolated.add_node("lonely")
+    assert pmcount.count_perfect_matchings(isolated) == 0
+
+
+def test_full_result_reports_what_ran():
+    r = pmcount.count_perfect_matchings(nx.petersen_graph(), full=True)
+    assert isinstance(r, pmcount.Result)
+    assert r.value == 6 and r.exact and r.error == 0
+    assert r.structure["general"] is True
+    triangle = pmcount.count_perfect_matchings(nx.Graph([(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3)]), full=True)
+    assert triangle.value == 0
+    witness = triangle.structure["tutte_set"]
+    assert triangle.structure["tutte_odd_components"] > len(witness)
+
+
+def test_explain_returns_the_plan_without_counting():
+    plan = pmcount.explain(nx.grid_2d_graph(6, 6))
+    assert "permanent" in plan["structure"]["plan"]
+    assert plan["predicted_seconds"] >= 0
+    assert plan["structure"]["leaves"]
+    plan = pmcount.explain(np.ones((4, 4)), hafnian=True)
+    assert plan["method"] or plan["structure"]["plan"]
+
+
+def test_estimates_cover_the_truth():
+    for seed in (1, 2, 3):
+        e = pmcount.estimate(pmcount.grid(8, 8), rel_error=0.03, seed=seed)
+        assert e.ci[0] < 12988816 < e.ci[1], e
+        assert e.samples > 0 and 0 < e.rel_std_error < 0.05
+    # All ones: every sample of the scaled estimator is 8! itself (a zero-width interval).
+    e = pmcount.estimate(np.ones((8, 8)), samples=2000)
+    assert e.ci[0] <= 40320 * (1 + 1e-12) and e.ci[1] >= 40320 * (1 - 1e-12)
+    # A graph with labels, its sides found by pmcount (nodes in mixed order), uniform sampling.
+    g = nx.relabel_nodes(pmcount.random_bipartite(12, 0.4, seed=5), lambda v: f"v{(7 * v) % 24}")
+    truth = pmcount.count_perfect_matchings(g)
+    assert truth > 1000
+    for seed in (1, 2):
+        e = pmcount.estimate(g, samples=20000, estimator="rasmussen", seed=seed)
+        assert e.ci[0] < truth < e.ci[1], (truth, e)
+
+
+def test_generators_in_every_form():
+    assert pmcount.count_perfect_matchings(pmcount.grid(4, 4)) == 36
+    assert pmcount.count_perfect_matchings(pmcount.grid(4, 4, as_="scipy")) == 36
+    assert pmcount.count_perfect_matchings(pmcount.grid(4, 4, as_="numpy")) == 36
+    assert pmcount.count_perfect_matchings(pmcount.aztec_diamond(5)) == 2 ** 15
+    assert pmcount.count_perfect_matchings(pmcount.hexagon(2, 2, 2)) == 20
+    assert pmcount.count_perfect_matchings(pmcount.torus(4, 4)) == 272
+    g = pmcount.random_regular_bipartite(10, 3, seed=4)
+    assert all(d == 3 for _, d in g.degree())
