@@ -12,6 +12,9 @@
 namespace pmcount::exact {
 
 typedef double Double4 __attribute__((vector_size(32)));
+/// 8 doubles: y held in registers by the dense double kernel (ryser_kernel.hpp), which never
+/// stores it, so no store-to-load forwarding is involved.
+typedef double Double8 __attribute__((vector_size(64)));
 
 /// Per-lane products out[l] = Π_m y[m·L + l] of a width-W array (W a multiple of L, L of 4).
 template <int L, int W>

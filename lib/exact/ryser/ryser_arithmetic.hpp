@@ -277,6 +277,11 @@ public:
         }
         const double p = ((lane[0] * lane[1]) * (lane[2] * lane[3])) *
                          ((lane[4] * lane[5]) * (lane[6] * lane[7]));
+        add_term<Odd>(acc, p);
+    }
+    /// ±p into the even or odd sum, |p| into the magnitude that feeds the error estimate.
+    template <bool Odd>
+    static void add_term(Acc& acc, double p) noexcept {
         if (Odd) {
             acc.odd.add(p);
             acc.magnitude_odd += std::fabs(p);
@@ -290,6 +295,20 @@ public:
         into.odd.add(from.odd);
         into.magnitude_even += from.magnitude_even;
         into.magnitude_odd += from.magnitude_odd;
+    }
+
+    /// accumulate() for y held in registers (rows 8c … 8c + 7 in y[c]): the same lane products
+    /// and the same tree, so the same bits, without a store and reload of y per step.
+    static constexpr bool vector_y = true;
+    template <int W, bool Odd>
+    void accumulate_vector(Acc& acc, const Double8 (&y)[W / 8]) const noexcept {
+        Double8 lane = y[0];
+        for (int c = 1; c < W / 8; ++c) {
+            lane *= y[c];
+        }
+        const double p = ((lane[0] * lane[1]) * (lane[2] * lane[3])) *
+                         ((lane[4] * lane[5]) * (lane[6] * lane[7]));
+        add_term<Odd>(acc, p);
     }
 };
 

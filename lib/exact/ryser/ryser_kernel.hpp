@@ -23,12 +23,14 @@
 #pragma once
 
 #include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "exact/ryser/gray_code.hpp"
+#include "exact/ryser/lanes.hpp"
 
 namespace pmcount::exact {
 
@@ -41,12 +43,64 @@ struct RyserTables {
     std::vector<Elem> delta;  // 2·a_ij at [j·W + i], j < n − 1
 };
 
+/// Whether Arith takes y as Double8 vectors (Arith::vector_y, accumulate_vector<W, Odd>).
+template <class Arith, class = void>
+inline constexpr bool kVectorY = false;
+template <class Arith>
+inline constexpr bool kVectorY<Arith, std::void_t<decltype(Arith::vector_y)>> = Arith::vector_y;
+
+/// ryser_range for double arithmetics that keep y in registers: W/8 vectors updated in place
+/// and multiplied without leaving them (the steps and their order are those of ryser_range).
+template <class Arith, int W>
+void ryser_range_vector(const Arith& arith, const RyserTables<double>& tables,
+                        std::uint64_t begin, std::uint64_t end, typename Arith::Acc& acc) noexcept {
+    constexpr int V = W / 8;
+    const double* base = tables.base.data();
+    const double* delta = tables.delta.data();
+    Double8 y[V];
+    auto add_column = [&](const double* d, bool adds) {
+        for (int c = 0; c < V; ++c) {
+            Double8 column;
+            std::memcpy(&column, d + 8 * c, sizeof column);
+            y[c] = adds ? y[c] + column : y[c] - column;
+        }
+    };
+    typename Arith::Acc sum = acc;
+    const std::uint64_t block =
+        Arith::reset_log2 > 0 ? (std::uint64_t{1} << Arith::reset_log2) : (end - begin);
+    for (std::uint64_t block_begin = begin; block_begin < end; block_begin += block) {
+        const std::uint64_t block_end = std::min(end, block_begin + block);
+        for (int c = 0; c < V; ++c) {
+            std::memcpy(&y[c], base + 8 * c, sizeof y[c]);
+        }
+        for (std::uint64_t g = gray(block_begin); g != 0; g &= g - 1) {
+            add_column(delta + static_cast<std::size_t>(lowest_set_bit(g)) * W, true);
+        }
+        arith.template accumulate_vector<W, false>(sum, y);  // block_begin is even
+        std::uint64_t k = block_begin + 1;
+        for (; k < block_end; ++k) {
+            const int j = lowest_set_bit(k);
+            add_column(delta + static_cast<std::size_t>(j) * W, gray_step_adds(k, j));
+            if (k % 2 == 1) {
+                arith.template accumulate_vector<W, true>(sum, y);
+            } else {
+                arith.template accumulate_vector<W, false>(sum, y);
+            }
+        }
+    }
+    acc = std::move(sum);
+}
+
 /// Adds the terms of Gray indices [begin, end) to acc. begin must be even (chunks are aligned).
 template <class Arith, int W>
 void ryser_range(const Arith& arith, const RyserTables<typename Arith::Elem>& tables,
                  std::uint64_t begin, std::uint64_t end, typename Arith::Acc& acc) noexcept {
     using Elem = typename Arith::Elem;
     static_assert(W % 8 == 0, "row width must be a multiple of 8");
+    if constexpr (kVectorY<Arith>) {
+        ryser_range_vector<Arith, W>(arith, tables, begin, end, acc);
+        return;
+    }
     const Elem* base = tables.base.data();
     const Elem* delta = tables.delta.data();
     alignas(64) Elem y[W];
