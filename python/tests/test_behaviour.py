@@ -103,6 +103,12 @@ def test_progress_callable_sees_fractions_rising_to_one():
     assert fractions == sorted(fractions) and 0 <= fractions[0] and fractions[-1] <= 1
 
 
+def test_progress_true_draws_a_bar_or_a_line_and_returns_the_same_value(capsys):
+    a = np.random.default_rng(2).uniform(0, 1, (27, 27))
+    assert pmcount.permanent(a, threads=1, progress=True) == pmcount.permanent(a, threads=1)
+    assert "%" in capsys.readouterr().err  # tqdm's bar or the plain line, on stderr
+
+
 def test_an_exception_in_the_progress_callable_stops_the_count():
     def stop(fraction, elapsed):
         raise RuntimeError("enough")
