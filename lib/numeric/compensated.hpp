@@ -35,4 +35,17 @@ private:
     double compensation_ = 0;
 };
 
+/// A complex number as two doubles (the engines' complex arithmetic works on the parts: no
+/// std::complex NaN/Inf rescue, since inputs are validated finite and scaled).
+struct Complex {
+    double re = 0;
+    double im = 0;
+};
+
+/// Compensated sums of real and imaginary parts.
+struct ComplexSum {
+    CompensatedSum re;
+    CompensatedSum im;
+};
+
 }  // namespace pmcount::numeric

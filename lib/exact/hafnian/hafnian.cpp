@@ -85,15 +85,8 @@ public:
     }
 };
 
-struct Complex {
-    double re = 0;
-    double im = 0;
-};
-
-struct ComplexSum {
-    numeric::CompensatedSum re;
-    numeric::CompensatedSum im;
-};
+using numeric::Complex;
+using numeric::ComplexSum;
 
 class ComplexArith {
 public:

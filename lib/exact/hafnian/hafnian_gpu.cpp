@@ -23,6 +23,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -158,6 +159,20 @@ void check_finite(const DenseMatrix<T>& a) {
     }
 }
 
+/// Validates a floating input; the outcome when no GPU is needed (odd or zero order, or a vertex
+/// without neighbours), nullopt otherwise.
+template <class T>
+std::optional<FloatOutcome> without_gpu(const DenseMatrix<T>& a, const char* arithmetic) {
+    check_finite(a);
+    if (needs_gpu(a) && !has_isolated_vertex(a)) {
+        return std::nullopt;
+    }
+    FloatOutcome out;
+    out.mantissa = a.rows() == 0 ? 1.0 : 0.0;
+    out.arithmetic = arithmetic;
+    return out;
+}
+
 }  // namespace
 
 vertex_t gpu_hafnian_max_order() noexcept {
@@ -247,13 +262,8 @@ FloatOutcome hafnian_real_gpu(const DenseMatrix<double>& a, Precision precision,
     }
     const char* arithmetic = "double, double-double sums of subtrees";
     const vertex_t n = a.rows();
-    check_finite(a);
-    const bool run_gpu = needs_gpu(a);
-    if (!run_gpu || has_isolated_vertex(a)) {
-        FloatOutcome out;
-        out.mantissa = n == 0 ? 1.0 : 0.0;
-        out.arithmetic = arithmetic;
-        return out;
+    if (std::optional<FloatOutcome> known = without_gpu(a, arithmetic)) {
+        return *known;
     }
     const std::vector<int> e = symmetric_exponents(a, [](double v) { return std::fabs(v); });
     ProgressThrottle throttle(run);
@@ -272,13 +282,8 @@ FloatOutcome hafnian_real_gpu(const DenseMatrix<double>& a, Precision precision,
 FloatOutcome hafnian_complex_gpu(const DenseMatrix<std::complex<double>>& a, const EngineRun& run) {
     const char* arithmetic = "complex double, double-double sums of subtrees";
     const vertex_t n = a.rows();
-    check_finite(a);
-    const bool run_gpu = needs_gpu(a);
-    if (!run_gpu || has_isolated_vertex(a)) {
-        FloatOutcome out;
-        out.mantissa = n == 0 ? 1.0 : 0.0;
-        out.arithmetic = arithmetic;
-        return out;
+    if (std::optional<FloatOutcome> known = without_gpu(a, arithmetic)) {
+        return *known;
     }
     const std::vector<int> e = symmetric_exponents(a, [](std::complex<double> v) {
         return std::max(std::fabs(v.real()), std::fabs(v.imag()));

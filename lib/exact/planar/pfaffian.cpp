@@ -21,6 +21,7 @@
 #include <string>
 #include <type_traits>
 
+#include "exact/planar/pivot_outcome.hpp"
 #include "numeric/crt.hpp"
 #include "numeric/permanent_bound.hpp"
 #include "numeric/primes.hpp"
@@ -33,7 +34,6 @@ namespace pmcount::exact {
 
 namespace {
 
-constexpr double kUnitRoundoff = 0x1p-53;
 
 /// The oriented skew-symmetric matrix K with haf(A) = constant · Pf(K), and its pairing order.
 template <class T>
@@ -209,22 +209,7 @@ FloatOutcome pfaffian_float(const SparseMatrix<T>& a) {
     }
     const auto result = numeric::eliminate_pfaffian(
         numeric::FloatField<T>{}, rows_of(numeric::FloatField<T>{}, k), k.order, {});
-    if (result.singular) {
-        // A zero row after elimination in floating point: the Pfaffian is below the rounding
-        // noise; report 0 with an error estimate from the entries' scale.
-        out.abs_error_mantissa = kUnitRoundoff * largest_input;
-        return out;
-    }
-    numeric::Scaled pf = numeric::Scaled::from(static_cast<double>(result.sign * k.constant));
-    for (const T& pivot : result.pivots) {
-        pf = pf * numeric::Scaled::from(std::complex<double>(pivot));
-    }
-    out.mantissa = pf.mantissa;
-    out.exponent2 = pf.exponent;
-    const double growth = largest_input > 0 ? result.largest_entry / largest_input : 1.0;
-    out.abs_error_mantissa =
-        static_cast<double>(k.n) * kUnitRoundoff * growth * std::abs(pf.mantissa);
-    return out;
+    return pivot_outcome(out, result, static_cast<double>(k.constant), k.n, largest_input);
 }
 
 }  // namespace

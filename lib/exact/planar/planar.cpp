@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "exact/planar/kasteleyn.hpp"
+#include "exact/planar/pivot_outcome.hpp"
 #include "numeric/crt.hpp"
 #include "numeric/permanent_bound.hpp"
 #include "numeric/primes.hpp"
@@ -24,7 +25,6 @@ namespace pmcount::exact {
 
 namespace {
 
-constexpr double kUnitRoundoff = 0x1p-53;
 
 /// The signed matrix K restricted to the entries that lie in some perfect matching, with the
 /// column order of its elimination.
@@ -141,22 +141,7 @@ FloatOutcome planar_float(const SparseMatrix<T>& a) {
     }
     const auto result = numeric::eliminate(
         numeric::FloatField<T>{}, rows_of<T>(k, [](const T& v) { return v; }), k.order, {});
-    if (result.singular) {
-        // A zero column after elimination in floating point: the determinant is below the
-        // rounding noise; report 0 with an error bound from the column scale.
-        out.abs_error_mantissa = kUnitRoundoff * largest_input;
-        return out;
-    }
-    numeric::Scaled det = numeric::Scaled::from(static_cast<double>(result.sign * k.constant));
-    for (const T& pivot : result.pivots) {
-        det = det * numeric::Scaled::from(std::complex<double>(pivot));
-    }
-    out.mantissa = det.mantissa;
-    out.exponent2 = det.exponent;
-    const double growth = largest_input > 0 ? result.largest_entry / largest_input : 1.0;
-    out.abs_error_mantissa =
-        static_cast<double>(k.n) * kUnitRoundoff * growth * std::abs(det.mantissa);
-    return out;
+    return pivot_outcome(out, result, static_cast<double>(k.constant), k.n, largest_input);
 }
 
 }  // namespace

@@ -350,18 +350,8 @@ public:
     }
 };
 
-/// A complex number as two doubles, with the textbook product (no NaN/Inf rescue: inputs are
-/// validated finite and rows are scaled, so no intermediate overflows).
-struct Complex {
-    double re = 0;
-    double im = 0;
-};
-
-/// Compensated sums of real and imaginary parts.
-struct ComplexSum {
-    numeric::CompensatedSum re;
-    numeric::CompensatedSum im;
-};
+using numeric::Complex;
+using numeric::ComplexSum;
 
 class ComplexArith {
 public:
