@@ -91,16 +91,12 @@ void ryser_range_vector(const Arith& arith, const RyserTables<double>& tables,
     acc = std::move(sum);
 }
 
-/// Adds the terms of Gray indices [begin, end) to acc. begin must be even (chunks are aligned).
+/// ryser_range for the other arithmetics: y in an array, any Elem.
 template <class Arith, int W>
-void ryser_range(const Arith& arith, const RyserTables<typename Arith::Elem>& tables,
-                 std::uint64_t begin, std::uint64_t end, typename Arith::Acc& acc) noexcept {
+void ryser_range_elements(const Arith& arith, const RyserTables<typename Arith::Elem>& tables,
+                          std::uint64_t begin, std::uint64_t end,
+                          typename Arith::Acc& acc) noexcept {
     using Elem = typename Arith::Elem;
-    static_assert(W % 8 == 0, "row width must be a multiple of 8");
-    if constexpr (kVectorY<Arith>) {
-        ryser_range_vector<Arith, W>(arith, tables, begin, end, acc);
-        return;
-    }
     const Elem* base = tables.base.data();
     const Elem* delta = tables.delta.data();
     alignas(64) Elem y[W];
@@ -148,6 +144,18 @@ void ryser_range(const Arith& arith, const RyserTables<typename Arith::Elem>& ta
         }
     }
     acc = std::move(sum);
+}
+
+/// Adds the terms of Gray indices [begin, end) to acc. begin must be even (chunks are aligned).
+template <class Arith, int W>
+void ryser_range(const Arith& arith, const RyserTables<typename Arith::Elem>& tables,
+                 std::uint64_t begin, std::uint64_t end, typename Arith::Acc& acc) noexcept {
+    static_assert(W % 8 == 0, "row width must be a multiple of 8");
+    if constexpr (kVectorY<Arith>) {
+        ryser_range_vector<Arith, W>(arith, tables, begin, end, acc);
+    } else {
+        ryser_range_elements<Arith, W>(arith, tables, begin, end, acc);
+    }
 }
 
 /// Calls f(std::integral_constant<int, W>) for the smallest supported W ≥ rows (8, 16, …, 64).
