@@ -7,8 +7,11 @@
 // hash of all of them, in $PMCOUNT_KERNEL_CACHE, else $XDG_CACHE_HOME/pmcount/kernels, else
 // ~/.cache/pmcount/kernels, else /tmp/pmcount-<uid>/pmcount/kernels; written atomically, so
 // concurrent processes never read half a file; a cache that cannot be written is not an error.
-// Loaded libraries stay loaded for the life of the process. Every NVRTC and CUDA status becomes
-// DeviceError.
+// Each file carries its size and an FNV-1a checksum of the cubin: a truncated, corrupted or
+// foreign file, or one the driver refuses, is compiled again and overwritten, never trusted.
+// Loaded libraries stay loaded for the life of the process (and are found again by key, in
+// memory). Every NVRTC and CUDA status becomes DeviceError. Generated sources (one per matrix,
+// cuda/ryser_gpu.cu) go through the same cache: their key is the hash of their text.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -29,6 +32,21 @@ struct KernelSource {
 std::vector<cudaKernel_t> load_kernels(const KernelSource& source,
                                        const std::vector<std::string>& name_expressions, int major,
                                        int minor);
+
+/// Where the kernels came from: loaded earlier in this process, the disk cache, or NVRTC.
+enum class KernelCache { memory, disk, compiled };
+const char* to_string(KernelCache cache) noexcept;
+
+struct LoadedKernels {
+    std::vector<cudaKernel_t> kernels;
+    KernelCache cache = KernelCache::memory;
+    double seconds = 0;  ///< compiling (or reading the cache) and loading
+};
+
+/// load_kernels, saying where the kernels came from and how long that took.
+LoadedKernels load_kernels_reporting(const KernelSource& source,
+                                     const std::vector<std::string>& name_expressions, int major,
+                                     int minor);
 
 /// load_kernels with one name.
 cudaKernel_t load_kernel(const KernelSource& source, const std::string& name_expression, int major,

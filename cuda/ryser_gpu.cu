@@ -13,12 +13,16 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
+#include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "backend/cuda_backend.hpp"
 #include "cuda_status.cuh"
 #include "cuda/ryser_dense_source.hpp"
+#include "cuda/ryser_sparse_source.hpp"
 #include "device_workers.cuh"
 #include "nvrtc_cache.cuh"
 #include "pmcount/error.hpp"
@@ -183,74 +187,97 @@ std::vector<Batch> make_batches(u64 segments, u64 min_segments) {
     return batches;
 }
 
+/// Device memory of one worker, freed when it goes out of scope.
+class DeviceMemory {
+public:
+    DeviceMemory() = default;
+    DeviceMemory(const DeviceMemory&) = delete;
+    DeviceMemory& operator=(const DeviceMemory&) = delete;
+    ~DeviceMemory() {
+        for (void* p : owned_) {
+            cudaFree(p);
+        }
+    }
+    template <class T>
+    T* allocate(std::size_t count) {
+        void* p = nullptr;
+        check(cudaMalloc(&p, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc");
+        owned_.push_back(p);
+        return static_cast<T*>(p);
+    }
+    /// A device copy of `values` (nullptr when empty).
+    template <class T>
+    const T* upload(const std::vector<T>& values) {
+        if (values.empty()) {
+            return nullptr;
+        }
+        T* p = allocate<T>(values.size());
+        check(cudaMemcpy(p, values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
+        return p;
+    }
+
+private:
+    std::vector<void*> owned_;
+};
+
+/// What an engine launches on each GPU: the kernel (loaded for the device's architecture), its
+/// dynamic shared memory, and `upload`, which copies the job's tables to the current device,
+/// fills the table pointers of the parameters and returns the kernel's second argument (its
+/// address, valid while `memory` lives).
+struct Launch {
+    std::function<cudaKernel_t(const cudaDeviceProp&)> kernel;
+    std::size_t shared_bytes = 0;
+    std::function<void*(KernelParams&, DeviceMemory&)> upload;
+};
+
+/// What every engine's job has in common, for the scheduler.
+struct JobCommon {
+    int n = 0;
+    bool modular = false;
+    const std::vector<std::uint32_t>* primes = nullptr;
+    const std::vector<int>* devices = nullptr;
+    const std::function<void(double)>* progress = nullptr;
+};
+
 /// One GPU's worker: loads the kernels, uploads the tables, and runs batches until none is left.
-void run_device(int device, const GpuRyserJob& job, const Plan& plan, std::atomic<int>& next,
-                std::vector<BatchRecord>& records, GpuDeviceUse& use, std::atomic<u64>& segments_done,
-                bool report_progress, std::atomic<bool>& stop) {
+void run_device(int device, const JobCommon& job, const Launch& launch, const Plan& plan,
+                std::atomic<int>& next, std::vector<BatchRecord>& records, GpuDeviceUse& use,
+                std::atomic<u64>& segments_done, bool report_progress, std::atomic<bool>& stop) {
     const auto start = std::chrono::steady_clock::now();
     check(cudaSetDevice(device), "cudaSetDevice");
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
     use.device = device;
     use.name = prop.name;
-    const cudaKernel_t kernel = load_kernel(kernel_name(job.n, job.mode), prop.major, prop.minor);
+    const cudaKernel_t kernel = launch.kernel(prop);
     const cudaKernel_t reduce = load_kernel("pmcount_gpu::reduce_records", prop.major, prop.minor);
-    if (plan.shared_bytes > 48 * 1024) {
+    if (launch.shared_bytes > 48 * 1024) {
         check(cudaKernelSetAttributeForDevice(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              static_cast<int>(plan.shared_bytes), device),
+                                              static_cast<int>(launch.shared_bytes), device),
               "cudaKernelSetAttributeForDevice");
     }
     int blocks_per_sm = 0;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, reinterpret_cast<const void*>(kernel),
-                                                        Policy::kBlockThreads, plan.shared_bytes),
+                                                        Policy::kBlockThreads, launch.shared_bytes),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     const u64 resident_blocks = static_cast<u64>(std::max(1, blocks_per_sm)) * prop.multiProcessorCount;
-    const bool modular = job.mode == GpuMode::modular;
+    const std::vector<std::uint32_t>& primes = *job.primes;
 
-    double *columns = nullptr, *base = nullptr, *group_records = nullptr, *segment_records = nullptr;
-    u64* counter = nullptr;
-    struct Free {
-        void* pointers[5];
-        ~Free() {
-            for (void* p : pointers) {
-                cudaFree(p);
-            }
-        }
-    } free_all{};
+    DeviceMemory memory;
     const u64 max_groups = plan.max_batch_segments * kGroupsPerSegment;
-    check(cudaMalloc(&columns, job.columns.size() * sizeof(double)), "cudaMalloc");
-    free_all.pointers[0] = columns;
-    check(cudaMalloc(&base, job.base.size() * sizeof(double)), "cudaMalloc");
-    free_all.pointers[1] = base;
-    check(cudaMalloc(&group_records, max_groups * kRecordDoubles * sizeof(double)), "cudaMalloc");
-    free_all.pointers[2] = group_records;
-    check(cudaMalloc(&segment_records, plan.max_batch_segments * kRecordDoubles * sizeof(double)), "cudaMalloc");
-    free_all.pointers[3] = segment_records;
-    check(cudaMalloc(&counter, sizeof(u64)), "cudaMalloc");
-    free_all.pointers[4] = counter;
-    check(cudaMemcpy(columns, job.columns.data(), job.columns.size() * sizeof(double),
-                     cudaMemcpyHostToDevice),
-          "cudaMemcpy");
-    check(cudaMemcpy(base, job.base.data(), job.base.size() * sizeof(double), cudaMemcpyHostToDevice),
-          "cudaMemcpy");
-
     KernelParams params{};
-    params.columns = columns;
-    params.base = base;
-    params.records = group_records;
-    params.counter = counter;
+    params.records = memory.allocate<double>(max_groups * kRecordDoubles);
+    double* segment_records = memory.allocate<double>(plan.max_batch_segments * kRecordDoubles);
+    params.counter = memory.allocate<u64>(1);
     params.chunk_count = plan.chunks;
     params.chunk_log2 = plan.chunk_log2;
-    params.primes = static_cast<int>(job.primes.size());
-    for (std::size_t k = 0; k < job.primes.size(); ++k) {
-        params.p[k] = job.primes[k];
-        params.neg_p_inverse[k] = negative_inverse(job.primes[k]);
+    params.primes = static_cast<int>(primes.size());
+    for (std::size_t k = 0; k < primes.size(); ++k) {
+        params.p[k] = primes[k];
+        params.neg_p_inverse[k] = negative_inverse(primes[k]);
     }
-    // The constant-bank columns: the first M Gray columns, by value.
-    const auto low_count = static_cast<std::ptrdiff_t>(kernel_shape(job.n, job.mode).unroll_log2) *
-                           gpu_column_stride(job.n, job.mode);
-    std::vector<double> low(job.columns.begin(), job.columns.begin() + low_count);
-    int modular_flag = modular ? 1 : 0;
+    void* second = launch.upload(params, memory);
+    int modular_flag = job.modular ? 1 : 0;
     std::vector<double> host(plan.max_batch_segments * kRecordDoubles);
     for (int b = next++; b < static_cast<int>(plan.batches.size()) && !stop; b = next++) {
         const Batch& batch = plan.batches[static_cast<std::size_t>(b)];
@@ -259,26 +286,26 @@ void run_device(int device, const GpuRyserJob& job, const Plan& plan, std::atomi
         const u64 warps_needed = (params.group_count + Policy::kMinGroupsPerWarp - 1) / Policy::kMinGroupsPerWarp;
         const u64 blocks = std::min(resident_blocks, (warps_needed * 32 + Policy::kBlockThreads - 1) /
                                                          Policy::kBlockThreads);
-        check(cudaMemsetAsync(counter, 0, sizeof(u64)), "cudaMemsetAsync");
-        void* args[] = {&params, low.data()};
+        check(cudaMemsetAsync(params.counter, 0, sizeof(u64)), "cudaMemsetAsync");
+        void* args[] = {&params, second};
         check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(blocks)),
-                               dim3(Policy::kBlockThreads), args, plan.shared_bytes, nullptr),
-              "launching the dense Ryser kernel");
+                               dim3(Policy::kBlockThreads), args, launch.shared_bytes, nullptr),
+              "launching the Ryser kernel");
         void* reduce_args[] = {&params, &modular_flag, &segment_records};
         check(cudaLaunchKernel(reinterpret_cast<const void*>(reduce), dim3(static_cast<unsigned>(batch.segments)),
                                dim3(kGroupsPerSegment), reduce_args, 0, nullptr),
               "launching the record reduction");
         check(cudaMemcpy(host.data(), segment_records, batch.segments * kRecordDoubles * sizeof(double),
                          cudaMemcpyDeviceToHost),
-              "dense Ryser kernel");
+              "Ryser kernel");
         BatchRecord& record = records[static_cast<std::size_t>(b)];
-        if (modular) {
-            record.residues.assign(job.primes.size(), 0);
+        if (job.modular) {
+            record.residues.assign(primes.size(), 0);
             for (u64 g = 0; g < batch.segments; ++g) {
                 const auto* r = reinterpret_cast<const std::uint32_t*>(host.data() + g * kRecordDoubles);
-                for (std::size_t k = 0; k < job.primes.size(); ++k) {
+                for (std::size_t k = 0; k < primes.size(); ++k) {
                     record.residues[k] = static_cast<std::uint32_t>(
-                        (static_cast<u64>(record.residues[k]) + r[k]) % job.primes[k]);
+                        (static_cast<u64>(record.residues[k]) + r[k]) % primes[k]);
                 }
             }
         } else {
@@ -291,8 +318,8 @@ void run_device(int device, const GpuRyserJob& job, const Plan& plan, std::atomi
         }
         ++use.batches;
         const u64 done = segments_done += batch.segments;
-        if (report_progress && job.progress) {
-            job.progress(static_cast<double>(done) / static_cast<double>(plan.segments));
+        if (report_progress && *job.progress) {
+            (*job.progress)(static_cast<double>(done) / static_cast<double>(plan.segments));
         }
     }
     use.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -321,41 +348,30 @@ std::vector<int> chosen_devices(const std::vector<int>& requested) {
     return out;
 }
 
-}  // namespace
-
-GpuRyserResult ryser_dense(const GpuRyserJob& job) {
-    if (job.n < 2 || job.n > 64) {
-        throw InvalidArgument("the GPU engine handles orders 2 to 64");
-    }
-    if (job.mode == GpuMode::modular &&
-        (job.primes.empty() || job.primes.size() > static_cast<std::size_t>(kGpuMaxPrimes))) {
-        throw InvalidArgument("the modular GPU kernel takes 1 to 16 primes per launch");
-    }
-    const std::vector<int> gpus = chosen_devices(job.devices);
+/// Plans the batches from the occupancy of the first GPU, runs them on every GPU, and combines
+/// the batch records in batch order (never completion order: the same sum for any number of
+/// GPUs). `loaded` is when the kernels were ready (compilation is not timed).
+GpuRyserResult run_gray_range(const JobCommon& job, const Launch& launch, int chunk_log2) {
+    const std::vector<int> gpus = chosen_devices(*job.devices);
     const auto start = std::chrono::steady_clock::now();
-
-    // Compile (or fetch from the cache) before timing; size the batches from the occupancy of
-    // the first GPU.
     check(cudaSetDevice(gpus[0]), "cudaSetDevice");
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, gpus[0]), "cudaGetDeviceProperties");
-    const cudaKernel_t kernel = load_kernel(kernel_name(job.n, job.mode), prop.major, prop.minor);
-    Plan plan;
-    plan.shared_bytes = static_cast<std::size_t>(job.n - 1) *
-                        static_cast<std::size_t>(gpu_column_stride(job.n, job.mode)) * sizeof(double);
-    if (plan.shared_bytes > 48 * 1024) {
+    const cudaKernel_t kernel = launch.kernel(prop);
+    if (launch.shared_bytes > 48 * 1024) {
         check(cudaKernelSetAttributeForDevice(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              static_cast<int>(plan.shared_bytes), gpus[0]),
+                                              static_cast<int>(launch.shared_bytes), gpus[0]),
               "cudaKernelSetAttributeForDevice");
     }
     int blocks_per_sm = 0;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, reinterpret_cast<const void*>(kernel),
-                                                        Policy::kBlockThreads, plan.shared_bytes),
+                                                        Policy::kBlockThreads, launch.shared_bytes),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     const u64 resident_warps = static_cast<u64>(std::max(1, blocks_per_sm)) * prop.multiProcessorCount *
                                (Policy::kBlockThreads / 32);
+    Plan plan;
     const int bits = job.n - 1;
-    plan.chunk_log2 = std::min(bits, Policy::kChunkLog2);
+    plan.chunk_log2 = std::min(bits, chunk_log2);
     plan.chunks = u64{1} << (bits - plan.chunk_log2);
     plan.groups = (plan.chunks + kGroupChunks - 1) / kGroupChunks;
     plan.segments = (plan.groups + kGroupsPerSegment - 1) / kGroupsPerSegment;
@@ -378,24 +394,24 @@ GpuRyserResult ryser_dense(const GpuRyserJob& job) {
     std::atomic<u64> segments_done{0};
     std::atomic<bool> stop{false};
     run_on_devices(gpus.size(), stop, [&](std::size_t g) {
-        run_device(gpus[g], job, plan, next, records, result.devices[g], segments_done, g == 0,
-                   stop);
+        run_device(gpus[g], job, launch, plan, next, records, result.devices[g], segments_done,
+                   g == 0, stop);
     });
 
-    // Batch order, never completion order: the same sum for any number of GPUs.
+    const std::vector<std::uint32_t>& primes = *job.primes;
     DD re, im;
-    std::vector<std::uint32_t> residues(job.primes.size(), 0);
+    std::vector<std::uint32_t> residues(primes.size(), 0);
     for (const BatchRecord& r : records) {
         re = dd_add(re, r.re);
         im = dd_add(im, r.im);
         result.magnitude += r.magnitude;
         for (std::size_t k = 0; k < residues.size() && k < r.residues.size(); ++k) {
-            residues[k] = static_cast<std::uint32_t>((static_cast<u64>(residues[k]) + r.residues[k]) % job.primes[k]);
+            residues[k] = static_cast<std::uint32_t>((static_cast<u64>(residues[k]) + r.residues[k]) % primes[k]);
         }
     }
     // The kernel's Montgomery reductions leave a factor 2^-224 (7 reductions of 2^-32 each).
     for (std::size_t k = 0; k < residues.size(); ++k) {
-        const std::uint32_t p = job.primes[k];
+        const std::uint32_t p = primes[k];
         std::uint32_t factor = 1;
         const auto two32 = static_cast<std::uint32_t>((u64{1} << 32) % p);
         for (int i = 0; i < 7; ++i) {
@@ -409,6 +425,224 @@ GpuRyserResult ryser_dense(const GpuRyserJob& job) {
     result.im_lo = im.lo;
     result.residues = std::move(residues);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ready).count();
+    return result;
+}
+
+void check_primes(const GpuMode mode, const std::vector<std::uint32_t>& primes) {
+    if (mode == GpuMode::modular &&
+        (primes.empty() || primes.size() > static_cast<std::size_t>(kGpuMaxPrimes))) {
+        throw InvalidArgument("the modular GPU kernels take 1 to 16 primes per launch");
+    }
+}
+
+}  // namespace
+
+GpuRyserResult ryser_dense(const GpuRyserJob& job) {
+    if (job.n < 2 || job.n > 64) {
+        throw InvalidArgument("the GPU engine handles orders 2 to 64");
+    }
+    check_primes(job.mode, job.primes);
+    const std::string name = kernel_name(job.n, job.mode);
+    Launch launch;
+    launch.kernel = [&](const cudaDeviceProp& prop) { return load_kernel(name, prop.major, prop.minor); };
+    launch.shared_bytes = static_cast<std::size_t>(job.n - 1) *
+                          static_cast<std::size_t>(gpu_column_stride(job.n, job.mode)) * sizeof(double);
+    // The constant-bank columns: the first M Gray columns, by value.
+    const auto low_count = static_cast<std::ptrdiff_t>(kernel_shape(job.n, job.mode).unroll_log2) *
+                           gpu_column_stride(job.n, job.mode);
+    const std::vector<double> low(job.columns.begin(), job.columns.begin() + low_count);
+    launch.upload = [&](KernelParams& params, DeviceMemory& memory) -> void* {
+        params.columns = memory.upload(job.columns);
+        params.base = memory.upload(job.base);
+        return const_cast<double*>(low.data());
+    };
+    const JobCommon common{job.n, job.mode == GpuMode::modular, &job.primes, &job.devices, &job.progress};
+    return run_gray_range(common, launch, Policy::kChunkLog2);
+}
+
+// ---- sparse engines ----------------------------------------------------------------------------
+
+namespace {
+
+/// Mirrors pmcount_gpu::SparseTables (same layout).
+struct SparseTablesArg {
+    const double* values;
+    const double* base;
+    const int* col_start;
+    const int* col_row;
+    const std::uint64_t* row_mask;  // the kernel's u64: the same 64-bit type
+    const std::uint64_t* test_mask;
+    const std::uint64_t* test_low;
+    const std::uint64_t* test_low_bit;
+    const int* test_count;
+    int entries;
+    int tests;
+    int free_bits;
+};
+
+/// The sparse kernels' program: the dense source (arithmetic, records) and the sparse one.
+const std::string& sparse_program() {
+    static const std::string text = std::string(kRyserDenseSource) + "\n" + kRyserSparseSource;
+    return text;
+}
+
+/// Shape of the sparse walk: super-blocks as the dense kernel's for each arithmetic (shorter for
+/// the modular mode, whose terms are long), one block per SM asked of the register allocation.
+int sparse_unroll_log2(int n, GpuMode mode) {
+    int m = 2;
+    switch (mode) {
+        case GpuMode::double_plain: m = 4; break;
+        case GpuMode::double_compensated: m = 3; break;
+        default: m = 2; break;
+    }
+    return std::min(m, n - 1);
+}
+
+std::string sparse_kernel_name(const GpuSparseJob& job) {
+    const int mode = static_cast<int>(job.mode);
+    const std::string n = std::to_string(job.n);
+    const std::string pattern =
+        job.code == GpuCode::generated
+            ? "pmcount_gpu::GeneratedPattern<" + n + ", " + std::to_string(mode) + ", pmcount_gpu::Generated>"
+            : "pmcount_gpu::TablePattern<" + n + ", " + std::to_string(mode) + ">";
+    if (job.kernel == GpuSparseKernel::skip_binary) {
+        return "pmcount_gpu::skip_binary<" + n + ", pmcount_gpu::Shape<1, 1, false>, " + pattern + ">";
+    }
+    return "pmcount_gpu::sparse_walk<" + n + ", " + std::to_string(mode) + ", pmcount_gpu::Shape<" +
+           std::to_string(sparse_unroll_log2(job.n, job.mode)) + ", 1, false>, " + pattern + ">";
+}
+
+/// A C++ initializer list of `values` ({0} when empty: arrays may not be empty).
+template <class T, class Format>
+std::string literal_list(const std::vector<T>& values, Format format) {
+    std::string text = "{";
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        text += (k == 0 ? "" : ",") + format(values[k]);
+        if (k % 8 == 7) {
+            text += "\n    ";
+        }
+    }
+    return text + (values.empty() ? "0}" : "}");
+}
+
+std::string double_literal(double v) {
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, "%a", v);  // hexadecimal: exact
+    return buffer;
+}
+std::string u64_literal(u64 v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "0x%llxULL", v);
+    return buffer;
+}
+std::string int_literal(int v) { return std::to_string(v); }
+
+/// The struct pmcount_gpu::Generated that GeneratedPattern reads: the job's tables as literals.
+std::string generated_source(const GpuSparseJob& job) {
+    std::string text = "\nnamespace pmcount_gpu {\nnamespace generated {\n";
+    text += "__constant__ double base[] = " + literal_list(job.base, double_literal) + ";\n";
+    text += "__constant__ u64 row_mask[] = " + literal_list(job.row_mask, u64_literal) + ";\n";
+    text += "}  // namespace generated\nstruct Generated {\n";
+    text += "    static constexpr int kTests = " + std::to_string(job.test_mask.size()) + ";\n";
+    text += "    static constexpr int kFreeBits = " + std::to_string(job.free_bits) + ";\n";
+    text += "    static constexpr int col_start[] = " + literal_list(job.col_start, int_literal) + ";\n";
+    text += "    static constexpr int col_row[] = " + literal_list(job.col_row, int_literal) + ";\n";
+    text += "    static constexpr double values[] = " + literal_list(job.col_value, double_literal) + ";\n";
+    text += "    static constexpr u64 test_mask[] = " + literal_list(job.test_mask, u64_literal) + ";\n";
+    text += "    static constexpr u64 test_low[] = " + literal_list(job.test_low, u64_literal) + ";\n";
+    text += "    static constexpr u64 test_low_bit[] = " + literal_list(job.test_low_bit, u64_literal) + ";\n";
+    text += "    static constexpr int test_count[] = " + literal_list(job.test_count, int_literal) + ";\n";
+    text += "    __device__ static double base_word(int k) { return generated::base[k]; }\n";
+    text += "    __device__ static u64 mask(int s) { return generated::row_mask[s]; }\n";
+    text += "};\n}  // namespace pmcount_gpu\n";
+    return text;
+}
+
+void validate(const GpuSparseJob& job) {
+    if (job.n < 2 || job.n > 64) {
+        throw InvalidArgument("the GPU engine handles orders 2 to 64");
+    }
+    check_primes(job.mode, job.primes);
+    const auto n = static_cast<std::size_t>(job.n);
+    const std::size_t words = job.mode == GpuMode::complex || job.mode == GpuMode::double_double ? 2 : 1;
+    if (job.base.size() != words * n) {
+        throw InvalidArgument("sparse GPU job: y(∅) must have n values");
+    }
+    if (job.kernel == GpuSparseKernel::walk) {
+        if (job.col_start.size() != n || job.col_start.front() != 0 ||
+            job.col_row.size() != static_cast<std::size_t>(job.col_start.back()) ||
+            job.col_value.size() != words * job.col_row.size() ||
+            !std::is_sorted(job.col_start.begin(), job.col_start.end()) ||
+            std::any_of(job.col_row.begin(), job.col_row.end(),
+                        [&](int r) { return r < 0 || r >= job.n; })) {
+            throw InvalidArgument("sparse GPU job: malformed column lists");
+        }
+    } else {
+        const std::size_t tests = job.test_mask.size();
+        if (job.mode != GpuMode::modular || job.row_mask.size() != n || job.test_low.size() != tests ||
+            job.test_low_bit.size() != tests || job.test_count.size() != tests || job.free_bits < 0 ||
+            job.free_bits > std::min(gpu_skip_chunk_log2(job.n), 16)) {
+            throw InvalidArgument("sparse GPU job: malformed SkipPer tables");
+        }
+    }
+}
+
+}  // namespace
+
+GpuRyserResult ryser_sparse(const GpuSparseJob& job) {
+    validate(job);
+    const std::string name = sparse_kernel_name(job);
+    const auto generate_start = std::chrono::steady_clock::now();
+    const std::string text =
+        job.code == GpuCode::generated ? sparse_program() + generated_source(job) : std::string();
+    const double generate_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - generate_start).count();
+    const KernelSource source{job.code == GpuCode::generated ? text.c_str() : sparse_program().c_str(),
+                              job.code == GpuCode::generated ? "ryser_generated.cu" : "ryser_sparse.cu"};
+    double compile_seconds = 0;
+    std::string cache;
+    Launch launch;
+    launch.kernel = [&](const cudaDeviceProp& prop) {
+        const LoadedKernels loaded = load_kernels_reporting(source, {name}, prop.major, prop.minor);
+        if (cache.empty()) {
+            compile_seconds = loaded.seconds;
+            cache = to_string(loaded.cache);
+        }
+        return loaded.kernels.front();
+    };
+    const std::size_t words = job.mode == GpuMode::complex || job.mode == GpuMode::double_double ? 2 : 1;
+    if (job.code == GpuCode::tables) {
+        const auto entries = job.col_row.size(), tests = job.test_mask.size();
+        const auto n = static_cast<std::size_t>(job.n);
+        launch.shared_bytes = 8 * (words * (entries + n) + n + 3 * tests) + 4 * (n + entries + tests);
+    }
+    std::deque<SparseTablesArg> args;  // one per device (their pointers differ); deque: stable
+    std::mutex args_mutex;
+    launch.upload = [&](KernelParams&, DeviceMemory& memory) -> void* {
+        SparseTablesArg t{};
+        t.values = memory.upload(job.col_value);
+        t.base = memory.upload(job.base);
+        t.col_start = memory.upload(job.col_start);
+        t.col_row = memory.upload(job.col_row);
+        t.row_mask = memory.upload(job.row_mask);
+        t.test_mask = memory.upload(job.test_mask);
+        t.test_low = memory.upload(job.test_low);
+        t.test_low_bit = memory.upload(job.test_low_bit);
+        t.test_count = memory.upload(job.test_count);
+        t.entries = static_cast<int>(job.col_row.size());
+        t.tests = static_cast<int>(job.test_mask.size());
+        t.free_bits = job.free_bits;
+        const std::lock_guard<std::mutex> lock(args_mutex);
+        args.push_back(t);
+        return &args.back();
+    };
+    const JobCommon common{job.n, job.mode == GpuMode::modular, &job.primes, &job.devices, &job.progress};
+    const int chunk_log2 = job.kernel == GpuSparseKernel::skip_binary ? gpu_skip_chunk_log2(job.n)
+                                                                      : Policy::kChunkLog2;
+    GpuRyserResult result = run_gray_range(common, launch, chunk_log2);
+    result.generate_seconds = generate_seconds;
+    result.compile_seconds = compile_seconds;
+    result.kernel_cache = cache;
     return result;
 }
 

@@ -49,6 +49,14 @@ enum class Backend {
     cuda,  ///< GPUs for every block a GPU engine can take; DeviceError when none is visible
 };
 
+/// How the sparse GPU engines (SpaRyser, SkipPer) receive the matrix.
+enum class GpuKernels {
+    automatic,  ///< the planner's choice: a generated kernel when it repays its compilation
+    tables,     ///< one compiled kernel per order and arithmetic; the matrix as tables in shared memory
+    generated,  ///< a kernel generated for the matrix (literal rows and values, x in registers),
+                ///< compiled by NVRTC and cached on disk
+};
+
 const char* to_string(Method method) noexcept;
 const char* to_string(Backend backend) noexcept;
 const char* to_string(Precision precision) noexcept;
@@ -57,6 +65,8 @@ const char* to_string(Precision precision) noexcept;
 /// InvalidArgument lists the accepted names on failure.
 Method method_from_string(std::string_view name);
 Backend backend_from_string(std::string_view name);
+const char* to_string(GpuKernels kernels) noexcept;
+GpuKernels gpu_kernels_from_string(std::string_view name);
 Precision precision_from_string(std::string_view name);
 
 /// Progress of a long computation, reported to CountOptions::progress.
@@ -71,6 +81,8 @@ struct CountOptions {
     Backend backend = Backend::automatic;
     /// GPUs to use (device indices); empty: every visible one.
     std::vector<int> gpus;
+    /// The sparse GPU engines' kernels: tables, generated per matrix, or the planner's choice.
+    GpuKernels gpu_kernels = GpuKernels::automatic;
     /// CPU threads; 0 uses every available core.
     int threads = 0;
     /// Structure front end: split into fine Dulmage–Mendelsohn blocks (the count is the product
@@ -99,6 +111,13 @@ struct Timings {
     /// GPU engines: seconds in kernels and transfers, after run-time compilation (or the cache)
     /// and set-up; 0 when everything ran on the CPU. count_s − device_s is the GPU's set-up.
     double device_s = 0;
+    /// Sparse GPU engines: writing the kernel generated for the matrix (0 for table kernels) and
+    /// compiling it with NVRTC, or reading it from the kernel cache, and loading it (both inside
+    /// count_s, outside device_s); kernel_cache says which: "compiled", "disk" or "memory"
+    /// (loaded earlier in this process); empty when no sparse GPU engine ran.
+    double codegen_s = 0;
+    double compile_s = 0;
+    std::string kernel_cache;
     double total_s = 0;
 };
 

@@ -73,12 +73,68 @@ struct GpuRyserResult {
     int batches = 0;
     double seconds = 0;  ///< kernels and transfers, after compilation and set-up
     double setup_seconds = 0;  ///< compilation (or cache hit) and loading
+    /// Sparse engines: writing the generated source (0 for table kernels), compiling it (or
+    /// reading the cache) and loading, and where the kernels came from: "memory" (loaded earlier
+    /// in this process), "disk" (the kernel cache) or "compiled" (NVRTC).
+    double generate_seconds = 0;
+    double compile_seconds = 0;
+    std::string kernel_cache;
 };
 
 /// Runs the dense kernel over every chunk of the Gray range, batches handed out dynamically to
 /// one host thread per GPU; batch results are combined in batch order, so the answer does not
 /// depend on the number of GPUs. Throws DeviceError, NotCompiled (stub).
 GpuRyserResult ryser_dense(const GpuRyserJob& job);
+
+/// The sparse engines' kernels (cuda/kernels/ryser_sparse.cuh).
+enum class GpuSparseKernel : int {
+    walk,         ///< SpaRyser: the Gray walk updating the flipped column's nonzeros
+    skip_binary,  ///< SkipPer's 0-1 path (modular mode only)
+};
+
+/// How the matrix reaches the kernel: tables in shared memory (one kernel per order and
+/// arithmetic), or a kernel generated for this matrix with the tables as literals (x in
+/// registers), compiled by NVRTC and cached on disk by the hash of its source.
+enum class GpuCode : int { tables, generated };
+
+/// Chunks of SkipPer's 0-1 kernel: 2^(n−23) at large n (2^22 chunks, so lanes have work to
+/// balance), at least 2^10 (or the whole range). The tables' free_bits must not exceed it.
+inline int gpu_skip_chunk_log2(int n) noexcept {
+    const int bits = n - 1;
+    return std::max(std::min(bits, 10), bits - 22);
+}
+
+/// One sparse permanent sum: Σ over the Gray-code subsets of (−1)^k Π_i y_i as for the dense
+/// engine (GpuRyserJob), with the Gray columns as lists of nonzeros.
+struct GpuSparseJob {
+    int n = 0;
+    GpuMode mode = GpuMode::double_compensated;
+    GpuSparseKernel kernel = GpuSparseKernel::walk;
+    GpuCode code = GpuCode::tables;
+    std::vector<double> base;  ///< y(∅): n values (pairs for complex and double-double)
+    /// walk: the Gray columns 0..n−2 as CSC: col_start (n entries), each entry's row and value
+    /// (2·a; pairs for complex and double-double).
+    std::vector<int> col_start, col_row;
+    std::vector<double> col_value;
+    /// skip_binary (0-1 matrices, y(∅) in base): per row its Gray bits; the rows that can be zero
+    /// (mask, the popcount at which the row is zero, mask | the bits above its lowest, its lowest
+    /// bit); a visit without a zero covers 2^free_bits indices.
+    std::vector<std::uint64_t> row_mask, test_mask, test_low, test_low_bit;
+    std::vector<int> test_count;
+    int free_bits = 0;
+    std::vector<std::uint32_t> primes;  ///< modular: as GpuRyserJob (four exact lanes)
+    std::vector<int> devices;
+    std::function<void(double)> progress;
+};
+
+/// Runs a sparse kernel over the Gray range like ryser_dense (same batches, records and
+/// reduction, so the answer does not depend on the number of GPUs). Throws InvalidArgument,
+/// DeviceError, NotCompiled (stub).
+GpuRyserResult ryser_sparse(const GpuSparseJob& job);
+
+/// Forgets the kernels loaded in this process, so the next engine call looks in the disk cache
+/// again (for tests and for measuring a cold start); loaded code stays valid.
+void forget_loaded_kernels();
 
 /// Arithmetic of the hafnian kernels (cuda/kernels/hafnian.cuh).
 enum class GpuHafnianMode : int {

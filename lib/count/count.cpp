@@ -41,6 +41,8 @@ constexpr detail::Named<Method> kMethods[] = {
     {Method::frontier, "frontier"}, {Method::hafnian, "hafnian"}};
 constexpr detail::Named<Backend> kBackends[] = {
     {Backend::automatic, "auto"}, {Backend::cpu, "cpu"}, {Backend::cuda, "cuda"}};
+constexpr detail::Named<GpuKernels> kGpuKernels[] = {
+    {GpuKernels::automatic, "auto"}, {GpuKernels::tables, "tables"}, {GpuKernels::generated, "generated"}};
 constexpr detail::Named<Precision> kPrecisions[] = {{Precision::automatic, "auto"},
                                                     {Precision::exact, "exact"},
                                                     {Precision::double_precision, "double"},
@@ -280,6 +282,7 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
     settings.method = options.method;
     settings.precision = precision;
     settings.backend = options.backend;
+    settings.gpu_kernels = options.gpu_kernels;
     settings.threads = exact::resolve_threads(options.threads);
     settings.time_limit_s = options.max_predicted_seconds;
     settings.general = options.general;
@@ -393,6 +396,14 @@ const char* to_string(Backend backend) noexcept {
 
 Backend backend_from_string(std::string_view name) {
     return detail::value_named(kBackends, name, "backend");
+}
+
+const char* to_string(GpuKernels kernels) noexcept {
+    return detail::name_of(kGpuKernels, kernels);
+}
+
+GpuKernels gpu_kernels_from_string(std::string_view name) {
+    return detail::value_named(kGpuKernels, name, "GPU kernels");
 }
 
 const char* to_string(Precision precision) noexcept {

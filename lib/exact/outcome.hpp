@@ -11,6 +11,15 @@
 
 namespace pmcount::exact {
 
+/// Where an engine ran: "cpu", or the GPUs and how the work was split, with the GPU's times.
+struct DeviceReport {
+    std::string device = "cpu";
+    double device_seconds = 0;   ///< GPU runs: kernels and transfers (after set-up)
+    double codegen_seconds = 0;  ///< generated kernels: writing the source for this matrix
+    double compile_seconds = 0;  ///< run-time compilation, or reading the cache, and loading
+    std::string kernel_cache;    ///< "memory", "disk" or "compiled" (sparse GPU engines)
+};
+
 struct ExactOutcome {
     BigInt value;
     int primes = 0;  // including the spare
@@ -21,8 +30,7 @@ struct ExactOutcome {
     /// counts them (the hafnian recursion); 0 otherwise.
     double multiply_adds = 0;
     std::string arithmetic;
-    std::string device = "cpu";  ///< "cpu", or the GPUs and how the work was split
-    double device_seconds = 0;   ///< GPU runs: kernels and transfers (after set-up)
+    DeviceReport where;
 };
 
 /// A floating-point result: mantissa · 2^exponent2 (the exponent keeps values beyond double
@@ -35,8 +43,7 @@ struct FloatOutcome {
     std::uint64_t gray_steps = 0;
     double multiply_adds = 0;  ///< as in ExactOutcome
     std::string arithmetic;
-    std::string device = "cpu";
-    double device_seconds = 0;  ///< GPU runs: kernels and transfers (after set-up)
+    DeviceReport where;
 };
 
 }  // namespace pmcount::exact

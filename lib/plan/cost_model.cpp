@@ -150,7 +150,8 @@ double skipper_seconds(const LeafFacts& f) {
     return steps_seconds(f.order, per_step, f.threads, kSparseStart_s);
 }
 
-double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {
+/// FP64 add/multiply instructions per second of the visible GPUs together (0 without one).
+double gpu_fp64_rate() {
     static const double rate = [] {
         std::string status;
         double total = 0;
@@ -162,6 +163,11 @@ double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {
         }
         return total;
     }();
+    return rate;
+}
+
+double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {
+    const double rate = gpu_fp64_rate();
     if (rate <= 0) {
         return std::numeric_limits<double>::infinity();
     }
@@ -181,6 +187,53 @@ double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {
             break;
     }
     return 0.3 + factor * std::ldexp(2.0 * n, n - 1) / (0.92 * rate);
+}
+
+// Sparse GPU engines, in FP64-instruction equivalents per Gray step at the dense engine's rate
+// (gpu_fp64_rate, 92% of it reached). Walk: the flipped column's nonzeros and a product of n
+// entries, times the dense engine's arithmetic factors; exact terms add the lane reductions per
+// prime. Table kernels keep x in local memory. SkipPer's 0-1 path: per visit a fixed cost and
+// the row tests (AND, popcount, compare, the jump: integer instructions, about one FP64
+// equivalent per row), per term y from popcounts and the lane products and reductions.
+constexpr double kGpuWalkStepFixed = 2.0;
+constexpr double kGpuWalkTermPrime = 4.0;
+constexpr double kGpuTablesSlowdown = 4.0;
+constexpr double kGpuSkipVisit = 12.0;
+constexpr double kGpuSkipVisitRow = 1.0;
+constexpr double kGpuSkipTermRow = 2.0;
+constexpr double kGpuSkipTermPrime = 6.0;
+constexpr double kGpuSparseSetup_s = 0.3;
+constexpr double kGpuGenerateCompile_s = 1.5;
+
+double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
+    const double rate = gpu_fp64_rate();
+    if (rate <= 0 || f.order < 2) {
+        return std::numeric_limits<double>::infinity();
+    }
+    const double n = f.order;
+    const bool exact = f.arithmetic == Arithmetic::exact;
+    const int primes = std::max(1, f.primes);
+    double per_step = 0;
+    if (skipper && exact && f.binary_walk) {
+        per_step = clamp01(f.visit_fraction) * (kGpuSkipVisit + kGpuSkipVisitRow * n) +
+                   clamp01(f.term_fraction) * (kGpuSkipTermRow * n + kGpuSkipTermPrime * primes);
+    } else {
+        double product = n;
+        switch (f.arithmetic) {
+            case Arithmetic::exact:
+                product = n + clamp01(f.term_fraction) * kGpuWalkTermPrime * primes;
+                break;
+            case Arithmetic::double_precision: product = 1.17 * n; break;
+            case Arithmetic::double_double: product = 10.0 * n; break;
+            case Arithmetic::complex: product = 3.0 * n; break;
+        }
+        per_step = kGpuWalkStepFixed + f.entries_per_step + product;
+        if (!generated) {
+            per_step *= kGpuTablesSlowdown;
+        }
+    }
+    return kGpuSparseSetup_s + (generated ? kGpuGenerateCompile_s : 0.0) +
+           std::ldexp(per_step, f.order - 1) / (0.92 * rate);
 }
 
 // Planar engine, measured on the 2-core machine (scratch timings of the engine's phases, 2

@@ -29,6 +29,8 @@ struct LeafFacts {
     /// Exact arithmetic: how the CPU engines multiply (exact::exact_products).
     exact::ExactProducts products = exact::ExactProducts::compact;
     int threads = 1;
+    /// Which kernels the sparse GPU engines may use (CountOptions::gpu_kernels).
+    GpuKernels gpu_kernels = GpuKernels::automatic;
     /// From exact::estimate_sparse_walk: the fraction of Gray indices without a zero y_i (the
     /// terms), the fraction SkipPer visits, SpaRyser's nonzeros per step, and whether the Gray
     /// columns are 0-1 (SkipPer's 0-1 path, in exact lanes).
@@ -66,6 +68,15 @@ double skipper_seconds(const LeafFacts& facts);
 /// 1.5 + 0.45 per 31-bit prime (n = 40, 6 primes: 12.0 s against 2.84 s), complex about 3×,
 /// double-double 20×.
 double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes);
+
+/// Predicted seconds of the sparse GPU engines (cuda/kernels/ryser_sparse.cuh) on the visible
+/// GPUs, from the walk estimate: SkipPer's 0-1 path (exact, 0-1) costs per visit (its row tests)
+/// and per term (y from popcounts, the lane products, the primes); the SpaRyser walk costs per
+/// Gray step the flipped column's nonzeros and the product of n entries, at the dense engine's
+/// FP64 rate (table kernels read x from local memory: slower by a measured factor). Generated
+/// kernels add their NVRTC compilation (the disk cache makes later runs pay nothing, which the
+/// prediction does not know).
+double gpu_sparse_seconds(const LeafFacts& facts, bool skipper, bool generated);
 
 /// Predicted seconds of the planar engine: set-up (planarity, embedding, faces, Dulmage–Mendelsohn,
 /// minimum degree) linear in the vertices, then one sparse elimination per prime (exact) or one in

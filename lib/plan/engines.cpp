@@ -108,6 +108,12 @@ exact::FloatOutcome brute_complex(const SparseMatrix<std::complex<double>>& a,
     return brute_float(exact::brute_force(dense(a)));
 }
 
+/// Whether every stored value is 0 or 1 (the engines' 0-1 paths).
+bool binary_values(const SparseMatrix<std::int64_t>& a) {
+    return std::all_of(a.values().begin(), a.values().end(),
+                       [](std::int64_t v) { return v == 0 || v == 1; });
+}
+
 // ---- dense Ryser
 // ---------------------------------------------------------------------------------
 
@@ -120,8 +126,7 @@ double ryser_predict(const LeafFacts& f) {
 
 exact::ExactOutcome ryser_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {
     const auto m = dense(a);
-    const bool binary = std::all_of(a.values().begin(), a.values().end(),
-                                    [](std::int64_t v) { return v == 0 || v == 1; });
+    const bool binary = binary_values(a);
     return exact::ryser_exact(m, binary, run);
 }
 exact::FloatOutcome ryser_real(const SparseMatrix<double>& a, Precision precision,
@@ -143,8 +148,7 @@ double sparse_predict(const LeafFacts& f) {
 
 template <SparseVariant V>
 exact::ExactOutcome sparse_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {
-    const bool binary = std::all_of(a.values().begin(), a.values().end(),
-                                    [](std::int64_t v) { return v == 0 || v == 1; });
+    const bool binary = binary_values(a);
     return exact::sparse_ryser_exact(dense(a), binary, V, run);
 }
 template <SparseVariant V>
@@ -156,6 +160,44 @@ template <SparseVariant V>
 exact::FloatOutcome sparse_complex(const SparseMatrix<std::complex<double>>& a,
                                    const exact::EngineRun& run) {
     return exact::sparse_ryser_complex(dense(a), V, run);
+}
+
+// ---- SpaRyser and SkipPer on GPUs
+// -----------------------------------------------------------------------
+
+template <SparseVariant V, exact::GpuKernelCode C>
+bool gpu_sparse_applies(const LeafFacts& f) {
+    static const bool available = exact::gpu_available();
+    const GpuKernels wanted = C == exact::GpuKernelCode::generated ? GpuKernels::generated : GpuKernels::tables;
+    return available && f.order >= 2 && f.order <= exact::kMaxRyserOrder &&
+           (f.arithmetic != Arithmetic::exact || f.gpu_exact_fits) &&
+           (f.gpu_kernels == GpuKernels::automatic || f.gpu_kernels == wanted);
+}
+template <SparseVariant V, exact::GpuKernelCode C>
+double gpu_sparse_predict(const LeafFacts& f) {
+    return gpu_sparse_seconds(f, V == SparseVariant::skipper, C == exact::GpuKernelCode::generated);
+}
+template <SparseVariant V, exact::GpuKernelCode C>
+exact::ExactOutcome gpu_sparse_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {
+    return exact::sparse_ryser_exact_gpu(dense(a), binary_values(a), V, C, run);
+}
+template <SparseVariant V, exact::GpuKernelCode C>
+exact::FloatOutcome gpu_sparse_real(const SparseMatrix<double>& a, Precision precision,
+                                    const exact::EngineRun& run) {
+    return exact::sparse_ryser_real_gpu(real_dense(a), precision, V, C, run);
+}
+template <SparseVariant V, exact::GpuKernelCode C>
+exact::FloatOutcome gpu_sparse_complex(const SparseMatrix<std::complex<double>>& a,
+                                       const exact::EngineRun& run) {
+    return exact::sparse_ryser_complex_gpu(dense(a), V, C, run);
+}
+
+/// A table entry for a sparse GPU engine.
+template <SparseVariant V, exact::GpuKernelCode C>
+Engine gpu_sparse_engine(const char* name) {
+    return {name, V == SparseVariant::skipper ? Method::skipper : Method::sparyser, Backend::cuda,
+            Problem::permanent, true, gpu_sparse_applies<V, C>, gpu_sparse_predict<V, C>,
+            gpu_sparse_exact<V, C>, gpu_sparse_real<V, C>, gpu_sparse_complex<V, C>};
 }
 
 // ---- dense Ryser on GPUs
@@ -171,8 +213,7 @@ double gpu_predict(const LeafFacts& f) {
 }
 
 exact::ExactOutcome gpu_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {
-    const bool binary = std::all_of(a.values().begin(), a.values().end(),
-                                    [](std::int64_t v) { return v == 0 || v == 1; });
+    const bool binary = binary_values(a);
     return exact::ryser_exact_gpu(dense(a), binary, run);
 }
 exact::FloatOutcome gpu_real(const SparseMatrix<double>& a, Precision precision,
@@ -371,6 +412,12 @@ const std::vector<Engine>& engines() {
          sparse_real<SparseVariant::skipper>, sparse_complex<SparseVariant::skipper>},
         {"ryser-gpu", Method::ryser, Backend::cuda, Problem::permanent, true, gpu_applies,
          gpu_predict, gpu_exact, gpu_real, gpu_complex},
+        gpu_sparse_engine<SparseVariant::sparyser, exact::GpuKernelCode::tables>("sparyser-gpu"),
+        gpu_sparse_engine<SparseVariant::sparyser, exact::GpuKernelCode::generated>(
+            "sparyser-gpu-generated"),
+        gpu_sparse_engine<SparseVariant::skipper, exact::GpuKernelCode::tables>("skipper-gpu"),
+        gpu_sparse_engine<SparseVariant::skipper, exact::GpuKernelCode::generated>(
+            "skipper-gpu-generated"),
         {"planar", Method::planar, Backend::cpu, Problem::permanent, true, planar_applies,
          planar_predict, exact::planar_exact, planar_real, exact::planar_complex},
         {"frontier", Method::frontier, Backend::cpu, Problem::permanent, true, frontier_applies,
@@ -395,6 +442,9 @@ const std::vector<Engine>& engines() {
     return table;
 }
 
+/// Added to CPU engines' predictions under Backend::cuda, so that any GPU engine ranks first.
+constexpr double kNoGpuPenalty_s = 1e300;
+
 const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backend) {
     const Engine* best = nullptr;
     double best_s = std::numeric_limits<double>::infinity();
@@ -406,8 +456,10 @@ const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backe
             continue;
         }
         double s = e.predict_s(facts);
-        if (backend == Backend::cuda && e.backend == Backend::cuda) {
-            s = 0;  // asked for GPUs: take one wherever it applies
+        if (backend == Backend::cuda && e.backend != Backend::cuda) {
+            // Asked for GPUs: a GPU engine wherever one applies (the fastest predicted), a CPU
+            // engine only where none does.
+            s += kNoGpuPenalty_s;
         }
         if (best == nullptr || s < best_s) {
             best = &e;

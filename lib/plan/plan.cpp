@@ -251,7 +251,7 @@ private:
         if constexpr (kIntegral<T>) {
             const Engine& engine = engine_named(node.engine, node.problem);
             exact::ExactOutcome out = engine.count_exact(node.matrix, run_);
-            note_backend(engine, out.device, out.device_seconds);
+            note_backend(engine, out.where);
             result_.stats.primes = std::max(result_.stats.primes, out.primes);
             result_.stats.gray_steps += out.gray_steps;
             result_.stats.multiply_adds += out.multiply_adds * std::max(1, out.primes);
@@ -284,13 +284,18 @@ private:
         result_.stats.gray_steps += out.gray_steps;
         result_.stats.multiply_adds += out.multiply_adds;
         note_arithmetic(out.arithmetic);
-        note_backend(engine, out.device, out.device_seconds);
+        note_backend(engine, out.where);
         return {Scaled::from(out.mantissa, out.exponent2),
                 Scaled::from(out.abs_error_mantissa, out.exponent2)};
     }
 
-    void note_backend(const Engine& engine, const std::string& device, double device_seconds) {
-        result_.timings.device_s += device_seconds;
+    void note_backend(const Engine& engine, const exact::DeviceReport& where) {
+        result_.timings.device_s += where.device_seconds;
+        result_.timings.codegen_s += where.codegen_seconds;
+        result_.timings.compile_s += where.compile_seconds;
+        if (!where.kernel_cache.empty()) {
+            result_.timings.kernel_cache = where.kernel_cache;
+        }
         const std::string name = engine.backend == Backend::cuda ? "cuda" : "cpu";
         if (result_.backend.empty() || result_.backend == name) {
             result_.backend = name;
@@ -298,7 +303,7 @@ private:
             result_.backend = "cpu+cuda";
         }
         if (engine.backend == Backend::cuda) {
-            result_.device = device;
+            result_.device = where.device;
         }
     }
 

@@ -40,6 +40,7 @@ struct Settings {
     /// Resolved: exact, double_precision, double_plain or double_double.
     Precision precision = Precision::exact;
     Backend backend = Backend::automatic;
+    GpuKernels gpu_kernels = GpuKernels::automatic;
     int threads = 1;
     /// Splits of lines with 3–4 nonzeros the planner may try in one plan. Each attempt plans
     /// both parts to compare them with keeping the matrix whole, so this bounds planning time.

@@ -393,25 +393,25 @@ TEST(GpuHafnian, DISABLED_Timing) {
         if (mode == "exact") {
             const auto a = symmetric(test::random_binary(n, 0.5, 1000 + n));
             const ExactOutcome o = hafnian_exact_gpu(a, {});
-            seconds = o.device_seconds;
+            seconds = o.where.device_seconds;
             haf = o.value.to_double();
             passes = o.primes;
-            device = o.device;
+            device = o.where.device;
         } else if (mode == "complex") {
             const FloatOutcome o =
                 hafnian_complex_gpu(symmetric(test::random_complex(n, 1.0, n)), {});
-            seconds = o.device_seconds;
+            seconds = o.where.device_seconds;
             haf = std::abs(value(o));
             error = error_bound(o);
             passes = 4;  // real multiply-adds per complex one
-            device = o.device;
+            device = o.where.device;
         } else {
             const auto a = symmetric(test::random_real(n, std::stod(low), 1.0, 1.0, 2000 + n));
             const FloatOutcome o = hafnian_real_gpu(a, Precision::double_precision, {});
-            seconds = o.device_seconds;
+            seconds = o.where.device_seconds;
             haf = value(o).real();
             error = error_bound(o);
-            device = o.device;
+            device = o.where.device;
         }
         const double rate = madds * passes / seconds;
         std::printf(

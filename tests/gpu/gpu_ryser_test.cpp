@@ -38,7 +38,7 @@ TEST(GpuRyser, ExactModularMatchesTheCpuOnRandomBinaryAndIntegerMatrices) {
         const ExactOutcome gpu = ryser_exact_gpu(a, binary, {});
         EXPECT_EQ(gpu.value, ryser_exact(a, binary, {}).value) << "seed " << seed << " n " << n;
         if (gpu.arithmetic.rfind("none", 0) != 0) {  // a zero row or column needs no GPU
-            EXPECT_NE(gpu.device.find("GPU"), std::string::npos) << gpu.device;
+            EXPECT_NE(gpu.where.device.find("GPU"), std::string::npos) << gpu.where.device;
         }
     }
 }
@@ -78,7 +78,7 @@ TEST(GpuRyser, ResultDoesNotDependOnTheSchedule) {
     const FloatOutcome two = ryser_real_gpu(a, Precision::double_precision, two_queues);
     EXPECT_EQ(one.mantissa, again.mantissa);
     EXPECT_EQ(one.mantissa, two.mantissa);
-    EXPECT_NE(two.device.find(" 0 ("), two.device.rfind(" 0 (")) << two.device;  // two queues
+    EXPECT_NE(two.where.device.find(" 0 ("), two.where.device.rfind(" 0 (")) << two.where.device;  // two queues
     const auto b = test::random_binary(30, 0.7, 3);
     EXPECT_EQ(ryser_exact_gpu(b, true, two_queues).value, ryser_exact(b, true, {}).value);
 }

@@ -2,9 +2,11 @@
 // platform for a given seed).
 #pragma once
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <random>
+#include <vector>
 
 #include "pmcount/matrix.hpp"
 
@@ -19,6 +21,22 @@ inline DenseMatrix<std::int64_t> random_binary(int n, double density, std::uint6
         for (int j = 0; j < n; ++j) {
             a(i, j) = coin(rng) ? 1 : 0;
         }
+    }
+    return a;
+}
+
+/// 0-1 matrix with each entry 1 with probability `density`, plus the entries of a seeded random
+/// permutation: it has a perfect matching, so its permanent is at least 1 and no line is empty.
+inline DenseMatrix<std::int64_t> random_binary_with_matching(int n, double density, std::uint64_t seed) {
+    DenseMatrix<std::int64_t> a = random_binary(n, density, seed);
+    std::vector<int> sigma(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+        sigma[static_cast<std::size_t>(i)] = i;
+    }
+    std::mt19937_64 rng(~seed);
+    std::shuffle(sigma.begin(), sigma.end(), rng);
+    for (int i = 0; i < n; ++i) {
+        a(i, sigma[static_cast<std::size_t>(i)]) = 1;
     }
     return a;
 }

@@ -58,7 +58,12 @@
 // the measured seconds, to check the cost model. The default planner (front end on, automatic
 // engine) runs once per matrix at the highest thread count as "planner", with the engine(s) it
 // chose ("chosen_method"): what a user gets. Ratio lines: skipper and sparyser over ryser, skipper
-// over sparyser (same threads and arithmetic), and the planner over each engine.
+// over sparyser (same threads and arithmetic), and the planner over each engine. With --backend
+// cuda the sparse GPU engines run too, at the highest thread count: sparyser-gpu and
+// skipper-gpu (table kernels), sparyser-gpu-generated and skipper-gpu-generated (a kernel
+// generated for the matrix; its lines add codegen_seconds, compile_seconds and kernel_cache:
+// "compiled", "disk" or "memory"); skipper's only on 0-1 matrices. Ratio lines: generated over
+// tables, and the GPU engines over the CPU's skipper and sparyser at the same thread count.
 //
 // The hafnian cases (hafnian-binary: the adjacency matrix of a random graph, each edge present
 // with probability --density; hafnian-real, hafnian-signed, hafnian-complex: symmetric matrices
@@ -119,6 +124,7 @@ constexpr const char* examples_text = R"(Examples:
   pmcount-bench --cases dense-signed --n 24 --precision double,dd --thewalrus off
   pmcount-bench --cases reducible-binary --n 60 --threads 1,2 --repeat 3
   pmcount-bench --cases sparse-binary,sparse-real --n 24:36:4 --density 0.1 --threads 2
+  pmcount-bench --backend cuda --cases sparse-real,sparse-binary --n 40,48 --threads 16
   pmcount-bench --backend cuda --cases dense-real,dense-binary --n 30,36,40 --density 0.8 \
                 --precision plain-double,double --exact --thewalrus off
   pmcount-bench --cases hafnian-binary --n 40,48 --exact --precision double --threads 2
@@ -583,6 +589,11 @@ struct Measurement {
     std::string method_ran;  // CountResult::method: the engine(s) that counted
     std::string device = "cpu";          // "cpu", or the GPUs and how the work was split
     std::vector<double> device_samples;  // GPU runs: CountResult::timings.device_s per repeat
+    // Sparse GPU engines, first repeat: writing the generated kernel, compiling it (or reading
+    // the cache) and loading, and where it came from (Timings::kernel_cache).
+    double codegen_seconds = 0;
+    double compile_seconds = 0;
+    std::string kernel_cache;
     double fp64_rate = 0;                // GPU runs: the measured FP64 roofline of the GPUs used
 
     double multiply_adds = 0;  // CountStats::multiply_adds (the hafnian recursion's work)
@@ -628,6 +639,7 @@ struct RunSpec {
     double skip_above_predicted_s = std::numeric_limits<double>::infinity();
     pmcount::Backend backend = pmcount::Backend::cpu;
     std::vector<int> gpus{};
+    pmcount::GpuKernels gpu_kernels = pmcount::GpuKernels::automatic;
 };
 
 std::string precision_name(pmcount::Precision precision) {
@@ -678,6 +690,7 @@ pmcount::CountOptions count_options(const RunSpec& spec) {
     options.max_predicted_seconds = spec.max_predicted_seconds;
     options.backend = spec.backend;
     options.gpus = spec.gpus;
+    options.gpu_kernels = spec.gpu_kernels;
     return options;
 }
 
@@ -749,6 +762,9 @@ std::vector<Measurement> run_pmcount(const TestMatrix& matrix, const std::vector
                 record(run, r);
                 if (m.samples.empty()) {
                     record(m, r);
+                    m.codegen_seconds = r.timings.codegen_s;
+                    m.compile_seconds = r.timings.compile_s;
+                    m.kernel_cache = r.timings.kernel_cache;
                 } else if (!identical(m, run)) {
                     m.mismatches.push_back("repeat " + std::to_string(round + 1) + " gave " +
                                            run.value_text + ", repeat 1 gave " + m.value_text);
@@ -1149,6 +1165,11 @@ Json measurement_line(const TestMatrix& matrix, const Measurement& m) {
         j["predicted_seconds"] = finite_or_null(*m.predicted_seconds);
     }
     j["samples"] = m.samples;
+    if (!m.kernel_cache.empty()) {
+        j["codegen_seconds"] = m.codegen_seconds;
+        j["compile_seconds"] = m.compile_seconds;
+        j["kernel_cache"] = m.kernel_cache;
+    }
     if (!m.engine_samples.empty()) {
         j["engine_seconds"] = median(m.engine_samples);
     }
@@ -1338,7 +1359,14 @@ std::vector<Json> sparse_ratio_lines(const TestMatrix& matrix,
         return j;
     };
     constexpr std::pair<const char*, const char*> pairs[] = {
-        {"skipper", "ryser"}, {"sparyser", "ryser"}, {"skipper", "sparyser"}};
+        {"skipper", "ryser"},
+        {"sparyser", "ryser"},
+        {"skipper", "sparyser"},
+        {"sparyser-gpu-generated", "sparyser-gpu"},
+        {"skipper-gpu-generated", "skipper-gpu"},
+        {"sparyser-gpu-generated", "sparyser"},
+        {"skipper-gpu", "skipper"},
+        {"skipper-gpu-generated", "skipper"}};
     std::vector<Json> lines;
     for (const Measurement& m : all) {
         // Each (arithmetic, threads) once: at its ryser measurement, which every grid point has.
@@ -1471,20 +1499,47 @@ std::vector<RunSpec> plan_sparse_runs(const TestMatrix& matrix, const BenchOptio
     constexpr std::pair<const char*, Method> engines[] = {
         {"ryser", Method::ryser}, {"sparyser", Method::sparyser}, {"skipper", Method::skipper}};
     std::vector<RunSpec> specs;
+    const int most_threads = *std::max_element(options.threads.begin(), options.threads.end());
+    auto whole_matrix = [&](const char* name, Method method, Precision precision, int threads) {
+        RunSpec spec{name, method, precision, threads, options.repeat, false};
+        spec.dulmage_mendelsohn = false;
+        spec.reductions = false;
+        spec.front_end = "none";
+        spec.predict = true;
+        spec.skip_above_predicted_s = options.dense_max_seconds;
+        return spec;
+    };
+    // --backend cuda: the sparse GPU engines with table and generated kernels, at the highest
+    // thread count (the host threads do not matter to them), next to the CPU engines.
+    struct GpuEngine {
+        const char* name;
+        Method method;
+        pmcount::GpuKernels kernels;
+    };
+    constexpr GpuEngine gpu_engines[] = {
+        {"sparyser-gpu", Method::sparyser, pmcount::GpuKernels::tables},
+        {"sparyser-gpu-generated", Method::sparyser, pmcount::GpuKernels::generated},
+        {"skipper-gpu", Method::skipper, pmcount::GpuKernels::tables},
+        {"skipper-gpu-generated", Method::skipper, pmcount::GpuKernels::generated}};
     for (const Precision precision : arithmetics) {
         for (const int threads : options.threads) {
             for (const auto& [name, method] : engines) {
-                RunSpec spec{name, method, precision, threads, options.repeat, false};
-                spec.dulmage_mendelsohn = false;
-                spec.reductions = false;
-                spec.front_end = "none";
-                spec.predict = true;
-                spec.skip_above_predicted_s = options.dense_max_seconds;
+                specs.push_back(whole_matrix(name, method, precision, threads));
+            }
+        }
+        if (options.backend == pmcount::Backend::cuda) {
+            for (const GpuEngine& g : gpu_engines) {
+                if (g.method == Method::skipper && !matrix.binary) {
+                    continue;  // on real matrices the GPU SkipPer runs the SpaRyser walk
+                }
+                RunSpec spec = whole_matrix(g.name, g.method, precision, most_threads);
+                spec.backend = pmcount::Backend::cuda;
+                spec.gpus = options.gpus;
+                spec.gpu_kernels = g.kernels;
                 specs.push_back(std::move(spec));
             }
         }
     }
-    const int most_threads = *std::max_element(options.threads.begin(), options.threads.end());
     RunSpec planner{"planner", Method::automatic, arithmetics.front(), most_threads, 1, false};
     planner.front_end = "dm+reductions";
     planner.predict = true;

@@ -108,6 +108,11 @@ nlohmann::json to_json(const pmcount::Input& input, const pmcount::CountResult& 
                     {"count_s", r.timings.count_s},
                     {"device_s", r.timings.device_s},
                     {"total_s", total_s}};
+    if (!r.timings.kernel_cache.empty()) {
+        j["timings"]["codegen_s"] = r.timings.codegen_s;
+        j["timings"]["compile_s"] = r.timings.compile_s;
+        j["timings"]["kernel_cache"] = r.timings.kernel_cache;
+    }
     return j;
 }
 
@@ -304,7 +309,8 @@ int main(int argc, char** argv) {
     app.footer(kExamples);
     std::string path;
     bool perfect_matchings = false, cycle_covers = false, permanent = false;
-    std::string method = "auto", precision = "auto", format = "auto", backend = "auto";
+    std::string method = "auto", precision = "auto", format = "auto", backend = "auto",
+                gpu_kernels = "auto";
     std::vector<int> gpus;
     int threads = 0;
     bool json = false, quiet = false, version = false, sum_duplicates = false;
@@ -342,6 +348,11 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--backend", backend,
                    "where engines run: auto (GPUs when predicted faster), cpu, cuda")
+        ->capture_default_str();
+    app.add_option("--gpu-kernels", gpu_kernels,
+                   "sparse GPU engines (sparyser, skipper on --backend cuda): auto (the planner "
+                   "chooses), tables (one kernel per order, the matrix in shared memory), "
+                   "generated (a kernel generated for the matrix, compiled by NVRTC, cached)")
         ->capture_default_str();
     // One argument, split at commas: `--gpus 0 FILE` must leave FILE to the positional.
     app.add_option("--gpus", gpus, "GPU device indices to use, e.g. --gpus 0,1 (default: all)")
@@ -447,6 +458,7 @@ int main(int argc, char** argv) {
         options.method = pmcount::method_from_string(method);
         options.precision = pmcount::precision_from_string(precision);
         options.backend = pmcount::backend_from_string(backend);
+        options.gpu_kernels = pmcount::gpu_kernels_from_string(gpu_kernels);
     } catch (const pmcount::InvalidArgument& e) {
         std::cerr << "count_matchings: " << e.what() << "\n";
         return kUsage;

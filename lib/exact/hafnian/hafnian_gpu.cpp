@@ -142,8 +142,8 @@ FloatOutcome float_outcome(const gpu::GpuHafnianResult& r, std::complex<double> 
     out.multiply_adds =
         static_cast<double>(gpu_hafnian_multiply_adds(static_cast<vertex_t>(e.size())));
     out.arithmetic = arithmetic;
-    out.device = describe(r);
-    out.device_seconds = r.seconds;
+    out.where.device = describe(r);
+    out.where.device_seconds = r.seconds;
     return out;
 }
 
@@ -249,8 +249,8 @@ ExactOutcome hafnian_exact_gpu(const DenseMatrix<std::int64_t>& a, const EngineR
     out.multiply_adds = static_cast<double>(gpu_hafnian_multiply_adds(n));  // per prime
     out.arithmetic = "modular (" + std::to_string(moduli.size()) + " primes of " +
                      std::to_string(bits) + " bits, one spare) + CRT";
-    out.device = describe(r);
-    out.device_seconds = r.seconds;
+    out.where.device = describe(r);
+    out.where.device_seconds = r.seconds;
     return out;
 }
 

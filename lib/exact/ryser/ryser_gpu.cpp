@@ -6,7 +6,9 @@
 //   4. perm = (−1)^(n−1) Σ / 2^(n−1): CRT with the spare's check, or the error estimate.
 #include "exact/ryser/ryser_gpu.hpp"
 
+#include <array>
 #include <cstdio>
+#include <numeric>
 
 #include "backend/cuda_backend.hpp"
 #include "exact/ryser/ryser_driver.hpp"
@@ -35,6 +37,17 @@ std::string describe(const gpu::GpuRyserResult& r) {
     std::snprintf(buffer, sizeof buffer, "; %llu chunks of 2^%d steps; kernels %.3g s",
                   static_cast<unsigned long long>(r.chunks), r.chunk_log2, r.seconds);
     return text + buffer;
+}
+
+/// The outcome's device report for a GPU run.
+DeviceReport report(const gpu::GpuRyserResult& r) {
+    DeviceReport where;
+    where.device = describe(r);
+    where.device_seconds = r.seconds;
+    where.codegen_seconds = r.generate_seconds;
+    where.compile_seconds = r.compile_seconds;
+    where.kernel_cache = r.kernel_cache;
+    return where;
 }
 
 gpu::GpuRyserJob make_job(vertex_t n, gpu::GpuMode mode, const EngineRun& run) {
@@ -74,6 +87,186 @@ std::vector<std::uint32_t> exact_primes(const DenseMatrix<std::int64_t>& a, bool
         return {};
     }
     return primes31(needed + 1);
+}
+
+/// perm from the kernels' residues: CRT with the spare's check.
+ExactOutcome exact_outcome(const gpu::GpuRyserResult& r, const std::vector<std::uint32_t>& primes,
+                           vertex_t n, const std::string& walk) {
+    ExactOutcome out;
+    std::vector<std::uint64_t> residues, moduli;
+    for (std::size_t k = 0; k < primes.size(); ++k) {
+        moduli.push_back(primes[k]);
+        residues.push_back(driver::finish_residue(r.residues[k], n, primes[k]));
+    }
+    out.value = numeric::crt_with_spare(residues, moduli, "GPU Ryser");
+    out.primes = static_cast<int>(primes.size());
+    out.gray_steps = std::uint64_t{1} << (n - 1);
+    out.arithmetic = "exact lanes ×4, modular (" + std::to_string(primes.size()) +
+                     " primes of 31 bits, one spare) + CRT" + walk;
+    out.where = report(r);
+    return out;
+}
+
+double real_norm(double v) { return std::fabs(v); }
+double complex_norm(std::complex<double> v) { return std::fabs(v.real()) + std::fabs(v.imag()); }
+
+/// GPU mode and arithmetic text of a real precision.
+gpu::GpuMode real_mode(Precision precision) {
+    return precision == Precision::double_double    ? gpu::GpuMode::double_double
+           : precision == Precision::double_plain ? gpu::GpuMode::double_plain
+                                                  : gpu::GpuMode::double_compensated;
+}
+const char* real_arithmetic(gpu::GpuMode mode) {
+    return mode == gpu::GpuMode::double_double ? "double-double"
+           : mode == gpu::GpuMode::double_plain ? "double, plain accumulation"
+                                                : "double, compensated accumulation";
+}
+/// The error factor of a real GPU mode (double-double: its own model).
+double real_error_factor(gpu::GpuMode mode, vertex_t n) {
+    const double u2 = driver::kUnitRoundoff * driver::kUnitRoundoff;
+    return mode == gpu::GpuMode::double_double ? (std::ldexp(1.0, n) + 4.0 * n) * u2 : gpu_error_factor(n);
+}
+
+// ---- sparse engines ---------------------------------------------------------------------------
+
+/// Columns of a in the engine's order (new position → old column).
+template <class T>
+std::vector<vertex_t> gpu_sparse_order(const DenseMatrix<T>& a, SparseVariant variant, bool binary) {
+    DenseMatrix<std::int64_t> pattern(a.rows(), a.cols());
+    for (vertex_t i = 0; i < a.rows(); ++i) {
+        for (vertex_t j = 0; j < a.cols(); ++j) {
+            pattern(i, j) = a(i, j) != T{} ? 1 : 0;
+        }
+    }
+    return sparse_column_order(pattern, variant, binary);
+}
+
+template <class T>
+DenseMatrix<T> reorder_columns(const DenseMatrix<T>& a, const std::vector<vertex_t>& order) {
+    DenseMatrix<T> out(a.rows(), a.cols());
+    for (vertex_t i = 0; i < a.rows(); ++i) {
+        for (vertex_t j = 0; j < a.cols(); ++j) {
+            out(i, j) = a(i, order[static_cast<std::size_t>(j)]);
+        }
+    }
+    return out;
+}
+
+gpu::GpuSparseJob make_sparse_job(vertex_t n, gpu::GpuMode mode, GpuKernelCode code, const EngineRun& run) {
+    gpu::GpuSparseJob job;
+    job.n = n;
+    job.mode = mode;
+    job.code = code == GpuKernelCode::generated ? gpu::GpuCode::generated : gpu::GpuCode::tables;
+    job.devices = run.gpus;
+    if (run.progress) {
+        job.progress = [&run](double fraction) { run.progress(Progress{fraction, 0.0}); };
+    }
+    return job;
+}
+
+/// The Gray columns 0..n−2 of the job as lists: slot s holds row slot_row[s]; `words(i, j)`
+/// gives entry (i, j)'s words (2·a), `nonzero(i, j)` whether it is stored.
+template <class Nonzero, class Words>
+void fill_columns(gpu::GpuSparseJob& job, const std::vector<int>& slot_row, Nonzero nonzero, Words words) {
+    job.col_start.assign(1, 0);
+    for (int j = 0; j + 1 < job.n; ++j) {
+        for (int s = 0; s < job.n; ++s) {
+            const int i = slot_row[static_cast<std::size_t>(s)];
+            if (i >= 0 && nonzero(i, j)) {
+                job.col_row.push_back(s);
+                for (const double w : words(i, j)) {
+                    job.col_value.push_back(w);
+                }
+            }
+        }
+        job.col_start.push_back(static_cast<int>(job.col_row.size()));
+    }
+}
+
+/// SkipPer's 0-1 tables (base already in job.base), as the CPU's binary path builds them
+/// (sparse_ryser.cpp): the rows that can be zero, and the lowest Gray bits no such row has.
+void fill_binary_tests(gpu::GpuSparseJob& job, const DenseMatrix<std::int64_t>& b,
+                       const std::vector<int>& slot_row) {
+    job.kernel = gpu::GpuSparseKernel::skip_binary;
+    job.row_mask.assign(static_cast<std::size_t>(job.n), 0);
+    std::uint64_t tested = 0;
+    for (int s = 0; s < job.n; ++s) {
+        const int i = slot_row[static_cast<std::size_t>(s)];
+        std::uint64_t mask = 0;
+        for (int j = 0; i >= 0 && j + 1 < job.n; ++j) {
+            mask |= b(i, j) != 0 ? std::uint64_t{1} << j : 0;
+        }
+        job.row_mask[static_cast<std::size_t>(s)] = mask;
+        const double y0 = job.base[static_cast<std::size_t>(s)];
+        if (mask != 0 && y0 <= 0 && std::fmod(y0, 2.0) == 0) {
+            const std::uint64_t low_bit = mask & (0 - mask);
+            job.test_mask.push_back(mask);
+            job.test_count.push_back(static_cast<int>(-y0 / 2));
+            job.test_low.push_back(mask | ~(2 * low_bit - 1));
+            job.test_low_bit.push_back(low_bit);
+            tested |= mask;
+        }
+    }
+    const int limit = std::min(gpu::gpu_skip_chunk_log2(job.n), 16);
+    job.free_bits = 0;
+    while (job.free_bits < limit && ((tested >> job.free_bits) & 1U) == 0) {
+        ++job.free_bits;
+    }
+}
+
+template <class T, class Norm, class Words>
+FloatOutcome sparse_float_gpu(const DenseMatrix<T>& a, gpu::GpuMode mode, const char* arithmetic,
+                              SparseVariant variant, GpuKernelCode code, const EngineRun& run,
+                              Norm norm, Words words) {
+    driver::check_order(a.rows(), a.cols(), kEngine);
+    const vertex_t n = a.rows();
+    if (n < 2) {
+        throw InvalidArgument("the GPU engine starts at order 2");
+    }
+    const DenseMatrix<T> b = reorder_columns(a, gpu_sparse_order(a, variant, false));
+    std::vector<int> e;
+    if (!driver::row_exponents(b, norm, e)) {
+        return driver::zero_outcome(arithmetic);
+    }
+    auto scaled = [&](int i, int j) { return words(b(i, j), -e[static_cast<std::size_t>(i)]); };
+    gpu::GpuSparseJob job = make_sparse_job(n, mode, code, run);
+    const bool pairs = mode == gpu::GpuMode::double_double || mode == gpu::GpuMode::complex;
+    std::vector<int> identity(static_cast<std::size_t>(n));
+    std::iota(identity.begin(), identity.end(), 0);
+    for (vertex_t i = 0; i < n; ++i) {
+        // y_i(∅) = 2·a_{i,n−1} − Σ_j a_ij, summed in double-double for each word.
+        numeric::DoubleDouble w0 = 2 * scaled(i, n - 1)[0], w1 = 2 * scaled(i, n - 1)[1];
+        for (vertex_t j = 0; j < n; ++j) {
+            w0 -= scaled(i, j)[0];
+            w1 -= scaled(i, j)[1];
+        }
+        if (mode == gpu::GpuMode::double_double) {
+            job.base.push_back(w0.hi);
+            job.base.push_back(w0.lo);
+        } else {
+            job.base.push_back(w0.to_double());
+            if (pairs) {
+                job.base.push_back(w1.to_double());
+            }
+        }
+    }
+    fill_columns(
+        job, identity, [&](int i, int j) { return b(i, j) != T{}; },
+        [&](int i, int j) {
+            const std::array<double, 2> w = scaled(i, j);
+            return pairs ? std::vector<double>{2 * w[0], mode == gpu::GpuMode::double_double ? 0.0 : 2 * w[1]}
+                         : std::vector<double>{2 * w[0]};
+        });
+    const gpu::GpuRyserResult r = gpu::ryser_sparse(job);
+    const std::string text = std::string(arithmetic) + "; SpaRyser walk";
+    FloatOutcome out =
+        mode == gpu::GpuMode::complex
+            ? driver::float_outcome({r.re_hi + r.re_lo, r.im_hi + r.im_lo}, r.magnitude,
+                                    gpu_error_factor(n), n, e, text.c_str())
+            : driver::float_outcome(r.re_hi + r.re_lo, r.magnitude, real_error_factor(mode, n), n, e,
+                                    text.c_str());
+    out.where = report(r);
+    return out;
 }
 
 }  // namespace
@@ -130,34 +323,17 @@ ExactOutcome ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary, co
             column_word(job, j, s, 0) = static_cast<double>(driver::twice_entry(a, i, j));
         }
     }
-    const gpu::GpuRyserResult r = gpu::ryser_dense(job);
-    std::vector<std::uint64_t> residues, moduli;
-    for (std::size_t k = 0; k < primes.size(); ++k) {
-        moduli.push_back(primes[k]);
-        residues.push_back(driver::finish_residue(r.residues[k], n, primes[k]));
-    }
-    out.value = numeric::crt_with_spare(residues, moduli, "GPU Ryser");
-    out.primes = static_cast<int>(primes.size());
-    out.gray_steps = std::uint64_t{1} << (n - 1);
-    out.arithmetic = "exact lanes ×4, modular (" + std::to_string(primes.size()) +
-                     " primes of 31 bits, one spare) + CRT";
-    out.device = describe(r);
-    out.device_seconds = r.seconds;
-    return out;
+    return exact_outcome(gpu::ryser_dense(job), primes, n, "");
 }
 
 FloatOutcome ryser_real_gpu(const DenseMatrix<double>& a, Precision precision, const EngineRun& run) {
     driver::check_order(a.rows(), a.cols(), kEngine);
     const vertex_t n = a.rows();
-    const bool dd = precision == Precision::double_double;
-    const gpu::GpuMode mode = dd ? gpu::GpuMode::double_double
-                              : precision == Precision::double_plain ? gpu::GpuMode::double_plain
-                                                                     : gpu::GpuMode::double_compensated;
-    const char* arithmetic = dd ? "double-double"
-                             : mode == gpu::GpuMode::double_plain ? "double, plain accumulation"
-                                                                  : "double, compensated accumulation";
+    const gpu::GpuMode mode = real_mode(precision);
+    const bool dd = mode == gpu::GpuMode::double_double;
+    const char* arithmetic = real_arithmetic(mode);
     std::vector<int> e;
-    if (n < 2 || !driver::row_exponents(a, [](double v) { return std::fabs(v); }, e)) {
+    if (n < 2 || !driver::row_exponents(a, real_norm, e)) {
         if (n < 2) {
             throw InvalidArgument("the GPU engine starts at order 2");
         }
@@ -182,11 +358,9 @@ FloatOutcome ryser_real_gpu(const DenseMatrix<double>& a, Precision precision, c
         }
     }
     const gpu::GpuRyserResult r = gpu::ryser_dense(job);
-    const double u2 = driver::kUnitRoundoff * driver::kUnitRoundoff;
-    const double factor = dd ? (std::ldexp(1.0, n) + 4.0 * n) * u2 : gpu_error_factor(n);
-    FloatOutcome out = driver::float_outcome(r.re_hi + r.re_lo, r.magnitude, factor, n, e, arithmetic);
-    out.device = describe(r);
-    out.device_seconds = r.seconds;
+    FloatOutcome out =
+        driver::float_outcome(r.re_hi + r.re_lo, r.magnitude, real_error_factor(mode, n), n, e, arithmetic);
+    out.where = report(r);
     return out;
 }
 
@@ -195,9 +369,7 @@ FloatOutcome ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a, const
     const vertex_t n = a.rows();
     const char* arithmetic = "complex double, compensated accumulation";
     std::vector<int> e;
-    if (n < 2 || !driver::row_exponents(
-                     a, [](std::complex<double> v) { return std::fabs(v.real()) + std::fabs(v.imag()); },
-                     e)) {
+    if (n < 2 || !driver::row_exponents(a, complex_norm, e)) {
         if (n < 2) {
             throw InvalidArgument("the GPU engine starts at order 2");
         }
@@ -227,9 +399,65 @@ FloatOutcome ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a, const
     const gpu::GpuRyserResult r = gpu::ryser_dense(job);
     FloatOutcome out = driver::float_outcome({r.re_hi + r.re_lo, r.im_hi + r.im_lo}, r.magnitude,
                                              gpu_error_factor(n), n, e, arithmetic);
-    out.device = describe(r);
-    out.device_seconds = r.seconds;
+    out.where = report(r);
     return out;
+}
+
+ExactOutcome sparse_ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary,
+                                    SparseVariant variant, GpuKernelCode code,
+                                    const EngineRun& run) {
+    driver::check_order(a.rows(), a.cols(), kEngine);
+    const vertex_t n = a.rows();
+    if (n < 2) {
+        throw InvalidArgument("the GPU engine starts at order 2");
+    }
+    if (std::isinf(numeric::permanent_bound_log2(a, binary))) {
+        ExactOutcome out;
+        out.value = 0;
+        out.arithmetic = "none (a zero row or column)";
+        return out;
+    }
+    const DenseMatrix<std::int64_t> b = reorder_columns(a, gpu_sparse_order(a, variant, binary));
+    const std::vector<int> layout = driver::lane_layout(driver::row_norms(b), 4 * ((n + 3) / 4), 4, n);
+    const std::vector<std::uint32_t> primes = exact_primes(b, binary);
+    if (layout.empty() || primes.empty()) {
+        throw InvalidArgument("this integer matrix does not fit the GPU's exact lanes");
+    }
+    gpu::GpuSparseJob job = make_sparse_job(n, gpu::GpuMode::modular, code, run);
+    job.primes = primes;
+    for (vertex_t s = 0; s < n; ++s) {
+        const int i = layout[static_cast<std::size_t>(s)];
+        job.base.push_back(i < 0 ? 1.0 : static_cast<double>(driver::start_value(b, i)));
+    }
+    std::string walk;
+    if (variant == SparseVariant::skipper && binary) {
+        fill_binary_tests(job, b, layout);
+        walk = "; SkipPer 0-1 path";
+    } else {
+        fill_columns(
+            job, layout, [&](int i, int j) { return b(i, j) != 0; },
+            [&](int i, int j) { return std::array<double, 1>{static_cast<double>(driver::twice_entry(b, i, j))}; });
+        walk = "; SpaRyser walk";
+    }
+    return exact_outcome(gpu::ryser_sparse(job), primes, n, walk);
+}
+
+FloatOutcome sparse_ryser_real_gpu(const DenseMatrix<double>& a, Precision precision,
+                                   SparseVariant variant, GpuKernelCode code,
+                                   const EngineRun& run) {
+    const gpu::GpuMode mode = real_mode(precision);
+    return sparse_float_gpu(a, mode, real_arithmetic(mode), variant, code, run, real_norm,
+                            [](double v, int shift) { return std::array<double, 2>{std::ldexp(v, shift), 0.0}; });
+}
+
+FloatOutcome sparse_ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a,
+                                      SparseVariant variant, GpuKernelCode code,
+                                      const EngineRun& run) {
+    return sparse_float_gpu(a, gpu::GpuMode::complex, "complex double, compensated accumulation",
+                            variant, code, run, complex_norm, [](std::complex<double> v, int shift) {
+                                return std::array<double, 2>{std::ldexp(v.real(), shift),
+                                                             std::ldexp(v.imag(), shift)};
+                            });
 }
 
 }  // namespace pmcount::exact

@@ -9,6 +9,7 @@
 
 #include "exact/chunked_run.hpp"
 #include "exact/ryser/ryser.hpp"
+#include "exact/ryser/sparse_ryser.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/matrix.hpp"
 
@@ -31,5 +32,25 @@ bool gpu_exact_fits(const DenseMatrix<std::int64_t>& a, bool binary);
 FloatOutcome ryser_real_gpu(const DenseMatrix<double>& a, Precision precision,
                             const EngineRun& run);
 FloatOutcome ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a, const EngineRun& run);
+
+/// How the sparse GPU engines hand the matrix to the kernel (backend::cuda::GpuCode): tables in
+/// shared memory, or a kernel generated for the matrix (literals, x in registers; NVRTC, cached).
+enum class GpuKernelCode { tables, generated };
+
+/// SpaRyser and SkipPer on GPUs (cuda/kernels/ryser_sparse.cuh), with the CPU engines' column
+/// orders and the dense GPU engine's arithmetic (exact: the same lanes, primes and CRT;
+/// floating: the same scaling and error model). SkipPer's jumps take its 0-1 path (exact
+/// arithmetic on a 0-1 matrix); other matrices run the SpaRyser walk in SkipPer's column order,
+/// since per-lane jumps with a y to carry would leave the lanes of a warp updating different
+/// columns (the arithmetic string says which ran).
+ExactOutcome sparse_ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary,
+                                    SparseVariant variant, GpuKernelCode code,
+                                    const EngineRun& run);
+FloatOutcome sparse_ryser_real_gpu(const DenseMatrix<double>& a, Precision precision,
+                                   SparseVariant variant, GpuKernelCode code,
+                                   const EngineRun& run);
+FloatOutcome sparse_ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a,
+                                      SparseVariant variant, GpuKernelCode code,
+                                      const EngineRun& run);
 
 }  // namespace pmcount::exact

@@ -1,0 +1,252 @@
+// The GPU sparse engines (SpaRyser walk, SkipPer's 0-1 path; table and generated kernels) against
+// the CPU engines, and the generated kernels' disk cache (ctest label gpu). Every test skips
+// cleanly when this build has no CUDA backend or no GPU is visible.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "backend/cuda_backend.hpp"
+#include "exact/ryser/ryser.hpp"
+#include "exact/ryser/ryser_gpu.hpp"
+#include "exact/ryser/sparse_ryser.hpp"
+#include "pmcount/count.hpp"
+#include "support/random_matrices.hpp"
+
+namespace pmcount::exact {
+namespace {
+
+#define SKIP_WITHOUT_GPU()                                                             \
+    if (!gpu_available()) {                                                           \
+        GTEST_SKIP() << "no GPU visible (or a build without CUDA): GPU tests skipped"; \
+    }
+
+constexpr SparseVariant kVariants[] = {SparseVariant::sparyser, SparseVariant::skipper};
+constexpr GpuKernelCode kCodes[] = {GpuKernelCode::tables, GpuKernelCode::generated};
+
+const char* name(GpuKernelCode code) { return code == GpuKernelCode::tables ? "tables" : "generated"; }
+
+double value(const FloatOutcome& o) { return std::ldexp(o.mantissa.real(), static_cast<int>(o.exponent2)); }
+double error_bound(const FloatOutcome& o) {
+    return std::ldexp(o.abs_error_mantissa, static_cast<int>(o.exponent2));
+}
+
+bool binary(const DenseMatrix<std::int64_t>& a) {
+    for (const std::int64_t v : a.data()) {
+        if (v != 0 && v != 1) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// A kernel cache directory of its own for the duration of a test.
+class ScratchCache {
+public:
+    ScratchCache() {
+        const char* old = std::getenv("PMCOUNT_KERNEL_CACHE");
+        had_old_ = old != nullptr;
+        old_ = had_old_ ? old : "";
+        path_ = std::filesystem::temp_directory_path() /
+                ("pmcount-gpu-sparse-test-" + std::to_string(::getpid()));
+        std::filesystem::remove_all(path_);
+        setenv("PMCOUNT_KERNEL_CACHE", path_.c_str(), 1);
+        backend::cuda::forget_loaded_kernels();
+    }
+    ~ScratchCache() {
+        if (had_old_) {
+            setenv("PMCOUNT_KERNEL_CACHE", old_.c_str(), 1);
+        } else {
+            unsetenv("PMCOUNT_KERNEL_CACHE");
+        }
+        std::filesystem::remove_all(path_);
+        backend::cuda::forget_loaded_kernels();
+    }
+    std::vector<std::filesystem::path> files() const {
+        std::vector<std::filesystem::path> out;
+        for (const auto& e : std::filesystem::directory_iterator(path_)) {
+            out.push_back(e.path());
+        }
+        return out;
+    }
+
+private:
+    std::filesystem::path path_;
+    std::string old_;
+    bool had_old_ = false;
+};
+
+// 120 seeded sparse matrices (0-1 with a planted perfect matching, and small integers; orders
+// 4..27, densities 0.1..0.35): every GPU sparse engine gives the CPU's exact value.
+TEST(GpuSparse, ExactMatchesTheCpuOnRandomBinaryAndIntegerMatrices) {
+    SKIP_WITHOUT_GPU();
+    int compared = 0;
+    for (std::uint64_t seed = 0; seed < 120; ++seed) {
+        const int n = 4 + static_cast<int>(seed % 24);
+        const double density = 0.1 + 0.05 * static_cast<double>(seed % 6);
+        const auto a = seed % 3 == 2 ? test::random_integer(n, -3, 3, density, 1000 + seed)
+                                     : test::random_binary_with_matching(n, density, 1000 + seed);
+        const bool is_binary = binary(a);
+        if (!gpu_exact_fits(a, is_binary)) {
+            continue;
+        }
+        const BigInt cpu = sparse_ryser_exact(a, is_binary, SparseVariant::skipper, {}).value;
+        ASSERT_EQ(cpu, ryser_exact(a, is_binary, {}).value) << "seed " << seed;
+        for (const SparseVariant variant : kVariants) {
+            for (const GpuKernelCode code : kCodes) {
+                const ExactOutcome gpu = sparse_ryser_exact_gpu(a, is_binary, variant, code, {});
+                EXPECT_EQ(gpu.value, cpu) << to_string(variant) << " " << name(code) << " seed " << seed
+                                          << " n " << n << " " << gpu.arithmetic;
+                ++compared;
+            }
+        }
+    }
+    EXPECT_GE(compared, 4 * 100);
+}
+
+// SkipPer's 0-1 path where it skips most of the range (density 0.1, n = 30..36), against the CPU.
+TEST(GpuSparse, SkipperAtDensityOneTenth) {
+    SKIP_WITHOUT_GPU();
+    for (std::uint64_t seed = 0; seed < 4; ++seed) {
+        const int n = 30 + 2 * static_cast<int>(seed);
+        const auto a = test::random_binary_with_matching(n, 0.1, 77 + seed);
+        const BigInt cpu = sparse_ryser_exact(a, true, SparseVariant::skipper, {}).value;
+        for (const GpuKernelCode code : kCodes) {
+            const ExactOutcome gpu = sparse_ryser_exact_gpu(a, true, SparseVariant::skipper, code, {});
+            EXPECT_EQ(gpu.value, cpu) << name(code) << " n " << n;
+            EXPECT_NE(gpu.arithmetic.find("SkipPer 0-1 path"), std::string::npos) << gpu.arithmetic;
+        }
+    }
+}
+
+// Real and complex sparse matrices in every arithmetic, to the error bounds, against the CPU's
+// double-double value.
+TEST(GpuSparse, FloatingArithmeticsAgreeWithTheCpuWithinTheBounds) {
+    SKIP_WITHOUT_GPU();
+    for (std::uint64_t seed = 0; seed < 24; ++seed) {
+        const int n = 6 + static_cast<int>(seed);  // 6..29
+        const double density = 0.15 + 0.05 * static_cast<double>(seed % 4);
+        const auto a = test::random_real(n, seed % 2 == 0 ? 0.0 : -1.0, 1.0, density, 300 + seed);
+        const FloatOutcome cpu = ryser_real(a, Precision::double_double, {});
+        const GpuKernelCode code = kCodes[seed % 2];
+        for (const Precision p :
+             {Precision::double_precision, Precision::double_plain, Precision::double_double}) {
+            const FloatOutcome gpu = sparse_ryser_real_gpu(a, p, kVariants[seed / 2 % 2], code, {});
+            EXPECT_LE(std::fabs(value(gpu) - value(cpu)), error_bound(gpu) + error_bound(cpu))
+                << to_string(p) << " " << name(code) << " seed " << seed << " n " << n;
+        }
+        if (seed % 2 == 0) {
+            const auto c = test::random_complex(n, density, 400 + seed);
+            const FloatOutcome cpu_c = ryser_complex(c, {});
+            for (const GpuKernelCode c_code : kCodes) {
+                const FloatOutcome gpu_c = sparse_ryser_complex_gpu(c, SparseVariant::sparyser, c_code, {});
+                ASSERT_EQ(cpu_c.exponent2, gpu_c.exponent2);
+                EXPECT_LE(std::abs(gpu_c.mantissa - cpu_c.mantissa),
+                          gpu_c.abs_error_mantissa + cpu_c.abs_error_mantissa)
+                    << "complex " << name(c_code) << " seed " << seed;
+            }
+        }
+    }
+}
+
+// Table and generated kernels compute the same sums in the same order: bit-identical; and two
+// queues on one GPU (as two GPUs would) give the same bits as one.
+TEST(GpuSparse, ResultDoesNotDependOnTheKernelCodeOrTheSchedule) {
+    SKIP_WITHOUT_GPU();
+    const auto a = test::random_real(26, 0.0, 1.0, 0.2, 9);
+    const FloatOutcome tables =
+        sparse_ryser_real_gpu(a, Precision::double_precision, SparseVariant::sparyser, GpuKernelCode::tables, {});
+    const FloatOutcome generated = sparse_ryser_real_gpu(a, Precision::double_precision, SparseVariant::sparyser,
+                                                         GpuKernelCode::generated, {});
+    EngineRun two_queues;
+    two_queues.gpus = {0, 0};
+    const FloatOutcome two = sparse_ryser_real_gpu(a, Precision::double_precision, SparseVariant::sparyser,
+                                                   GpuKernelCode::generated, two_queues);
+    EXPECT_EQ(tables.mantissa, generated.mantissa);
+    EXPECT_EQ(generated.mantissa, two.mantissa);
+    const auto b = test::random_binary_with_matching(28, 0.15, 10);
+    const BigInt one = sparse_ryser_exact_gpu(b, true, SparseVariant::skipper, GpuKernelCode::generated, {}).value;
+    EXPECT_EQ(one, sparse_ryser_exact_gpu(b, true, SparseVariant::skipper, GpuKernelCode::tables, two_queues).value);
+}
+
+// The generated kernel's cache: compiled on a miss, from memory next, from disk in a new process
+// (forget_loaded_kernels stands for one); a corrupted file is compiled again and rewritten, never
+// loaded; generation and compile times are reported.
+TEST(GpuSparse, GeneratedKernelCacheHitMissAndCorruptFiles) {
+    SKIP_WITHOUT_GPU();
+    const ScratchCache cache;
+    const auto a = test::random_binary_with_matching(22, 0.2, 5);
+    const BigInt expected = ryser_exact(a, true, {}).value;
+    auto run = [&] {
+        const ExactOutcome out = sparse_ryser_exact_gpu(a, true, SparseVariant::skipper, GpuKernelCode::generated, {});
+        EXPECT_EQ(out.value, expected);
+        return out.where;
+    };
+    const DeviceReport miss = run();
+    EXPECT_EQ(miss.kernel_cache, "compiled");
+    EXPECT_GT(miss.codegen_seconds, 0);
+    EXPECT_GT(miss.compile_seconds, 0);
+    EXPECT_EQ(run().kernel_cache, "memory");
+    backend::cuda::forget_loaded_kernels();
+    const DeviceReport hit = run();
+    EXPECT_EQ(hit.kernel_cache, "disk");
+    EXPECT_LT(hit.compile_seconds, miss.compile_seconds);
+
+    // Corrupt every cache file in three ways in turn: flipped bytes in the cubin, a truncated
+    // file, and garbage without a header.
+    const auto files = cache.files();
+    ASSERT_FALSE(files.empty());
+    for (int damage = 0; damage < 3; ++damage) {
+        for (const auto& file : files) {
+            std::string text;
+            {
+                std::ifstream in(file, std::ios::binary);
+                text.assign(std::istreambuf_iterator<char>(in), {});
+            }
+            if (damage == 0) {
+                for (std::size_t k = text.size() / 2; k < text.size() / 2 + 64 && k < text.size(); ++k) {
+                    text[k] = static_cast<char>(text[k] ^ 0x5a);
+                }
+            } else if (damage == 1) {
+                text.resize(text.size() / 3);
+            } else {
+                text = "not a cubin\n";
+            }
+            std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
+        }
+        backend::cuda::forget_loaded_kernels();
+        EXPECT_EQ(run().kernel_cache, "compiled") << "damage " << damage;
+        backend::cuda::forget_loaded_kernels();
+        EXPECT_EQ(run().kernel_cache, "disk") << "damage " << damage << ": the file was not rewritten";
+    }
+}
+
+TEST(GpuSparse, PlannerTakesTheSparseGpuEnginesWhenAsked) {
+    SKIP_WITHOUT_GPU();
+    const auto a = test::random_binary_with_matching(30, 0.12, 31);
+    const BigInt expected = sparse_ryser_exact(a, true, SparseVariant::skipper, {}).value;
+    for (const GpuKernels kernels : {GpuKernels::tables, GpuKernels::generated}) {
+        CountOptions options;
+        options.backend = Backend::cuda;
+        options.method = Method::skipper;
+        options.gpu_kernels = kernels;
+        options.dulmage_mendelsohn = false;
+        options.reductions = false;
+        const CountResult r = permanent(a, options);
+        EXPECT_EQ(r.exact.to_string(), expected.to_string());
+        ASSERT_EQ(r.structure.leaves.size(), 1U);
+        EXPECT_EQ(r.structure.leaves[0].engine,
+                  kernels == GpuKernels::tables ? "skipper-gpu" : "skipper-gpu-generated");
+        EXPECT_GT(r.structure.leaves[0].predicted_s, 0);
+        if (kernels == GpuKernels::generated) {
+            EXPECT_FALSE(r.timings.kernel_cache.empty());
+        }
+    }
+}
+
+}  // namespace
+}  // namespace pmcount::exact
