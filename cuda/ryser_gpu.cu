@@ -506,7 +506,9 @@ std::string sparse_kernel_name(const GpuSparseJob& job) {
             ? "pmcount_gpu::GeneratedPattern<" + n + ", " + std::to_string(mode) + ", pmcount_gpu::Generated>"
             : "pmcount_gpu::TablePattern<" + n + ", " + std::to_string(mode) + ">";
     if (job.kernel == GpuSparseKernel::skip_binary) {
-        return "pmcount_gpu::skip_binary<" + n + ", pmcount_gpu::Shape<1, 1, false>, " + pattern + ">";
+        // Four blocks per SM (at most 128 registers): SkipPer's walk is latency-bound integer
+        // code, which needs warps to hide it.
+        return "pmcount_gpu::skip_binary<" + n + ", pmcount_gpu::Shape<1, 4, false>, " + pattern + ">";
     }
     return "pmcount_gpu::sparse_walk<" + n + ", " + std::to_string(mode) + ", pmcount_gpu::Shape<" +
            std::to_string(sparse_unroll_log2(job.n, job.mode)) + ", 1, false>, " + pattern + ">";
@@ -537,8 +539,37 @@ std::string u64_literal(u64 v) {
 }
 std::string int_literal(int v) { return std::to_string(v); }
 
+/// The walk's row layers for partial products (GeneratedPattern::layer): layer j < M holds the
+/// rows first touched by Gray column j, layer M the rest; `start` has M + 2 entries.
+void row_layers(const GpuSparseJob& job, int m, std::vector<int>& start, std::vector<int>& rows) {
+    std::vector<bool> placed(static_cast<std::size_t>(job.n), false);
+    start.assign(1, 0);
+    rows.clear();
+    for (int j = 0; j < m && !job.col_start.empty(); ++j) {
+        for (int e = job.col_start[static_cast<std::size_t>(j)]; e < job.col_start[static_cast<std::size_t>(j) + 1]; ++e) {
+            const int r = job.col_row[static_cast<std::size_t>(e)];
+            if (!placed[static_cast<std::size_t>(r)]) {
+                placed[static_cast<std::size_t>(r)] = true;
+                rows.push_back(r);
+            }
+        }
+        start.push_back(static_cast<int>(rows.size()));
+    }
+    while (static_cast<int>(start.size()) < m + 1) {
+        start.push_back(static_cast<int>(rows.size()));
+    }
+    for (int r = 0; r < job.n; ++r) {
+        if (!placed[static_cast<std::size_t>(r)]) {
+            rows.push_back(r);
+        }
+    }
+    start.push_back(static_cast<int>(rows.size()));
+}
+
 /// The struct pmcount_gpu::Generated that GeneratedPattern reads: the job's tables as literals.
 std::string generated_source(const GpuSparseJob& job) {
+    std::vector<int> layer_start, layer_row;
+    row_layers(job, sparse_unroll_log2(job.n, job.mode), layer_start, layer_row);
     std::string text = "\nnamespace pmcount_gpu {\nnamespace generated {\n";
     text += "__constant__ double base[] = " + literal_list(job.base, double_literal) + ";\n";
     text += "__constant__ u64 row_mask[] = " + literal_list(job.row_mask, u64_literal) + ";\n";
@@ -552,6 +583,8 @@ std::string generated_source(const GpuSparseJob& job) {
     text += "    static constexpr u64 test_low[] = " + literal_list(job.test_low, u64_literal) + ";\n";
     text += "    static constexpr u64 test_low_bit[] = " + literal_list(job.test_low_bit, u64_literal) + ";\n";
     text += "    static constexpr int test_count[] = " + literal_list(job.test_count, int_literal) + ";\n";
+    text += "    static constexpr int layer_start[] = " + literal_list(layer_start, int_literal) + ";\n";
+    text += "    static constexpr int layer_row[] = " + literal_list(layer_row, int_literal) + ";\n";
     text += "    __device__ static double base_word(int k) { return generated::base[k]; }\n";
     text += "    __device__ static u64 mask(int s) { return generated::row_mask[s]; }\n";
     text += "};\n}  // namespace pmcount_gpu\n";

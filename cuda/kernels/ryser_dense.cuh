@@ -153,6 +153,8 @@ struct DoubleRows {
     __device__ static Elem update(Elem x, Elem c, double sign) { return fma(sign, c, x); }
     template <int kSign>
     __device__ static Elem step(Elem x, Elem c) { return kSign > 0 ? x + c : x - c; }
+    __device__ static Elem one() { return 1.0; }
+    __device__ static Elem mul(Elem a, Elem b) { return a * b; }
 };
 
 template <>
@@ -164,15 +166,18 @@ struct Arith<0> : DoubleRows {
         // sign and |·| are operand modifiers): N−2 DMUL + 2 DFMA instead of N−1 DMUL + 2 DADD.
         auto mul = [](double a, double b) { return a * b; };
         if constexpr (N == 1 || !S::kFuseTop) {
-            const double p = tree_product<N>(x, mul);
-            acc.sum = fma(sign, p, acc.sum);
-            acc.magnitude += fabs(p);
+            add_term(acc, tree_product<N>(x, mul), sign);
         } else {
             const double left = tree_product_range<0, N / 2>(x, mul);
             const double right = tree_product_range<N / 2, N>(x, mul);
             acc.sum = fma(sign * left, right, acc.sum);
             acc.magnitude = fma(fabs(left), fabs(right), acc.magnitude);
         }
+    }
+    /// ± p into the sums (p formed elsewhere: the sparse walk's partial products).
+    __device__ static void add_term(Acc& acc, double p, double sign) {
+        acc.sum = fma(sign, p, acc.sum);
+        acc.magnitude += fabs(p);
     }
     __device__ static void end_block(Acc&) {}
 };
@@ -213,7 +218,10 @@ struct Arith<1> : DoubleRows {
     typedef DoubleAccCompensated Acc;
     template <int N, class S>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
-        const DD p = top_exact_product<N>(x);
+        add_term(acc, top_exact_product<N>(x), sign);
+    }
+    /// ± (p.hi + p.lo): p.hi added error-free, p.lo into the low sum.
+    __device__ static void add_term(Acc& acc, DD p, double sign) {
         const DD s = two_sum(acc.sum, sign > 0 ? p.hi : -p.hi);
         acc.sum = s.hi;
         acc.compensation += s.lo;
@@ -241,9 +249,13 @@ struct Arith<2> {
     }
     template <int kSign>
     __device__ static Elem step(Elem x, Elem c) { return dd_add(x, kSign > 0 ? c : dd_neg(c)); }
+    __device__ static Elem one() { return {1.0, 0.0}; }
+    __device__ static Elem mul(Elem a, Elem b) { return dd_mul(a, b); }
     template <int N, class S>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
-        const DD p = tree_product<N>(x, [](DD a, DD b) { return dd_mul(a, b); });
+        add_term(acc, tree_product<N>(x, [](DD a, DD b) { return dd_mul(a, b); }), sign);
+    }
+    __device__ static void add_term(Acc& acc, DD p, double sign) {
         acc.sum = dd_add(acc.sum, sign > 0 ? p : dd_neg(p));
         acc.magnitude += fabs(p.hi);
     }
@@ -271,11 +283,15 @@ struct Arith<3> {
     __device__ static Elem step(Elem x, Elem c) {
         return kSign > 0 ? Elem{x.re + c.re, x.im + c.im} : Elem{x.re - c.re, x.im - c.im};
     }
+    __device__ static Elem one() { return {1.0, 0.0}; }
+    __device__ static Elem mul(Elem a, Elem b) {
+        return Complex{fma(a.re, b.re, -a.im * b.im), fma(a.re, b.im, a.im * b.re)};
+    }
     template <int N, class S>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
-        const Complex p = tree_product<N>(x, [](Complex a, Complex b) {
-            return Complex{fma(a.re, b.re, -a.im * b.im), fma(a.re, b.im, a.im * b.re)};
-        });
+        add_term(acc, tree_product<N>(x, [](Complex a, Complex b) { return mul(a, b); }), sign);
+    }
+    __device__ static void add_term(Acc& acc, Complex p, double sign) {
         acc.block_re = fma(sign, p.re, acc.block_re);
         acc.block_im = fma(sign, p.im, acc.block_im);
         acc.magnitude += fabs(p.re) + fabs(p.im);
@@ -321,6 +337,10 @@ struct Arith<4> {
         for (int i = 0; i < N; ++i) {
             lane[i % kLanes] *= x[i];
         }
+        add_lanes(acc, lane, sign, q);
+    }
+    /// ± the product of the four exact lane products (each below 2^53 in magnitude) mod p.
+    __device__ static void add_lanes(Acc& acc, const double (&lane)[kLanes], double sign, const Params& q) {
         bool negative = sign < 0;
         u64 magnitude[kLanes];
         bool zero = false;

@@ -20,9 +20,9 @@
 //   lane products skip a term with a zero entry).
 // skip_binary: SkipPer on a 0-1 matrix in the modular mode. A visit tests the rows that can be
 //   zero straight from gray(k) (y_s = y_s(∅) + 2·popcount(gray(k) & mask_s)), jumps to the first
-//   index at which every zero row has been touched again, and forms the terms of a block of
-//   2^free_bits indices when no row is zero. Lanes of a warp jump independently (their k differ);
-//   only the term blocks diverge.
+//   index at which every zero row has been touched again, and queues a block of 2^free_bits
+//   indices when no row is zero. Lanes of a warp visit independently (their k differ, the code
+//   is the same); the warp forms queued term blocks 32 at a time, one per lane.
 
 namespace pmcount_gpu {
 
@@ -119,6 +119,13 @@ struct TablePattern {
     __device__ Elem base(int i) const {
         return A::load(base_values + A::kWords * i);
     }
+    /// y_s(∅) and the row masks for SkipPer's terms, read from shared memory where they are used
+    /// (volatile loads: hoisted out of the loops, 2N of them would take every register).
+    __device__ double base_volatile(int s) const {
+        double v;
+        asm volatile("ld.shared.f64 %0, [%1];" : "=d"(v) : "r"(static_cast<u32>(__cvta_generic_to_shared(base_values + s))));
+        return v;
+    }
     /// x ± column j (sign ±1).
     __device__ void apply(int j, Elem (&x)[N], double sign) const {
         for (int e = starts[j]; e < starts[j + 1]; ++e) {
@@ -131,7 +138,12 @@ struct TablePattern {
     __device__ void apply_fixed(Elem (&x)[N], double sign) const {
         apply(J, x, kSign == 0 ? sign : static_cast<double>(kSign));
     }
-    __device__ u64 row_mask(int s) const { return masks[s]; }
+    static constexpr bool kPartialProducts = false;
+    __device__ u64 row_mask(int s) const {
+        u64 v;
+        asm volatile("ld.shared.u64 %0, [%1];" : "=l"(v) : "r"(static_cast<u32>(__cvta_generic_to_shared(masks + s))));
+        return v;
+    }
     __device__ int free_bits() const { return free; }
     /// SkipPer's jump from k (g = gray(k)): the largest next touch of a zero tested row, 0 when
     /// none is zero (lib/exact/ryser/sparse_ryser.cpp, binary_skip_range).
@@ -169,6 +181,7 @@ struct GeneratedPattern {
     __device__ Elem base(int i) const {
         return elem_of<MODE>(G::base_word(kWords * i), kWords == 2 ? G::base_word(kWords * i + 1) : 0.0);
     }
+    __device__ double base_volatile(int s) const { return G::base_word(s); }
     template <int E, int End, int kSign>
     __device__ __forceinline__ static void entries(Elem (&x)[N], double sign) {
         if constexpr (E < End) {
@@ -204,6 +217,25 @@ struct GeneratedPattern {
     }
     __device__ void apply(int j, Elem (&x)[N], double sign) const {
         dispatch<0, N - 1>(j, x, sign);
+    }
+    /// Partial products (floating modes): G lists the rows in layers, layer j < M being the rows
+    /// first touched by Gray column j and layer M the rows no column below M touches.
+    static constexpr bool kPartialProducts = MODE != 4;
+    template <int Lo, int Hi>
+    __device__ __forceinline__ static Elem product_of(const Elem (&x)[N]) {
+        if constexpr (Hi <= Lo) {
+            return A::one();
+        } else if constexpr (Hi - Lo == 1) {
+            constexpr int r = G::layer_row[Lo];
+            return x[r];
+        } else {
+            constexpr int kMid = (Lo + Hi) / 2;
+            return A::mul(product_of<Lo, kMid>(x), product_of<kMid, Hi>(x));
+        }
+    }
+    template <int L>
+    __device__ __forceinline__ static Elem layer(const Elem (&x)[N]) {
+        return product_of<G::layer_start[L], G::layer_start[L + 1]>(x);
     }
     __device__ u64 row_mask(int s) const { return G::mask(s); }
     __device__ int free_bits() const { return G::kFreeBits; }
@@ -244,6 +276,64 @@ struct SparseSuperBlock {
                 A::end_block(acc);
             }
             SparseSuperBlock<N, MODE, S, P, R + 1>::run(pattern, x, acc, top_sign, q);
+        }
+    }
+};
+
+/// The walk with partial products (generated kernels, floating modes). Let R_j be the rows
+/// touched by Gray columns 0..j−1 and q_j = Π_{i ∉ R_j} x_i (j = 1..M). A step of a super-block
+/// flips a column c < M, whose rows lie in R_{c+1}: q_j for j > c stays, and the term is
+/// rebuilt as q_c … q_1 (each q_j = q_{j+1} · Π over layer j), then q_1 · Π over layer 0. The
+/// first step of a super-block (a column ≥ M) rebuilds every q_j. With SkipPer's column order
+/// (each column adds the fewest new rows) a step multiplies about |R_{c+1}| entries instead of
+/// N. The last multiplication is error-free in the compensated mode, as in the dense kernel.
+template <int MODE>
+__device__ __forceinline__ void add_split_term(typename Arith<MODE>::Acc& acc, typename Arith<MODE>::Elem a,
+                                               typename Arith<MODE>::Elem b, double sign) {
+    typedef Arith<MODE> A;
+    if constexpr (MODE == 1) {
+        const double p = a * b;
+        A::add_term(acc, DD{p, fma(a, b, -p)}, sign);
+    } else {
+        A::add_term(acc, A::mul(a, b), sign);
+    }
+}
+
+/// q_J, …, q_1 from q_{J+1} (q_M from the rows outside R_M).
+template <int N, int MODE, class S, class P, int J>
+__device__ __forceinline__ void rebuild_partials(const typename Arith<MODE>::Elem (&x)[N],
+                                                 typename Arith<MODE>::Elem (&q)[S::kUnrollLog2 + 1]) {
+    constexpr int kM = S::kUnrollLog2;
+    if constexpr (J >= 1) {
+        if constexpr (J == kM) {
+            q[J] = P::template layer<kM>(x);
+        } else {
+            q[J] = Arith<MODE>::mul(q[J + 1], P::template layer<J>(x));
+        }
+        rebuild_partials<N, MODE, S, P, J - 1>(x, q);
+    }
+}
+
+template <int N, int MODE, class S, class P, int R>
+struct PartialSuperBlock {
+    static constexpr int kM = S::kUnrollLog2;
+    typedef Arith<MODE> A;
+    typedef typename A::Elem Elem;
+    __device__ __forceinline__ static void run(const P& pattern, Elem (&x)[N], Elem (&q)[kM + 1],
+                                               typename A::Acc& acc, double top_sign) {
+        if constexpr (R < (1 << kM)) {
+            constexpr int j = ctz_constexpr(R);
+            if constexpr (j < kM - 1) {
+                pattern.template apply_fixed<j, ((gray_constexpr(R) >> j) & 1) != 0 ? 1 : -1>(x, 0.0);
+            } else {
+                pattern.template apply_fixed<j, 0>(x, top_sign);
+            }
+            rebuild_partials<N, MODE, S, P, j>(x, q);
+            add_split_term<MODE>(acc, q[1], P::template layer<0>(x), (R & 1) != 0 ? -1.0 : 1.0);
+            if constexpr ((R & ((1 << kFoldLog2) - 1)) == (1 << kFoldLog2) - 1) {
+                A::end_block(acc);
+            }
+            PartialSuperBlock<N, MODE, S, P, R + 1>::run(pattern, x, q, acc, top_sign);
         }
     }
 };
@@ -310,8 +400,16 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
                 const int j = __ffsll(static_cast<long long>(s)) - 1;
                 pattern.apply(j, x, ((gray(s) >> j) & 1) != 0 ? 1.0 : -1.0);
             }
-            A::template emit<N, S>(acc, x, 1.0, q);
-            SparseSuperBlock<N, MODE, S, P, 1>::run(pattern, x, acc, ((s >> kM) & 1) != 0 ? -1.0 : 1.0, q);
+            const double top_sign = ((s >> kM) & 1) != 0 ? -1.0 : 1.0;
+            if constexpr (P::kPartialProducts) {
+                Elem partial[kM + 1];
+                rebuild_partials<N, MODE, S, P, kM>(x, partial);
+                add_split_term<MODE>(acc, partial[1], P::template layer<0>(x), 1.0);
+                PartialSuperBlock<N, MODE, S, P, 1>::run(pattern, x, partial, acc, top_sign);
+            } else {
+                A::template emit<N, S>(acc, x, 1.0, q);
+                SparseSuperBlock<N, MODE, S, P, 1>::run(pattern, x, acc, top_sign, q);
+            }
         }
         A::end_block(acc);
     });
@@ -319,37 +417,116 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
 
 // ---- SkipPer's 0-1 path --------------------------------------------------------------------------
 
+/// A warp's group (32 chunks) is cut into 32·2^kSplitLog2 sub-chunks that its lanes take one at
+/// a time from a counter in shared memory: the work of a stretch of SkipPer's walk varies by
+/// orders of magnitude (one lane may jump over its whole chunk while its neighbour forms
+/// terms), and with one chunk per lane the warp would wait for its slowest lane.
+constexpr int kSplitLog2 = 6;
+/// Term blocks found by the lanes' visits wait in a per-warp queue until there are 32, which
+/// the warp then forms together, one block per lane (a lane forming its own block while the
+/// others visit would leave 31 of 32 lanes idle through it).
+constexpr int kQueue = 64;
+
+/// The term block starting at k (g = gray(k)): 2^free_bits terms, each the product of the four
+/// lane products built straight from the popcounts (no y array: with y, the row masks and y(∅)
+/// live at once the kernel ran out of registers).
+template <int N, class S, class P>
+__device__ __forceinline__ void skip_terms(const P& pattern, u64 k, u64 block, typename Arith<4>::Acc& acc,
+                                           const Params& q) {
+    const u64 g = gray(k);
+    for (u64 i = 0; i < block; ++i) {
+        const u64 h = g ^ gray(i);
+        double lane[kLanes] = {1, 1, 1, 1};
+#pragma unroll
+        for (int s = 0; s < N; ++s) {
+            lane[s % kLanes] *= pattern.base_volatile(s) + 2.0 * __popcll(h & pattern.row_mask(s));
+        }
+        Arith<4>::add_lanes(acc, lane, ((k + i) & 1) != 0 ? -1.0 : 1.0, q);
+    }
+}
+
 template <int N, class S, class P>
 __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
     skip_binary(const __grid_constant__ Params q, const __grid_constant__ SparseTables t) {
     typedef Arith<4> A;
+    constexpr unsigned kAll = 0xffffffffu;
+    constexpr int kWarps = kBlockThreads / 32;
     extern __shared__ double2 shared_pairs[];
+    __shared__ u32 next_sub[kWarps];
+    __shared__ u64 queue[kWarps][kQueue];
     const P pattern(t, reinterpret_cast<double*>(shared_pairs));
     __syncthreads();
     const u64 steps = u64{1} << (N - 1);
-    for_each_group<4>(q, [&](u64 chunk, typename A::Acc& acc) {
-        u64 k = chunk << q.chunk_log2;
-        const u64 end = min(k + (u64{1} << q.chunk_log2), steps);
-        const u64 block = u64{1} << pattern.free_bits();
-        while (k < end) {
-            const u64 g = gray(k);
-            const u64 target = pattern.skip_target(k, g);
-            if (target != 0) {
-                k = target;
-                continue;
-            }
-            for (u64 i = 0; i < block; ++i) {
-                const u64 h = g ^ gray(i);
-                double y[N];
-#pragma unroll
-                for (int s = 0; s < N; ++s) {
-                    y[s] = pattern.base(s) + 2.0 * __popcll(h & pattern.row_mask(s));
-                }
-                A::template emit<N, S>(acc, y, ((k + i) & 1) != 0 ? -1.0 : 1.0, q);
-            }
-            k += block;
+    const int lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+    const unsigned below = (1u << lane) - 1;
+    const u64 block = u64{1} << pattern.free_bits();
+    const int sub_log2 = max(pattern.free_bits(), q.chunk_log2 - kSplitLog2);
+    for (;;) {
+        u64 taken = 0;
+        if (lane == 0) {
+            taken = atomicAdd(q.counter, u64{1});
         }
-    });
+        taken = __shfl_sync(kAll, taken, 0);
+        if (taken >= q.group_count) {
+            break;
+        }
+        typename A::Acc acc;
+#pragma unroll
+        for (int k = 0; k < kMaxPrimes; ++k) {
+            acc.sum[k] = 0;
+        }
+        const u64 begin = ((q.first_group + taken) * kGroupChunks) << q.chunk_log2;
+        const u64 end = min(begin + (u64{kGroupChunks} << q.chunk_log2), steps);
+        const u64 subs = begin < end ? (end - begin) >> sub_log2 : 0;
+        if (lane == 0) {
+            next_sub[warp] = 0;
+        }
+        __syncwarp();
+        u64 k = 0, stop = 0;  // this lane's position and the end of its sub-chunk
+        int queued = 0;       // the warp's queue length (the same in every lane)
+        bool working = true;
+        // Every pass: a lane at the end of its sub-chunk takes the next one (or retires); a
+        // working lane makes one visit: a jump, or a term block queued at k; a full queue is
+        // formed by the whole warp.
+        while (__any_sync(kAll, working)) {
+            if (working && k >= stop) {
+                const u64 sub = atomicAdd(&next_sub[warp], 1u);
+                if (sub < subs) {
+                    k = begin + (sub << sub_log2);
+                    stop = k + (u64{1} << sub_log2);
+                } else {
+                    working = false;
+                }
+            }
+            bool term = false;
+            if (working) {
+                const u64 target = pattern.skip_target(k, gray(k));
+                if (target != 0) {
+                    k = target;
+                } else {
+                    term = true;
+                }
+            }
+            const unsigned terms = __ballot_sync(kAll, term);
+            if (term) {
+                queue[warp][queued + __popc(terms & below)] = k;
+                k += block;
+            }
+            queued += __popc(terms);
+            __syncwarp();
+            if (queued >= 32) {
+                queued -= 32;
+                skip_terms<N, S>(pattern, queue[warp][queued + lane], block, acc, q);
+                __syncwarp();
+            }
+        }
+        if (lane < queued) {
+            skip_terms<N, S>(pattern, queue[warp][lane], block, acc, q);
+        }
+        __syncwarp();
+        write_record<4>(acc, q, taken);
+    }
 }
 
 }  // namespace pmcount_gpu

@@ -191,19 +191,27 @@ double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {
 
 // Sparse GPU engines, in FP64-instruction equivalents per Gray step at the dense engine's rate
 // (gpu_fp64_rate, 92% of it reached). Walk: the flipped column's nonzeros and a product of n
-// entries, times the dense engine's arithmetic factors; exact terms add the lane reductions per
-// prime. Table kernels keep x in local memory. SkipPer's 0-1 path: per visit a fixed cost and
-// the row tests (AND, popcount, compare, the jump: integer instructions, about one FP64
-// equivalent per row), per term y from popcounts and the lane products and reductions.
+// entries (generated floating kernels: partial products, about n/3 on random matrices of
+// density 0.1), times the dense engine's arithmetic factors; exact terms add the lane
+// reductions per prime. Table kernels keep x in local memory. Measured on an H100
+// (pmcount-bench --backend cuda --cases sparse-real,sparse-binary, density 0.1): generated
+// double n = 44 21 per step, table double n = 40 177 per step (3.3× the generated kernel's
+// full-product cost), generated exact walk n = 44 40 per step. SkipPer's 0-1 path: per visit a
+// fixed cost and the row tests (AND, popcount, compare, the jump: integer instructions, about
+// one FP64 equivalent per row), per term y from popcounts and the lane products and reductions.
+// SkipPer's 0-1 path is predicted relative to the CPU SkipPer's model on 16 threads, with the
+// ratios measured side by side on the H100's host (n = 48, density 0.1: CPU 16 threads 8.73 s,
+// generated kernel 1.66 s, table kernel 3.76 s): both share the walk estimate
+// (exact::estimate_sparse_walk), which under-counts visits at large n (12× at n = 48), so the
+// planner's choice between them stays right where the absolute times do not.
+constexpr double kGpuSkipGeneratedOverCpu16 = 1.66 / 8.73;
+constexpr double kGpuSkipTablesOverCpu16 = 3.76 / 8.73;
 constexpr double kGpuWalkStepFixed = 2.0;
 constexpr double kGpuWalkTermPrime = 4.0;
-constexpr double kGpuTablesSlowdown = 4.0;
-constexpr double kGpuSkipVisit = 12.0;
-constexpr double kGpuSkipVisitRow = 1.0;
-constexpr double kGpuSkipTermRow = 2.0;
-constexpr double kGpuSkipTermPrime = 6.0;
+constexpr double kGpuPartialProductShare = 1.0 / 3.0;
+constexpr double kGpuTablesSlowdown = 3.3;
 constexpr double kGpuSparseSetup_s = 0.3;
-constexpr double kGpuGenerateCompile_s = 1.5;
+constexpr double kGpuGenerateCompile_s = 1.0;  // measured 0.6–1.4 s at n = 36–48
 
 double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
     const double rate = gpu_fp64_rate();
@@ -215,17 +223,20 @@ double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
     const int primes = std::max(1, f.primes);
     double per_step = 0;
     if (skipper && exact && f.binary_walk) {
-        per_step = clamp01(f.visit_fraction) * (kGpuSkipVisit + kGpuSkipVisitRow * n) +
-                   clamp01(f.term_fraction) * (kGpuSkipTermRow * n + kGpuSkipTermPrime * primes);
+        LeafFacts host = f;
+        host.threads = 16;
+        return kGpuSparseSetup_s + (generated ? kGpuGenerateCompile_s : 0.0) +
+               skipper_seconds(host) * (generated ? kGpuSkipGeneratedOverCpu16 : kGpuSkipTablesOverCpu16);
     } else {
-        double product = n;
+        const double rows = generated && f.arithmetic != Arithmetic::exact ? kGpuPartialProductShare * n : n;
+        double product = rows;
         switch (f.arithmetic) {
             case Arithmetic::exact:
                 product = n + clamp01(f.term_fraction) * kGpuWalkTermPrime * primes;
                 break;
-            case Arithmetic::double_precision: product = 1.17 * n; break;
-            case Arithmetic::double_double: product = 10.0 * n; break;
-            case Arithmetic::complex: product = 3.0 * n; break;
+            case Arithmetic::double_precision: product = 1.17 * rows; break;
+            case Arithmetic::double_double: product = 10.0 * rows; break;
+            case Arithmetic::complex: product = 3.0 * rows; break;
         }
         per_step = kGpuWalkStepFixed + f.entries_per_step + product;
         if (!generated) {

@@ -70,12 +70,12 @@ double skipper_seconds(const LeafFacts& facts);
 double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes);
 
 /// Predicted seconds of the sparse GPU engines (cuda/kernels/ryser_sparse.cuh) on the visible
-/// GPUs, from the walk estimate: SkipPer's 0-1 path (exact, 0-1) costs per visit (its row tests)
-/// and per term (y from popcounts, the lane products, the primes); the SpaRyser walk costs per
-/// Gray step the flipped column's nonzeros and the product of n entries, at the dense engine's
-/// FP64 rate (table kernels read x from local memory: slower by a measured factor). Generated
-/// kernels add their NVRTC compilation (the disk cache makes later runs pay nothing, which the
-/// prediction does not know).
+/// GPUs. The SpaRyser walk costs per Gray step the flipped column's nonzeros and the product
+/// (generated floating kernels: partial products, about a third of the rows), at the dense
+/// engine's FP64 rate; table kernels keep x in local memory (a measured slowdown). SkipPer's 0-1
+/// path is the CPU SkipPer's model on 16 threads times the GPU/CPU ratio measured on an H100
+/// host. Generated kernels add their NVRTC compilation (the disk cache makes later runs pay
+/// nothing, which the prediction does not know).
 double gpu_sparse_seconds(const LeafFacts& facts, bool skipper, bool generated);
 
 /// Predicted seconds of the planar engine: set-up (planarity, embedding, faces, Dulmage–Mendelsohn,

@@ -290,6 +290,14 @@ TEST_F(CountMatchingsCli, UsageErrorsExitOne) {
     const Outcome method = run("--method quantum " + name);
     EXPECT_EQ(method.status, kUsage);
     EXPECT_NE(method.err.find("unknown method 'quantum'"), std::string::npos) << method.err;
+    const Outcome kernels = run("--gpu-kernels jit " + name);
+    EXPECT_EQ(kernels.status, kUsage);
+    EXPECT_NE(kernels.err.find("unknown GPU kernels 'jit'"), std::string::npos) << kernels.err;
+    for (const char* choice : {"auto", "tables", "generated"}) {  // the CPU backend ignores them
+        const Outcome r = run(std::string("--backend cpu --gpu-kernels ") + choice + " " + name);
+        EXPECT_EQ(r.status, kOk) << r.err;
+        EXPECT_EQ(r.out, "2\n");
+    }
     const Outcome precision = run("--precision quad " + name);
     EXPECT_EQ(precision.status, kUsage);
     EXPECT_NE(precision.err.find("quad"), std::string::npos) << precision.err;

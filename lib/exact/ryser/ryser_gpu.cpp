@@ -223,7 +223,11 @@ FloatOutcome sparse_float_gpu(const DenseMatrix<T>& a, gpu::GpuMode mode, const 
     if (n < 2) {
         throw InvalidArgument("the GPU engine starts at order 2");
     }
-    const DenseMatrix<T> b = reorder_columns(a, gpu_sparse_order(a, variant, false));
+    // SkipPer's order for either variant: each column adds the fewest new rows, which keeps the
+    // generated kernel's partial products short (ryser_sparse.cuh); the table kernel does not
+    // mind the order.
+    (void)variant;
+    const DenseMatrix<T> b = reorder_columns(a, gpu_sparse_order(a, SparseVariant::skipper, false));
     std::vector<int> e;
     if (!driver::row_exponents(b, norm, e)) {
         return driver::zero_outcome(arithmetic);
