@@ -516,6 +516,33 @@ __device__ void write_record(const typename Arith<MODE>::Acc& acc, const Params&
     }
 }
 
+/// Takes the launch's groups from q.counter, one per warp at a time, and calls body(taken, acc)
+/// in every lane of the warp for group first_group + taken, from a fresh accumulator; then the
+/// warp writes the group's record. Shared by the dense and sparse kernels.
+template <int MODE, class Body>
+__device__ __forceinline__ void for_each_group(const Params& q, Body body) {
+    const int lane = threadIdx.x & 31;
+    for (;;) {
+        u64 taken = 0;
+        if (lane == 0) {
+            taken = atomicAdd(q.counter, u64{1});
+        }
+        taken = __shfl_sync(0xffffffffu, taken, 0);
+        if (taken >= q.group_count) {
+            break;
+        }
+        typename Arith<MODE>::Acc acc;
+        if constexpr (MODE == 4) {
+#pragma unroll
+            for (int k = 0; k < kMaxPrimes; ++k) {
+                acc.sum[k] = 0;
+            }
+        }
+        body(taken, acc);
+        write_record<MODE>(acc, q, taken);
+    }
+}
+
 /// Persistent kernel: each warp takes groups from q.counter until the launch's groups are gone,
 /// so warps that the scheduler favours take more groups and all finish within one chunk of each
 /// other (with one static chunk per thread, a launch ran until its slowest warp finished, the
@@ -539,24 +566,8 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
     }
     __syncthreads();
 
-    const int lane = threadIdx.x & 31;
-    for (;;) {
-        u64 taken = 0;
-        if (lane == 0) {
-            taken = atomicAdd(q.counter, u64{1});
-        }
-        taken = __shfl_sync(0xffffffffu, taken, 0);
-        if (taken >= q.group_count) {
-            break;
-        }
-        typename A::Acc acc;
-        if constexpr (MODE == 4) {
-#pragma unroll
-            for (int k = 0; k < kMaxPrimes; ++k) {
-                acc.sum[k] = 0;
-            }
-        }
-        const u64 chunk = (q.first_group + taken) * kGroupChunks + lane;
+    for_each_group<MODE>(q, [&](u64 taken, typename A::Acc& acc) {
+        const u64 chunk = (q.first_group + taken) * kGroupChunks + (threadIdx.x & 31);
         if (chunk < q.chunk_count) {
             // Chunks span 2^L ≥ 2^M steps (the host guarantees L ≥ M), so super-blocks never
             // straddle two chunks.
@@ -591,8 +602,7 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
             }
             A::end_block(acc);
         }
-        write_record<MODE>(acc, q, taken);
-    }
+    });
 }
 
 /// Combines the records of aligned segments of kGroupsPerSegment groups, one block per segment,

@@ -338,35 +338,6 @@ struct PartialSuperBlock {
     }
 };
 
-/// Takes the launch's groups from q.counter, one per warp at a time (as ryser_dense), and calls
-/// body(chunk, acc) for each lane's chunk; the warp writes the group's record.
-template <int MODE, class Body>
-__device__ __forceinline__ void for_each_group(const Params& q, Body body) {
-    const int lane = threadIdx.x & 31;
-    for (;;) {
-        u64 taken = 0;
-        if (lane == 0) {
-            taken = atomicAdd(q.counter, u64{1});
-        }
-        taken = __shfl_sync(0xffffffffu, taken, 0);
-        if (taken >= q.group_count) {
-            break;
-        }
-        typename Arith<MODE>::Acc acc;
-        if constexpr (MODE == 4) {
-#pragma unroll
-            for (int k = 0; k < kMaxPrimes; ++k) {
-                acc.sum[k] = 0;
-            }
-        }
-        const u64 chunk = (q.first_group + taken) * kGroupChunks + lane;
-        if (chunk < q.chunk_count) {
-            body(chunk, acc);
-        }
-        write_record<MODE>(acc, q, taken);
-    }
-}
-
 template <int N, int MODE, class S, class P>
 __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
     sparse_walk(const __grid_constant__ Params q, const __grid_constant__ SparseTables t) {
@@ -377,7 +348,11 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
     extern __shared__ double2 shared_pairs[];
     const P pattern(t, reinterpret_cast<double*>(shared_pairs));
     __syncthreads();
-    for_each_group<MODE>(q, [&](u64 chunk, typename A::Acc& acc) {
+    for_each_group<MODE>(q, [&](u64 taken, typename A::Acc& acc) {
+        const u64 chunk = (q.first_group + taken) * kGroupChunks + (threadIdx.x & 31);
+        if (chunk >= q.chunk_count) {
+            return;
+        }
         const u64 k0 = chunk << q.chunk_log2;
         Elem x[N];
         auto load = [&](u64 k) {
@@ -462,20 +437,7 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
     const unsigned below = (1u << lane) - 1;
     const u64 block = u64{1} << pattern.free_bits();
     const int sub_log2 = max(pattern.free_bits(), q.chunk_log2 - kSplitLog2);
-    for (;;) {
-        u64 taken = 0;
-        if (lane == 0) {
-            taken = atomicAdd(q.counter, u64{1});
-        }
-        taken = __shfl_sync(kAll, taken, 0);
-        if (taken >= q.group_count) {
-            break;
-        }
-        typename A::Acc acc;
-#pragma unroll
-        for (int k = 0; k < kMaxPrimes; ++k) {
-            acc.sum[k] = 0;
-        }
+    for_each_group<4>(q, [&](u64 taken, typename A::Acc& acc) {
         const u64 begin = ((q.first_group + taken) * kGroupChunks) << q.chunk_log2;
         const u64 end = min(begin + (u64{kGroupChunks} << q.chunk_log2), steps);
         const u64 subs = begin < end ? (end - begin) >> sub_log2 : 0;
@@ -525,8 +487,7 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
             skip_terms<N, S>(pattern, queue[warp][lane], block, acc, q);
         }
         __syncwarp();
-        write_record<4>(acc, q, taken);
-    }
+    });
 }
 
 }  // namespace pmcount_gpu

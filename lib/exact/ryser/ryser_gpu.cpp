@@ -132,24 +132,7 @@ double real_error_factor(gpu::GpuMode mode, vertex_t n) {
 /// Columns of a in the engine's order (new position → old column).
 template <class T>
 std::vector<vertex_t> gpu_sparse_order(const DenseMatrix<T>& a, SparseVariant variant, bool binary) {
-    DenseMatrix<std::int64_t> pattern(a.rows(), a.cols());
-    for (vertex_t i = 0; i < a.rows(); ++i) {
-        for (vertex_t j = 0; j < a.cols(); ++j) {
-            pattern(i, j) = a(i, j) != T{} ? 1 : 0;
-        }
-    }
-    return sparse_column_order(pattern, variant, binary);
-}
-
-template <class T>
-DenseMatrix<T> reorder_columns(const DenseMatrix<T>& a, const std::vector<vertex_t>& order) {
-    DenseMatrix<T> out(a.rows(), a.cols());
-    for (vertex_t i = 0; i < a.rows(); ++i) {
-        for (vertex_t j = 0; j < a.cols(); ++j) {
-            out(i, j) = a(i, order[static_cast<std::size_t>(j)]);
-        }
-    }
-    return out;
+    return sparse_column_order(pattern_of(a), variant, binary);
 }
 
 gpu::GpuSparseJob make_sparse_job(vertex_t n, gpu::GpuMode mode, GpuKernelCode code, const EngineRun& run) {
@@ -227,7 +210,7 @@ FloatOutcome sparse_float_gpu(const DenseMatrix<T>& a, gpu::GpuMode mode, const 
     // generated kernel's partial products short (ryser_sparse.cuh); the table kernel does not
     // mind the order.
     (void)variant;
-    const DenseMatrix<T> b = reorder_columns(a, gpu_sparse_order(a, SparseVariant::skipper, false));
+    const DenseMatrix<T> b = permute_columns(a, gpu_sparse_order(a, SparseVariant::skipper, false));
     std::vector<int> e;
     if (!driver::row_exponents(b, norm, e)) {
         return driver::zero_outcome(arithmetic);
@@ -421,7 +404,7 @@ ExactOutcome sparse_ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool bin
         out.arithmetic = "none (a zero row or column)";
         return out;
     }
-    const DenseMatrix<std::int64_t> b = reorder_columns(a, gpu_sparse_order(a, variant, binary));
+    const DenseMatrix<std::int64_t> b = permute_columns(a, gpu_sparse_order(a, variant, binary));
     const std::vector<int> layout = driver::lane_layout(driver::row_norms(b), 4 * ((n + 3) / 4), 4, n);
     const std::vector<std::uint32_t> primes = exact_primes(b, binary);
     if (layout.empty() || primes.empty()) {

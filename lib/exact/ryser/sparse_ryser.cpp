@@ -315,29 +315,6 @@ struct SparseKernel {
     }
 };
 
-/// Columns of `a` permuted by `order` (new position → old column); perm is unchanged.
-template <class T>
-DenseMatrix<T> permute_columns(const DenseMatrix<T>& a, const std::vector<vertex_t>& order) {
-    DenseMatrix<T> out(a.rows(), a.cols());
-    for (vertex_t i = 0; i < a.rows(); ++i) {
-        for (vertex_t j = 0; j < a.cols(); ++j) {
-            out(i, j) = a(i, order[static_cast<std::size_t>(j)]);
-        }
-    }
-    return out;
-}
-
-template <class T>
-DenseMatrix<std::int64_t> pattern_of(const DenseMatrix<T>& a) {
-    DenseMatrix<std::int64_t> p(a.rows(), a.cols());
-    for (vertex_t i = 0; i < a.rows(); ++i) {
-        for (vertex_t j = 0; j < a.cols(); ++j) {
-            p(i, j) = a(i, j) != T{} ? 1 : 0;
-        }
-    }
-    return p;
-}
-
 /// Whether every entry is 0 or 1.
 template <class T>
 bool is_binary(const DenseMatrix<T>& a) {

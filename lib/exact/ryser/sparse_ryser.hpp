@@ -43,6 +43,30 @@ const char* to_string(SparseVariant variant) noexcept;
 std::vector<vertex_t> sparse_column_order(const DenseMatrix<std::int64_t>& pattern,
                                           SparseVariant variant, bool binary = false);
 
+/// Columns of `a` permuted by `order` (new position → old column); perm is unchanged.
+template <class T>
+DenseMatrix<T> permute_columns(const DenseMatrix<T>& a, const std::vector<vertex_t>& order) {
+    DenseMatrix<T> out(a.rows(), a.cols());
+    for (vertex_t i = 0; i < a.rows(); ++i) {
+        for (vertex_t j = 0; j < a.cols(); ++j) {
+            out(i, j) = a(i, order[static_cast<std::size_t>(j)]);
+        }
+    }
+    return out;
+}
+
+/// The 0-1 pattern of the nonzeros.
+template <class T>
+DenseMatrix<std::int64_t> pattern_of(const DenseMatrix<T>& a) {
+    DenseMatrix<std::int64_t> p(a.rows(), a.cols());
+    for (vertex_t i = 0; i < a.rows(); ++i) {
+        for (vertex_t j = 0; j < a.cols(); ++j) {
+            p(i, j) = a(i, j) != T{} ? 1 : 0;
+        }
+    }
+    return p;
+}
+
 /// What the sparse engines meet on a matrix, for the planner's cost model.
 struct SparseWalkEstimate {
     /// Fraction of the 2^(n−1) Gray indices whose y has no zero: the terms that need a product.
