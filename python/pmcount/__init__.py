@@ -243,6 +243,7 @@ def _count_options(
     explain_only: bool = False,
     max_time: Optional[float] = None,
     progress: Any = None,
+    gpu_kernels: str = "auto",
 ) -> Dict[str, Any]:
     if not isinstance(threads, (int, np.integer)) or threads < 0:
         raise InvalidArgumentError(f"threads must be a nonnegative integer, got {threads!r}")
@@ -254,6 +255,7 @@ def _count_options(
         "backend": str(backend),
         "threads": int(threads),
         "gpus": [int(g) for g in (gpus or [])],
+        "gpu_kernels": str(gpu_kernels),
         "structure": bool(structure),
         "reductions": bool(reductions),
         "general": bool(general),
@@ -402,6 +404,7 @@ def count_perfect_matchings(
     backend: str = "auto",
     threads: int = 0,
     gpus: Optional[Sequence[int]] = None,
+    gpu_kernels: str = "auto",
     general: bool = False,
     structure: bool = True,
     reductions: bool = True,
@@ -417,6 +420,9 @@ def count_perfect_matchings(
 
     method: "auto", "ryser", "sparyser", "skipper", "planar", "frontier", "hafnian",
     "brute-force". backend: "auto", "cpu", "cuda". threads: CPU threads (0: all cores).
+    gpus: GPU indices (default: all). gpu_kernels: how the sparse GPU engines get the matrix:
+    "auto", "tables" (one kernel per order) or "generated" (a kernel compiled for this matrix;
+    docs/gpu.md).
     general: count through the general-graph path even when G is bipartite (for checking).
     structure, reductions: the structure front end (switch off only to measure it).
     max_time: raise ProblemTooLargeError instead of starting a count predicted to take longer.
@@ -432,7 +438,7 @@ def count_perfect_matchings(
     2
     """
     options = _count_options(method, "exact", backend, threads, gpus, structure, reductions,
-                             general, False, max_time)
+                             general, False, max_time, gpu_kernels=gpu_kernels)
     return _graph_result(G, options, progress)._public(full)
 
 
@@ -443,6 +449,7 @@ def count_cycle_covers(
     backend: str = "auto",
     threads: int = 0,
     gpus: Optional[Sequence[int]] = None,
+    gpu_kernels: str = "auto",
     structure: bool = True,
     reductions: bool = True,
     max_time: Optional[float] = None,
@@ -461,7 +468,7 @@ def count_cycle_covers(
     9
     """
     options = _count_options(method, "exact", backend, threads, gpus, structure, reductions,
-                             False, False, max_time)
+                             False, False, max_time, gpu_kernels=gpu_kernels)
     if _is_networkx(D):
         digraph = D if D.is_directed() else D.to_directed()
         nodes, arcs = _indexed_edges(digraph)
@@ -510,6 +517,7 @@ def permanent(
     rows: Optional[Sequence[int]] = None,
     cols: Optional[Sequence[int]] = None,
     gpus: Optional[Sequence[int]] = None,
+    gpu_kernels: str = "auto",
     structure: bool = True,
     reductions: bool = True,
     max_time: Optional[float] = None,
@@ -533,7 +541,7 @@ def permanent(
     4
     """
     options = _count_options(method, precision, backend, threads, gpus, structure, reductions,
-                             False, False, max_time)
+                             False, False, max_time, gpu_kernels=gpu_kernels)
     kind, m = _matrix(A, "permanent")
     if rows is not None or cols is not None:
         if kind == "sparse":

@@ -146,6 +146,7 @@ pmcount::CountOptions count_options(const nb::dict& o) {
     options.backend = pmcount::backend_from_string(nb::cast<std::string>(o["backend"]));
     options.threads = nb::cast<int>(o["threads"]);
     options.gpus = nb::cast<std::vector<int>>(o["gpus"]);
+    options.gpu_kernels = pmcount::gpu_kernels_from_string(nb::cast<std::string>(o["gpu_kernels"]));
     options.dulmage_mendelsohn = nb::cast<bool>(o["structure"]);
     options.reductions = nb::cast<bool>(o["reductions"]);
     options.general = nb::cast<bool>(o["general"]);

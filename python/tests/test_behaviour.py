@@ -69,11 +69,24 @@ def test_graph_errors():
         pmcount.estimate(nx.cycle_graph(5), samples=10)
 
 
+def test_gpu_kernels_choices_are_accepted_on_every_backend():
+    # The CPU backend ignores the choice: the same count, whichever is named.
+    a = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1]])
+    for kernels in ("auto", "tables", "generated"):
+        assert pmcount.permanent(a, backend="cpu", gpu_kernels=kernels) == 2
+        assert pmcount.count_cycle_covers(a, backend="cpu", gpu_kernels=kernels) == 2
+        assert pmcount.count_perfect_matchings(nx.cycle_graph(8), backend="cpu",
+                                               gpu_kernels=kernels) == 2
+    assert pmcount.explain(nx.cycle_graph(8), gpu_kernels="tables")["backend"] in ("cpu", "")
+
+
 def test_option_errors():
     with pytest.raises(pmcount.InvalidArgumentError, match="method"):
         pmcount.permanent(np.ones((3, 3)), method="fastest")
     with pytest.raises(pmcount.InvalidArgumentError, match="precision"):
         pmcount.permanent(np.ones((3, 3)), precision="quad")
+    with pytest.raises(pmcount.InvalidArgumentError, match="unknown GPU kernels 'jit'"):
+        pmcount.count_perfect_matchings(nx.cycle_graph(6), gpu_kernels="jit")
     with pytest.raises(pmcount.InvalidArgumentError, match="threads"):
         pmcount.permanent(np.ones((3, 3)), threads=-1)
     with pytest.raises(pmcount.InvalidArgumentError, match="exact"):
