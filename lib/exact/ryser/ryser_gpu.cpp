@@ -50,6 +50,14 @@ DeviceReport report(const gpu::GpuRyserResult& r) {
     return where;
 }
 
+/// The backend's progress callback (a fraction) for the engine run's, if any.
+std::function<void(double)> progress_of(const EngineRun& run) {
+    if (!run.progress) {
+        return {};
+    }
+    return [&run](double fraction) { run.progress(Progress{fraction, 0.0}); };
+}
+
 gpu::GpuRyserJob make_job(vertex_t n, gpu::GpuMode mode, const EngineRun& run) {
     gpu::GpuRyserJob job;
     job.n = n;
@@ -58,9 +66,7 @@ gpu::GpuRyserJob make_job(vertex_t n, gpu::GpuMode mode, const EngineRun& run) {
     job.columns.assign(static_cast<std::size_t>(n - 1) *
                            static_cast<std::size_t>(gpu::gpu_column_stride(n, mode)),
                        0.0);
-    if (run.progress) {
-        job.progress = [&run](double fraction) { run.progress(Progress{fraction, 0.0}); };
-    }
+    job.progress = progress_of(run);
     return job;
 }
 
@@ -129,21 +135,13 @@ double real_error_factor(gpu::GpuMode mode, vertex_t n) {
 
 // ---- sparse engines ---------------------------------------------------------------------------
 
-/// Columns of a in the engine's order (new position → old column).
-template <class T>
-std::vector<vertex_t> gpu_sparse_order(const DenseMatrix<T>& a, SparseVariant variant, bool binary) {
-    return sparse_column_order(pattern_of(a), variant, binary);
-}
-
 gpu::GpuSparseJob make_sparse_job(vertex_t n, gpu::GpuMode mode, GpuKernelCode code, const EngineRun& run) {
     gpu::GpuSparseJob job;
     job.n = n;
     job.mode = mode;
     job.code = code == GpuKernelCode::generated ? gpu::GpuCode::generated : gpu::GpuCode::tables;
     job.devices = run.gpus;
-    if (run.progress) {
-        job.progress = [&run](double fraction) { run.progress(Progress{fraction, 0.0}); };
-    }
+    job.progress = progress_of(run);
     return job;
 }
 
@@ -199,18 +197,17 @@ void fill_binary_tests(gpu::GpuSparseJob& job, const DenseMatrix<std::int64_t>& 
 
 template <class T, class Norm, class Words>
 FloatOutcome sparse_float_gpu(const DenseMatrix<T>& a, gpu::GpuMode mode, const char* arithmetic,
-                              SparseVariant variant, GpuKernelCode code, const EngineRun& run,
+                              GpuKernelCode code, const EngineRun& run,
                               Norm norm, Words words) {
     driver::check_order(a.rows(), a.cols(), kEngine);
     const vertex_t n = a.rows();
     if (n < 2) {
         throw InvalidArgument("the GPU engine starts at order 2");
     }
-    // SkipPer's order for either variant: each column adds the fewest new rows, which keeps the
-    // generated kernel's partial products short (ryser_sparse.cuh); the table kernel does not
-    // mind the order.
-    (void)variant;
-    const DenseMatrix<T> b = permute_columns(a, gpu_sparse_order(a, SparseVariant::skipper, false));
+    // SkipPer's order for either variant (floating matrices run the same walk for both): each
+    // column adds the fewest new rows, which keeps the generated kernel's partial products short
+    // (ryser_sparse.cuh); the table kernel does not mind the order.
+    const DenseMatrix<T> b = permute_columns(a, sparse_column_order(pattern_of(a), SparseVariant::skipper, false));
     std::vector<int> e;
     if (!driver::row_exponents(b, norm, e)) {
         return driver::zero_outcome(arithmetic);
@@ -404,7 +401,7 @@ ExactOutcome sparse_ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool bin
         out.arithmetic = "none (a zero row or column)";
         return out;
     }
-    const DenseMatrix<std::int64_t> b = permute_columns(a, gpu_sparse_order(a, variant, binary));
+    const DenseMatrix<std::int64_t> b = permute_columns(a, sparse_column_order(pattern_of(a), variant, binary));
     const std::vector<int> layout = driver::lane_layout(driver::row_norms(b), 4 * ((n + 3) / 4), 4, n);
     const std::vector<std::uint32_t> primes = exact_primes(b, binary);
     if (layout.empty() || primes.empty()) {
@@ -433,15 +430,17 @@ FloatOutcome sparse_ryser_real_gpu(const DenseMatrix<double>& a, Precision preci
                                    SparseVariant variant, GpuKernelCode code,
                                    const EngineRun& run) {
     const gpu::GpuMode mode = real_mode(precision);
-    return sparse_float_gpu(a, mode, real_arithmetic(mode), variant, code, run, real_norm,
+    (void)variant;  // the same walk for both variants (ryser_gpu.hpp)
+    return sparse_float_gpu(a, mode, real_arithmetic(mode), code, run, real_norm,
                             [](double v, int shift) { return std::array<double, 2>{std::ldexp(v, shift), 0.0}; });
 }
 
 FloatOutcome sparse_ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a,
                                       SparseVariant variant, GpuKernelCode code,
                                       const EngineRun& run) {
+    (void)variant;
     return sparse_float_gpu(a, gpu::GpuMode::complex, "complex double, compensated accumulation",
-                            variant, code, run, complex_norm, [](std::complex<double> v, int shift) {
+                            code, run, complex_norm, [](std::complex<double> v, int shift) {
                                 return std::array<double, 2>{std::ldexp(v.real(), shift),
                                                              std::ldexp(v.imag(), shift)};
                             });
