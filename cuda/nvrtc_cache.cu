@@ -11,6 +11,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "core/hash.hpp"
 #include "cuda_status.cuh"
 #include "nvrtc_cache.cuh"
 #include "pmcount/error.hpp"
@@ -23,13 +24,6 @@ void check(nvrtcResult status, const char* what) {
     if (status != NVRTC_SUCCESS) {
         throw DeviceError(std::string(what) + ": " + nvrtcGetErrorString(status));
     }
-}
-
-std::uint64_t fnv1a(const std::string& text, std::uint64_t hash = 0xcbf29ce484222325ULL) {
-    for (const unsigned char c : text) {
-        hash = (hash ^ c) * 0x100000001b3ULL;
-    }
-    return hash;
 }
 
 std::string cache_directory() {
