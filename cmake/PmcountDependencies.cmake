@@ -70,3 +70,20 @@ if(PMCOUNT_HAVE_CUDA)
 else()
     set(PMCOUNT_CUDA_STATUS "off (stub)")
 endif()
+
+# MPI (OpenMPI from the distribution: openmpi-bin, libopenmpi-dev): used when found. Without it
+# the library and count_matchings build alike and run as one rank.
+set(PMCOUNT_HAVE_MPI OFF)
+if(PMCOUNT_ENABLE_MPI)
+    # The C API through the C++ compiler (the project enables no C); not MPI's C++ bindings.
+    set(MPI_CXX_SKIP_MPICXX ON)
+    find_package(MPI QUIET COMPONENTS CXX)
+    if(MPI_CXX_FOUND)
+        set(PMCOUNT_HAVE_MPI ON)
+        set(PMCOUNT_MPI_STATUS "on (MPI ${MPI_CXX_VERSION}; ${MPIEXEC_EXECUTABLE})")
+    else()
+        set(PMCOUNT_MPI_STATUS "off (no MPI found: apt-get install libopenmpi-dev openmpi-bin)")
+    endif()
+else()
+    set(PMCOUNT_MPI_STATUS "off (PMCOUNT_ENABLE_MPI=OFF)")
+endif()

@@ -14,6 +14,8 @@ declare -A probe=(
     [libgtest-dev]="file:/usr/include/gtest/gtest.h"
     [libcli11-dev]="file:/usr/include/CLI/CLI.hpp"
     [nlohmann-json3-dev]="file:/usr/include/nlohmann/json.hpp"
+    [libopenmpi-dev]="cmd:mpicxx"
+    [openmpi-bin]="cmd:mpirun"
 )
 
 missing=()

@@ -24,6 +24,8 @@ struct BuildInfo {
     int max_threads = 1;
     bool cuda_compiled = false;
     std::string cuda_version;          ///< toolkit the CUDA backend was built with
+    /// The MPI library this build spreads counts with ("Open MPI v4.1.4, …"); empty without MPI.
+    std::string mpi_library;
     std::vector<DeviceInfo> devices;   ///< GPUs visible now
     std::string device_status;         ///< why no GPU is visible, when none is
 };

@@ -103,7 +103,25 @@ struct CountOptions {
     /// Called from one thread at most every progress_interval_s while an engine runs.
     std::function<void(const Progress&)> progress;
     double progress_interval_s = 0.25;
+    /// Checkpoint file: the finished chunks of the exponential engines (Ryser, SpaRyser,
+    /// SkipPer, the hafnian recursion on the CPU) and their partial sums are written to it,
+    /// atomically, every checkpoint_interval_s seconds, at the end of each loop and on
+    /// request_stop(). Empty: none.
+    std::string checkpoint;
+    /// Continue from `checkpoint` (which must exist and belong to this input, plan, precision
+    /// and version; CheckpointError otherwise): its finished chunks are not computed again.
+    bool resume = false;
+    double checkpoint_interval_s = 10;
+    /// Under MPI (the program called mpi_start() and runs on several ranks), hand the chunks of
+    /// the exponential loops out to every rank. Every rank must call count() with the same input
+    /// and options; every rank returns the same result.
+    bool distributed = true;
 };
+
+/// Asks the count under way (or the next one) to stop: no further chunk starts, the chunks
+/// under way finish, the checkpoint is written, and count() throws Interrupted. Async-signal-
+/// safe: meant for a SIGINT or SIGTERM handler.
+void request_stop() noexcept;
 
 struct Timings {
     double preprocess_s = 0;  ///< validation and setup before the engine
@@ -124,7 +142,10 @@ struct Timings {
 struct CountStats {
     vertex_t n = 0;   ///< matrix order (after squaring checks)
     edge_t nnz = 0;   ///< stored entries / edges
-    int threads = 0;  ///< CPU threads used
+    int threads = 0;  ///< CPU threads used (per MPI rank)
+    int ranks = 1;    ///< MPI ranks that shared the engines' loops
+    /// Chunks of the engines' loops loaded from a resumed checkpoint instead of computed.
+    std::uint64_t resumed_chunks = 0;
     int primes = 0;   ///< moduli used by the exact path (including the spare)
     /// Iterations of the exponential loops executed: Gray-code steps (Ryser's engines), leaves of
     /// the recursion over vertex pairs (the hafnian engine).

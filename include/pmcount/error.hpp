@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pmcount {
@@ -74,6 +75,21 @@ public:
 
 /// A value that does not fit the requested representation.
 class Overflow : public Error {
+public:
+    using Error::Error;
+};
+
+/// A checkpoint file that cannot be used: unreadable, corrupt, or written by another run (another
+/// input, engine, precision or version). what() is "file: problem".
+class CheckpointError : public InvalidInput {
+public:
+    CheckpointError(std::string file, std::string problem)
+        : InvalidInput(std::move(file), 0, std::move(problem)) {}
+};
+
+/// A count stopped by request_stop() (a signal handler's SIGINT or SIGTERM): the chunks under
+/// way finished, and the checkpoint, when one was asked for, holds everything done so far.
+class Interrupted : public Error {
 public:
     using Error::Error;
 };

@@ -4,6 +4,7 @@
 
 #include "backend/cuda_backend.hpp"
 #include "pmcount/version.hpp"
+#include "run/mpi.hpp"
 
 namespace pmcount {
 
@@ -23,6 +24,7 @@ BuildInfo build_info() {
     info.cuda_compiled = backend::cuda::compiled();
     info.cuda_version = backend::cuda::toolkit_version();
     info.devices = backend::cuda::devices(info.device_status);
+    info.mpi_library = run::mpi::library_version();
     return info;
 }
 

@@ -15,12 +15,15 @@
 #include <variant>
 
 #include "backend/cuda_backend.hpp"
+#include "core/hash.hpp"
 #include "core/names.hpp"
 #include "exact/brute_force.hpp"
 #include "exact/chunked_run.hpp"
 #include "exact/ryser/ryser_gpu.hpp"
 #include "exact/ryser/ryser_kernel.hpp"
 #include "plan/plan.hpp"
+#include "run/session.hpp"
+#include "pmcount/build_info.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/io.hpp"
 
@@ -126,6 +129,41 @@ void check_feasible(const StructureReport& report, const CountOptions& options, 
         throw ProblemTooLarge(std::string(buffer) +
                               "; raise the limit (--max-time) or see the plan with --explain");
     }
+}
+
+/// What a checkpoint must match: the version, the input's entries (and whether they are read
+/// as a permanent's or a hafnian's matrix), the precision and each leaf's engine and order.
+template <class T>
+run::Identity run_identity(const SparseMatrix<T>& m, bool hafnian, Precision precision,
+                           const StructureReport& plan) {
+    auto mix = [](std::uint64_t h, const auto& value) {
+        return fnv1a(std::string_view(reinterpret_cast<const char*>(&value), sizeof value), h);
+    };
+    std::uint64_t input = fnv1a(hafnian ? "hafnian" : "permanent");
+    input = mix(mix(input, m.rows()), m.cols());
+    for (const auto& t : m.triplets()) {
+        input = mix(mix(mix(input, t.row), t.col), t.value);
+    }
+    std::uint64_t leaves = fnv1a(to_string(precision));
+    std::string engines;
+    for (std::size_t k = 0; k < plan.leaves.size(); ++k) {
+        const BlockReport& leaf = plan.leaves[k];
+        leaves = mix(fnv1a(leaf.engine, leaves), leaf.order);
+        if (k < 4) {
+            engines += (k == 0 ? "" : ", ") + leaf.engine + " " + std::to_string(leaf.order);
+        }
+    }
+    char text[160];
+    std::snprintf(text, sizeof text, "%d×%d, %lld entries, hash %016llx", m.rows(), m.cols(),
+                  static_cast<long long>(m.nnz()), static_cast<unsigned long long>(input));
+    run::Identity id;
+    id.version = build_info().version;
+    id.input = text;
+    std::snprintf(text, sizeof text, "; leaves: %zu%s, hash %016llx", plan.leaves.size(),
+                  plan.leaves.size() > 4 ? " (the first 4 shown)" : "",
+                  static_cast<unsigned long long>(leaves));
+    id.plan = std::string(to_string(precision)) + " precision, engines " + engines + text;
+    return id;
 }
 
 /// The first row or column without a nonzero entry, named (the cheapest certificate of zero).
@@ -351,7 +389,12 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
     }
     check_feasible(r.structure, options, settings.threads);
     const auto engine_start = Clock::now();
-    plan::evaluate_plan(root, settings, options, r);
+    run::Session session(run_identity(matrix, hafnian, precision, r.structure),
+                         run::SessionOptions{options.checkpoint, options.resume,
+                                             options.checkpoint_interval_s, options.distributed});
+    plan::evaluate_plan(root, settings, options, r, session);
+    r.stats.ranks = session.ranks();
+    r.stats.resumed_chunks = session.resumed_chunks();
     if (r.backend.empty()) {
         r.backend = "cpu";
     }

@@ -4,6 +4,8 @@
 
 #include <exception>
 
+#include "run/session.hpp"
+
 namespace pmcount::exact {
 
 int resolve_threads(int requested) noexcept {
@@ -11,7 +13,8 @@ int resolve_threads(int requested) noexcept {
 }
 
 void run_chunks(int bits, const EngineRun& run,
-                const std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)>& body) {
+                const std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)>& body,
+                const ChunkRecords* records) {
     const int chunk_log2 = chunk_log2_for(bits);
     const std::uint64_t chunk = std::uint64_t{1} << chunk_log2;
     const std::int64_t chunks = std::int64_t{1} << (bits - chunk_log2);
@@ -22,6 +25,18 @@ void run_chunks(int bits, const EngineRun& run,
                   : static_cast<int>(std::min<std::int64_t>(resolve_threads(run.threads), chunks));
 
     ProgressThrottle progress(run);
+    if (run.session != nullptr && records != nullptr) {
+        run::ChunkWork work;
+        work.compute = [&](std::uint64_t c, unsigned char* record) {
+            body(c, c * chunk, (c + 1) * chunk);
+            records->save(c, record);
+        };
+        work.load = records->load;
+        work.progress = [&progress](double fraction) { progress.report(fraction); };
+        run.session->run_task(bits, static_cast<std::uint64_t>(chunks), records->bytes, threads,
+                              work);
+        return;
+    }
     std::atomic<std::int64_t> done{0};
     // An exception may not leave an OpenMP region (std::terminate): the reporting thread keeps
     // it, the others see `cancelled` and skip the chunks not yet started.

@@ -9,10 +9,16 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <functional>
+#include <type_traits>
 #include <vector>
 
 #include "pmcount/count.hpp"
+
+namespace pmcount::run {
+class Session;
+}
 
 namespace pmcount::exact {
 
@@ -22,7 +28,51 @@ struct EngineRun {
     std::function<void(const Progress&)> progress;
     double progress_interval_s = 0.25;
     std::vector<int> gpus;  // GPU engines: the devices to use; empty: every visible one
+    /// The count's session (checkpoints, MPI ranks, stop requests); none: plain threads.
+    run::Session* session = nullptr;
 };
+
+/// Each chunk's partial sum as a fixed-size record, so that a Session can write it to a
+/// checkpoint or receive it from another rank: save chunk c's sum into `bytes` bytes, load it back.
+struct ChunkRecords {
+    std::size_t bytes = 0;
+    std::function<void(std::uint64_t chunk, unsigned char* out)> save;
+    std::function<void(std::uint64_t chunk, const unsigned char* in)> load;
+};
+
+namespace detail {
+template <class Acc, class = void>
+struct HasSums : std::false_type {};
+template <class Acc>
+struct HasSums<Acc, std::void_t<decltype(std::declval<Acc&>().sums.data())>> : std::true_type {};
+}  // namespace detail
+
+/// Records of per-chunk accumulators: trivially copyable ones byte for byte, and those whose
+/// state is a `sums` vector (of the same length in every chunk) by its elements.
+template <class Acc>
+ChunkRecords records_of(std::vector<Acc>& partial) {
+    if constexpr (detail::HasSums<Acc>::value) {
+        using Element = typename decltype(Acc::sums)::value_type;
+        static_assert(std::is_trivially_copyable_v<Element>);
+        const std::size_t bytes = partial.empty() ? 0 : partial[0].sums.size() * sizeof(Element);
+        return {bytes,
+                [&partial, bytes](std::uint64_t c, unsigned char* out) {
+                    std::memcpy(out, partial[c].sums.data(), bytes);
+                },
+                [&partial, bytes](std::uint64_t c, const unsigned char* in) {
+                    std::memcpy(partial[c].sums.data(), in, bytes);
+                }};
+    } else {
+        static_assert(std::is_trivially_copyable_v<Acc>);
+        return {sizeof(Acc),
+                [&partial](std::uint64_t c, unsigned char* out) {
+                    std::memcpy(out, &partial[c], sizeof(Acc));
+                },
+                [&partial](std::uint64_t c, const unsigned char* in) {
+                    std::memcpy(&partial[c], in, sizeof(Acc));
+                }};
+    }
+}
 
 /// Threads an EngineRun asks for, resolved (≥ 1).
 int resolve_threads(int requested) noexcept;
@@ -58,9 +108,12 @@ inline int chunk_log2_for(int bits) noexcept { return bits <= 20 ? std::min(bits
 /// Calls body(chunk_index, begin, end) for every chunk of [0, 2^bits), in parallel; reports
 /// progress from the master thread. Body must not throw. A progress callback may throw to cancel
 /// (a user's interrupt): no further chunk starts, the chunks under way finish, and the exception
-/// reaches the caller.
+/// reaches the caller. With `records` and run.session, the session decides which chunks run here
+/// (a resumed checkpoint's and other MPI ranks' chunks are loaded instead) and may throw
+/// Interrupted after request_stop().
 void run_chunks(int bits, const EngineRun& run,
-                const std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)>& body);
+                const std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)>& body,
+                const ChunkRecords* records = nullptr);
 
 /// The run of pass `pass` of `passes` (one per prime, say): its progress mapped onto one overall
 /// fraction.

@@ -141,8 +141,10 @@ template <class T>
 class Evaluator {
 public:
     Evaluator(const Settings& settings, const CountOptions& options, CountResult& result,
-              double predicted_total)
-        : settings_(settings), options_(options), result_(result), total_(predicted_total) {}
+              double predicted_total, run::Session& session)
+        : settings_(settings), options_(options), result_(result), total_(predicted_total) {
+        run_.session = &session;
+    }
 
     BigInt exact_value(const Node<T>& node) {
         BigInt value = 1;
@@ -356,8 +358,8 @@ Node<T> build_plan(const SparseMatrix<T>& a, const Settings& settings, Structure
 
 template <class T>
 void evaluate_plan(const Node<T>& root, const Settings& settings, const CountOptions& options,
-                   CountResult& result) {
-    Evaluator<T> evaluator(settings, options, result, root.predicted_s);
+                   CountResult& result, run::Session& session) {
+    Evaluator<T> evaluator(settings, options, result, root.predicted_s, session);
     result.stats.threads = settings.threads;
     if (settings.precision == Precision::exact) {
         result.exact = evaluator.exact_value(root);
@@ -398,10 +400,10 @@ template Node<double> build_plan(const SparseMatrix<double>&, const Settings&, S
 template Node<std::complex<double>> build_plan(const SparseMatrix<std::complex<double>>&,
                                                const Settings&, StructureReport&);
 template void evaluate_plan(const Node<std::int64_t>&, const Settings&, const CountOptions&,
-                            CountResult&);
+                            CountResult&, run::Session&);
 template void evaluate_plan(const Node<double>&, const Settings&, const CountOptions&,
-                            CountResult&);
+                            CountResult&, run::Session&);
 template void evaluate_plan(const Node<std::complex<double>>&, const Settings&, const CountOptions&,
-                            CountResult&);
+                            CountResult&, run::Session&);
 
 }  // namespace pmcount::plan

@@ -31,6 +31,10 @@
 #include "pmcount/matrix.hpp"
 #include "reduce/forbert_marx.hpp"
 
+namespace pmcount::run {
+class Session;
+}
+
 namespace pmcount::plan {
 
 struct Settings {
@@ -86,9 +90,10 @@ Node<T> build_hafnian_plan(const SparseMatrix<T>& a, const Settings& settings,
                            StructureReport& report);
 
 /// Evaluates a plan built by build_plan, filling value fields, timings of the leaves
-/// (result.structure.leaves) and stats of `result`.
+/// (result.structure.leaves) and stats of `result`. The engines' loops run through `session`
+/// (checkpoints, MPI ranks, stop requests).
 template <class T>
 void evaluate_plan(const Node<T>& root, const Settings& settings, const CountOptions& options,
-                   CountResult& result);
+                   CountResult& result, run::Session& session);
 
 }  // namespace pmcount::plan

@@ -17,9 +17,14 @@
 #include <utility>
 #include <vector>
 
+#include "support/scratch.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
+using pmcount::test::Outcome;
+using pmcount::test::quoted;
+using pmcount::test::read_file;
 
 constexpr int kOk = 0;
 constexpr int kUsage = 1;
@@ -29,44 +34,13 @@ constexpr int kRuntimeError = 3;
 /// Upper bound on any single run: a hang fails the test instead of stalling the suite.
 constexpr int kTimeout_s = 60;
 
-struct Outcome {
-    int status = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string quoted(const std::string& s) {
-    std::string q = "'";
-    for (const char c : s) {
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return q + "'";
-}
-
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 std::size_t count_lines(const std::string& text) {
     return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
-class CountMatchingsCli : public ::testing::Test {
+class CountMatchingsCli : public pmcount::test::ScratchDirectoryTest {
 protected:
-    void SetUp() override {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("pmcount_cli_" + std::to_string(::getpid()) + "_" + info->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override {
-        std::error_code ignored;
-        fs::remove_all(dir_, ignored);
-    }
+    CountMatchingsCli() : ScratchDirectoryTest("pmcount_cli_") {}
 
     /// Writes `content` to dir/name; returns name (runs use dir as the working directory).
     std::string write(const std::string& name, const std::string& content) {
@@ -76,23 +50,27 @@ protected:
     }
 
     /// Runs count_matchings with `args` (already shell-quoted where needed) in dir.
-    Outcome run(const std::string& args, const std::string& stdin_name = "") {
+    Outcome run(const std::string& args, const std::string& stdin_name = "") const {
         const std::string in = stdin_name.empty() ? "/dev/null" : quoted(stdin_name);
-        std::string command = "cd " + quoted(dir_.string()) + " && ";
+        std::string command;
         if (fs::exists("/usr/bin/timeout")) {
             command += "/usr/bin/timeout " + std::to_string(kTimeout_s) + " ";
         }
-        command += quoted(PMCOUNT_COUNT_MATCHINGS) + " " + args + " < " + in +
-                   " > stdout.txt 2> stderr.txt";
-        const int raw = std::system(command.c_str());
-        Outcome r;
-        r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-        r.out = read_file(dir_ / "stdout.txt");
-        r.err = read_file(dir_ / "stderr.txt");
-        return r;
+        return shell(command + quoted(PMCOUNT_COUNT_MATCHINGS) + " " + args + " < " + in +
+                     " > stdout.txt 2> stderr.txt");
     }
 
-    fs::path dir_;
+    /// Runs count_matchings with `args` in the background, and once `checkpoint` holds work (its
+    /// first write), sends it `signal` (a name: INT, TERM, KILL); returns how it ended.
+    Outcome run_and_signal(const std::string& args, const std::string& checkpoint,
+                           const std::string& signal) const {
+        return shell("rm -f " + quoted(checkpoint) + "; " + quoted(PMCOUNT_COUNT_MATCHINGS) + " " +
+                     args +
+                     " < /dev/null > stdout.txt 2> stderr.txt & pid=$!; tries=0; "
+                     "while [ ! -s " + quoted(checkpoint) + " ] && [ $tries -lt 1200 ]; do "
+                     "sleep 0.05; tries=$((tries + 1)); done; kill -" + signal + " $pid; "
+                     "wait $pid");
+    }
 };
 
 std::string complete_bipartite_edge_list(int n) {
@@ -708,6 +686,75 @@ TEST_F(CountMatchingsCli, HafnianOfASymmetricMatrixAndItsInputErrors) {
     EXPECT_NE(odd.err.find("odd number of vertices (3)"), std::string::npos) << odd.err;
     const Outcome cycle = run("--hafnian --cycle-covers " + mm);
     EXPECT_EQ(cycle.status, kUsage);
+}
+
+// A dense Ryser count of a few seconds on one thread, checkpointed every 0.1 s.
+const char* const kLongRun = "--method ryser --threads 1 --checkpoint-every 0.1 random:30,0.5,7";
+
+TEST_F(CountMatchingsCli, SigintWritesTheCheckpointExits130AndResumeFinishesTheCount) {
+    const std::string truth = run("-q random:30,0.5,7").out;  // SkipPer: fast
+    ASSERT_EQ(truth, "332027199887151024260024\n");
+    const Outcome stopped = run_and_signal(std::string(kLongRun) + " --checkpoint c.ckpt", "c.ckpt", "INT");
+    EXPECT_EQ(stopped.status, 130) << stopped.err;
+    EXPECT_EQ(stopped.out, "");
+    EXPECT_NE(stopped.err.find("checkpoint written to c.ckpt (resume with --resume)"),
+              std::string::npos)
+        << stopped.err;
+    const Outcome resumed = run(std::string(kLongRun) + " --json --checkpoint c.ckpt --resume");
+    ASSERT_EQ(resumed.status, kOk) << resumed.err;
+    const auto json = nlohmann::json::parse(resumed.out);
+    EXPECT_EQ(json["value"].get<std::string>() + "\n", truth);
+    EXPECT_GT(json["resumed_chunks"].get<int>(), 0);
+    EXPECT_LT(json["resumed_chunks"].get<int>(), 1024);
+}
+
+TEST_F(CountMatchingsCli, ARunKilledWithSigkillResumesToTheSameCount) {
+    const Outcome killed = run_and_signal(std::string(kLongRun) + " --checkpoint k.ckpt", "k.ckpt", "KILL");
+    EXPECT_NE(killed.status, kOk);
+    EXPECT_EQ(killed.out, "");
+    const Outcome resumed = run(std::string(kLongRun) + " --json --checkpoint k.ckpt --resume");
+    ASSERT_EQ(resumed.status, kOk) << resumed.err;
+    const auto json = nlohmann::json::parse(resumed.out);
+    EXPECT_EQ(json["value"], "332027199887151024260024");
+    EXPECT_GT(json["resumed_chunks"].get<int>(), 0);
+}
+
+TEST_F(CountMatchingsCli, AMismatchedOrDamagedCheckpointIsRefusedInOneLine) {
+    ASSERT_EQ(run("--method ryser random:18,0.5,1 --checkpoint c.ckpt").status, kOk);
+    const std::string good = read_file(dir_ / "c.ckpt");
+    ASSERT_FALSE(good.empty());
+    auto refusal = [&](const std::string& args) {
+        const Outcome r = run(args + " --checkpoint c.ckpt --resume");
+        EXPECT_EQ(r.status, kInputError) << args;
+        EXPECT_EQ(r.out, "") << args;
+        EXPECT_EQ(count_lines(r.err), 1U) << r.err;
+        EXPECT_EQ(r.err.rfind("error: c.ckpt: cannot resume from it: ", 0), 0U) << r.err;
+        return r.err;
+    };
+    EXPECT_NE(refusal("--method ryser random:18,0.5,2").find("another input"), std::string::npos);
+    EXPECT_NE(refusal("--method sparyser random:18,0.5,1").find("another precision or engine"),
+              std::string::npos);
+    EXPECT_NE(refusal("--method ryser --precision double random:18,0.5,1")
+                  .find("another precision or engine"),
+              std::string::npos);
+    write("c.ckpt", good.substr(0, good.size() / 2));
+    EXPECT_NE(refusal("--method ryser random:18,0.5,1").find("truncated"), std::string::npos);
+    std::string flipped = good;
+    flipped[good.size() / 2] = static_cast<char>(flipped[good.size() / 2] ^ 1);
+    write("c.ckpt", flipped);
+    EXPECT_NE(refusal("--method ryser random:18,0.5,1").find("damaged"), std::string::npos);
+    write("c.ckpt", kFourCycle);
+    EXPECT_NE(refusal("--method ryser random:18,0.5,1").find("does not start with"),
+              std::string::npos);
+    fs::remove(dir_ / "c.ckpt");
+    EXPECT_NE(refusal("--method ryser random:18,0.5,1").find("cannot be opened"),
+              std::string::npos);
+    // The intact file resumes.
+    write("c.ckpt", good);
+    const Outcome ok = run("-q --method ryser random:18,0.5,1 --checkpoint c.ckpt --resume");
+    EXPECT_EQ(ok.status, kOk) << ok.err;
+    EXPECT_EQ(ok.out, run("-q random:18,0.5,1").out);
+    EXPECT_EQ(run("--resume random:18,0.5,1").status, kUsage);
 }
 
 }  // namespace

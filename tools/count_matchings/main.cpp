@@ -2,7 +2,11 @@
 // permanent or hafnian, of the graph or matrix in a file. A thin CLI over pmcount::read_input and
 // pmcount::count.
 //
-// Exit codes: 0 ok, 1 usage, 2 input error, 3 runtime error.
+// Exit codes: 0 ok, 1 usage, 2 input error, 3 runtime error, 130 interrupted (SIGINT or SIGTERM;
+// the checkpoint, when asked for, is written first).
+//
+// Under mpirun every rank runs this program with the same arguments; rank 0 alone prints.
+#include <signal.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -15,15 +19,45 @@
 #include <limits>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <thread>
 
 #include "estimate_output.hpp"
+#include "pmcount/distributed.hpp"
 #include "pmcount/pmcount.hpp"
 #include "progress_bar.hpp"
 
 namespace {
 
-enum ExitCode { kOk = 0, kUsage = 1, kInputError = 2, kRuntimeError = 3 };
+enum ExitCode { kOk = 0, kUsage = 1, kInputError = 2, kRuntimeError = 3, kInterrupted = 130 };
+
+/// The first SIGINT or SIGTERM asks the count to stop at the end of the chunks under way (and
+/// write its checkpoint); a second one ends the process at once.
+extern "C" void on_stop_signal(int signal) {
+    static volatile sig_atomic_t seen = 0;
+    if (seen != 0) {
+        ::signal(signal, SIG_DFL);
+        ::raise(signal);
+        return;
+    }
+    seen = 1;
+    pmcount::request_stop();
+    if (pmcount::mpi_world().rank == 0) {
+        constexpr char kMessage[] =
+            "\ncount_matchings: stopping after the chunks under way (again to quit at once)\n";
+        const ssize_t ignored = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+        (void)ignored;
+    }
+}
+
+void install_stop_handlers() {
+    struct sigaction action = {};
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+}
 
 constexpr const char* kExamples = R"(Examples:
   count_matchings datasets/grid_6x6.edgelist          perfect matchings (domino tilings)
@@ -95,6 +129,8 @@ nlohmann::json to_json(const pmcount::Input& input, const pmcount::CountResult& 
     j["n"] = r.stats.n;
     j["nnz"] = input.nnz();
     j["threads"] = r.stats.threads;
+    j["ranks"] = r.stats.ranks;
+    j["resumed_chunks"] = r.stats.resumed_chunks;
     j["primes"] = r.stats.primes;
     j["gray_steps"] = r.stats.gray_steps;
     if (!r.note.empty()) {
@@ -270,7 +306,8 @@ void print_version() {
               << "OpenMP: " << info.max_threads << " threads\n"
               << "CUDA: "
               << (info.cuda_compiled ? "built with CUDA " + info.cuda_version : "not built")
-              << "\n";
+              << "\n"
+              << "MPI: " << (info.mpi_library.empty() ? "not built" : info.mpi_library) << "\n";
     if (info.devices.empty()) {
         std::cout << "GPUs: none (" << info.device_status << ")\n";
     }
@@ -304,7 +341,7 @@ CLI::Validator number_at_least(double minimum, bool whole) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     CLI::App app{"count_matchings — exact perfect matchings, cycle covers and permanents"};
     app.footer(kExamples);
     std::string path;
@@ -317,6 +354,9 @@ int main(int argc, char** argv) {
     bool explain = false, no_dm = false, no_reduce = false, general = false, hafnian = false;
     double max_time = 86400;
     std::string dot_path;
+    std::string checkpoint;
+    bool resume = false;
+    double checkpoint_every = 10;
 
     app.add_option(
         "input", path,
@@ -379,6 +419,16 @@ int main(int argc, char** argv) {
     app.add_flag("--no-reduce", no_reduce, "skip the Forbert–Marx reductions (to measure them)");
     app.add_option("--max-time", max_time,
                    "refuse plans predicted to take longer than this many seconds (0: no limit)")
+        ->check(number_at_least(0, false))
+        ->capture_default_str();
+    auto* cp = app.add_option("--checkpoint", checkpoint,
+                              "record finished work in this file (atomically, every "
+                              "--checkpoint-every seconds and on SIGINT/SIGTERM)");
+    app.add_flag("--resume", resume,
+                 "continue from the --checkpoint file (same input, precision and engines)")
+        ->needs(cp);
+    app.add_option("--checkpoint-every", checkpoint_every,
+                   "seconds between checkpoint writes")
         ->check(number_at_least(0, false))
         ->capture_default_str();
     app.add_option("--dot", dot_path,
@@ -471,6 +521,14 @@ int main(int argc, char** argv) {
     options.general = general;
     options.max_predicted_seconds =
         max_time > 0 ? max_time : std::numeric_limits<double>::infinity();
+    options.checkpoint = checkpoint;
+    options.resume = resume;
+    options.checkpoint_interval_s = checkpoint_every;
+    if (threads == 0 && world.local_size > 1) {
+        // Ranks on one host share its cores.
+        options.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) /
+                                          world.local_size);
+    }
     read_options.sum_duplicates = sum_duplicates;
     read_options.format = format == "mtx"        ? pmcount::InputFormat::matrix_market
                           : format == "edgelist" ? pmcount::InputFormat::edge_list
@@ -554,6 +612,13 @@ int main(int argc, char** argv) {
                       << (result.device.empty()
                               ? std::to_string(result.stats.threads) + " thread(s)"
                               : result.device)
+                      << (result.stats.ranks > 1
+                              ? " on each of " + std::to_string(result.stats.ranks) + " MPI ranks"
+                              : "")
+                      << (result.stats.resumed_chunks > 0
+                              ? ", " + std::to_string(result.stats.resumed_chunks) +
+                                    " chunks from the checkpoint"
+                              : "")
                       << ", " << seconds() << " s\n";
             if (!result.note.empty()) {
                 std::cerr << "note: " << result.note << "\n";
@@ -574,6 +639,10 @@ int main(int argc, char** argv) {
         bar.clear();
         std::cerr << "error: " << e.what() << "\n";
         return kUsage;
+    } catch (const pmcount::Interrupted& e) {
+        bar.clear();
+        std::cerr << "count_matchings: " << e.what() << "\n";
+        return kInterrupted;
     } catch (const pmcount::Error& e) {
         bar.clear();
         std::cerr << "error: " << e.what() << "\n";
@@ -588,4 +657,36 @@ int main(int argc, char** argv) {
         std::cerr << "error: " << e.what() << "\n";
         return kRuntimeError;
     }
+}
+
+int main(int argc, char** argv) {
+    const pmcount::MpiWorld world = pmcount::mpi_start(&argc, &argv);
+    install_stop_handlers();
+    if (world.size == 1) {
+        const int code = run(argc, argv, world);
+        pmcount::mpi_finish();
+        return code;
+    }
+    // Rank 0 prints; the others keep what they would print and show it only for a failure of
+    // their own (input and usage errors, interrupts, are met by every rank alike).
+    std::ostringstream kept;
+    std::streambuf* out = std::cout.rdbuf();
+    std::streambuf* err = std::cerr.rdbuf();
+    if (world.rank != 0) {
+        std::cout.rdbuf(kept.rdbuf());
+        std::cerr.rdbuf(kept.rdbuf());
+    }
+    const int code = run(argc, argv, world);
+    std::cout.rdbuf(out);
+    std::cerr.rdbuf(err);
+    if (code == kRuntimeError) {
+        // Perhaps this rank's alone, with the others waiting for it: end them all.
+        if (world.rank != 0) {
+            std::cerr << "count_matchings, rank " << world.rank << ": " << kept.str();
+        }
+        std::cerr.flush();
+        pmcount::mpi_abort(code);
+    }
+    pmcount::mpi_finish();
+    return code;
 }

@@ -125,14 +125,18 @@ typename Arith::Leaves walk(const Arith& arith, int n, typename Arith::Elem one,
     std::vector<typename Arith::Leaves> partial(std::size_t{1} << split);
     std::vector<std::unique_ptr<Recursion<Arith>>> walkers(
         static_cast<std::size_t>(resolve_threads(run.threads)));
-    run_chunks(m, run, [&](std::uint64_t chunk, std::uint64_t, std::uint64_t) {
-        auto& walker = walkers[static_cast<std::size_t>(omp_get_thread_num())];
-        if (!walker) {
-            walker = std::make_unique<Recursion<Arith>>(arith, n, one);
-            walker->load_root(entry);
-        }
-        walker->run_chunk(chunk, split, partial[chunk]);
-    });
+    const ChunkRecords records = records_of(partial);
+    run_chunks(
+        m, run,
+        [&](std::uint64_t chunk, std::uint64_t, std::uint64_t) {
+            auto& walker = walkers[static_cast<std::size_t>(omp_get_thread_num())];
+            if (!walker) {
+                walker = std::make_unique<Recursion<Arith>>(arith, n, one);
+                walker->load_root(entry);
+            }
+            walker->run_chunk(chunk, split, partial[chunk]);
+        },
+        &records);
     typename Arith::Leaves total{};
     for (const auto& p : partial) {
         arith.merge(total, p);

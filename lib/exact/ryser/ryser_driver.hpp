@@ -60,9 +60,13 @@ typename Arith::Acc accumulate_chunks(const Arith& arith, int bits, const Engine
                                       Range range) {
     const std::size_t chunks = std::size_t{1} << (bits - chunk_log2_for(bits));
     std::vector<typename Arith::Acc> partial(chunks, arith.make_acc());
-    run_chunks(bits, run, [&](std::uint64_t chunk, std::uint64_t begin, std::uint64_t end) {
-        range(begin, end, partial[chunk]);
-    });
+    const ChunkRecords records = records_of(partial);
+    run_chunks(
+        bits, run,
+        [&](std::uint64_t chunk, std::uint64_t begin, std::uint64_t end) {
+            range(begin, end, partial[chunk]);
+        },
+        &records);
     typename Arith::Acc total = arith.make_acc();
     for (const auto& acc : partial) {
         Arith::merge(total, acc);

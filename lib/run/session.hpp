@@ -1,0 +1,121 @@
+// The run of one count across interruptions and processes.
+//
+// Every exponential loop of the exact engines (a Gray-code range, the hafnian recursion's
+// subtrees) is split into chunks whose partial sums are merged in chunk order; a loop is a *task*
+// and each chunk's partial sum a fixed-size *record*. The session keeps, per task in the order
+// the count opens them, which chunks are finished and their records. That one ledger serves
+//   - checkpoints: written atomically (temporary file, fsync, rename) every few seconds, at the
+//     end of each task and on request_stop(); a resumed run loads the finished records instead
+//     of computing them (checkpoint.cpp has the file format);
+//   - MPI: rank 0 hands chunks out to the ranks as they ask (mpi.cpp), collects their records and
+//     sends every rank the whole task, so all ranks merge the same records in the same order.
+// The answer is bit-identical whatever the threads, ranks or interruptions: only the place a
+// record is computed changes, never the record or the merge order.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace pmcount::run {
+
+/// What a checkpoint must match to be resumed: the library version, the input (a hash of its
+/// entries and how they are read) and how it is counted (precision, engines per leaf).
+struct Identity {
+    std::string version;
+    std::string input;
+    std::string plan;
+};
+
+/// One exponential loop: `chunks` chunks with records of `record_bytes` bytes.
+struct Task {
+    int bits = 0;  // log2 of the loop's length
+    std::uint64_t chunks = 0;
+    std::size_t record_bytes = 0;
+    std::vector<unsigned char> done;    // per chunk: 1 when its record is in `records`
+    std::vector<unsigned char> records;  // chunks × record_bytes
+
+    std::uint64_t finished() const noexcept;
+    /// "2^39 steps in 1024 chunks of 128-byte records"
+    std::string describe() const;
+    unsigned char* record(std::uint64_t chunk) noexcept { return records.data() + chunk * record_bytes; }
+};
+
+/// What a task's chunks do: compute chunk c and write its record (called concurrently for
+/// different chunks, never throws), and load a record into the engine's partial sums.
+struct ChunkWork {
+    std::function<void(std::uint64_t chunk, unsigned char* record)> compute;
+    std::function<void(std::uint64_t chunk, const unsigned char* record)> load;
+    /// Fraction of the task done; called from one thread; may throw to cancel the task (the
+    /// chunks under way finish, the exception reaches the caller).
+    std::function<void(double fraction)> progress;
+};
+
+struct SessionOptions {
+    std::string checkpoint;  // empty: no checkpoint
+    bool resume = false;
+    double checkpoint_interval_s = 10;
+    bool distributed = true;  // spread tasks over the MPI ranks (when there are several)
+};
+
+class Session {
+public:
+    /// On resume, rank 0 reads and checks the checkpoint; every rank throws the same
+    /// CheckpointError when it cannot be used. Collective under MPI.
+    Session(Identity identity, SessionOptions options);
+
+    /// Runs the task's unfinished chunks on `threads` threads of each rank, then loads every
+    /// record in chunk order. Throws Interrupted after request_stop() (checkpoint written).
+    /// Collective under MPI: every rank opens the same tasks in the same order.
+    void run_task(int bits, std::uint64_t chunks, std::size_t record_bytes, int threads,
+                  const ChunkWork& work);
+
+    /// Writes the checkpoint now (rank 0; nothing without a checkpoint file).
+    void save();
+
+    int rank() const noexcept { return rank_; }
+    int ranks() const noexcept { return ranks_; }
+
+    /// Tasks (loops) in the checkpoint that a resumed run has not reached yet; records of the
+    /// tasks it opened and found finished, and of chunks it did not compute.
+    std::uint64_t resumed_chunks() const noexcept { return resumed_chunks_; }
+
+private:
+    Task& open_task(int bits, std::uint64_t chunks, std::size_t record_bytes);
+    void run_local(Task& task, const std::vector<std::uint64_t>& todo, int threads,
+                   const ChunkWork& work);
+    void record(Task& task, std::uint64_t chunk, const unsigned char* bytes);
+    void maybe_save();
+    [[noreturn]] void stopped(const Task& task);
+
+    Identity identity_;
+    SessionOptions options_;
+    int rank_ = 0;
+    int ranks_ = 1;
+    std::vector<Task> tasks_;  // the checkpoint's tasks (on resume), then this run's
+    std::size_t opened_ = 0;   // tasks this run has opened
+    std::uint64_t resumed_chunks_ = 0;
+    std::mutex mutex_;  // guards tasks_' done/records while a task runs
+    double last_save_ = 0;
+};
+
+/// Computes the chunks `todo` on `threads` OpenMP threads (dynamic), handing each record to
+/// `finished` (from the computing thread; it must be thread-safe). Thread 0 calls tick() after
+/// each of its chunks; once tick() returns false or throws, or a stop is requested, no further
+/// chunk starts. Rethrows tick()'s exception; returns false when cut short.
+bool compute_chunks(const std::vector<std::uint64_t>& todo, std::size_t record_bytes, int threads,
+                    const ChunkWork& work,
+                    const std::function<void(std::uint64_t, const unsigned char*)>& finished,
+                    const std::function<bool()>& tick);
+
+/// True once request_stop() was called (and until the count it stopped has thrown).
+bool stop_requested() noexcept;
+void clear_stop() noexcept;
+
+/// Seconds on a steady clock (for save intervals).
+double now_s() noexcept;
+
+}  // namespace pmcount::run
