@@ -24,6 +24,7 @@
 #include "plan/plan.hpp"
 #include "run/session.hpp"
 #include "pmcount/build_info.hpp"
+#include "pmcount/distributed.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/io.hpp"
 
@@ -322,6 +323,7 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
     settings.backend = options.backend;
     settings.gpu_kernels = options.gpu_kernels;
     settings.threads = exact::resolve_threads(options.threads);
+    settings.ranks = options.distributed ? std::max(1, mpi_world().size) : 1;
     settings.time_limit_s = options.max_predicted_seconds;
     settings.general = options.general;
     if (options.backend == Backend::cuda && !exact::gpu_available()) {

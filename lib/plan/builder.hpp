@@ -249,6 +249,7 @@ private:
         facts.order = a.rows();
         facts.nnz = a.nnz();
         facts.threads = settings_.threads;
+        facts.ranks = settings_.ranks;
         facts.gpu_kernels = settings_.gpu_kernels;
         std::optional<DenseMatrix<T>> dense;
         if (a.rows() <= exact::kMaxRyserOrder) {

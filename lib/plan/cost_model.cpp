@@ -55,9 +55,12 @@ double padded_width(vertex_t n) {
 }
 
 /// Seconds of 2^(n−1) steps of `per_step_ns` on the threads the engines use (one below 2^18 steps,
-/// chunked_run.cpp), plus the fixed start-up.
-double steps_seconds(vertex_t n, double per_step_ns, int threads, double start_s = kStart_s) {
-    const double used = n - 1 < 18 ? 1.0 : std::max(1, threads) * kParallelEfficiency;
+/// chunked_run.cpp) and the MPI ranks (from 2^20 steps, run/session.cpp), plus the fixed start-up.
+double steps_seconds(vertex_t n, double per_step_ns, int threads, double start_s = kStart_s,
+                     int ranks = 1) {
+    const double used = n - 1 < 18 ? 1.0
+                                   : std::max(1, threads) * kParallelEfficiency *
+                                         (n - 1 < 20 ? 1 : std::max(1, ranks));
     return start_s + std::ldexp(per_step_ns * 1e-9, n - 1) / used;
 }
 
@@ -118,7 +121,7 @@ double ryser_seconds(const LeafFacts& f) {
     } else {
         per_step = kStepBase_ns + row_ns(f) * width + clamp01(f.term_fraction) * term_ns(f);
     }
-    return steps_seconds(f.order, per_step, f.threads);
+    return steps_seconds(f.order, per_step, f.threads, kStart_s, f.ranks);
 }
 
 double sparyser_seconds(const LeafFacts& f) {
@@ -129,7 +132,7 @@ double sparyser_seconds(const LeafFacts& f) {
     const double product = (passes(f) > 1 ? kModularRow_ns : row_ns(f)) * width + term_ns(f);
     const double per_step =
         kSparseStep_ns + kSparseEntry_ns * f.entries_per_step + clamp01(f.term_fraction) * product;
-    return steps_seconds(f.order, passes(f) * per_step, f.threads, kSparseStart_s);
+    return steps_seconds(f.order, passes(f) * per_step, f.threads, kSparseStart_s, f.ranks);
 }
 
 double skipper_seconds(const LeafFacts& f) {
@@ -147,7 +150,7 @@ double skipper_seconds(const LeafFacts& f) {
         per_step =
             passes(f) * (visits * (kSkipVisit_ns + kSkipVisitRow_ns * width) + terms * product);
     }
-    return steps_seconds(f.order, per_step, f.threads, kSparseStart_s);
+    return steps_seconds(f.order, per_step, f.threads, kSparseStart_s, f.ranks);
 }
 
 /// FP64 add/multiply instructions per second of the visible GPUs together (0 without one).
@@ -328,7 +331,8 @@ double hafnian_seconds(const LeafFacts& f) {
             per_ns = kHafnianComplex_ns;
             break;
     }
-    const double threads = f.order < 24 ? 1.0 : std::max(1, f.threads);
+    const double threads = (f.order < 24 ? 1.0 : std::max(1, f.threads)) *
+                           (f.order < 40 ? 1 : std::max(1, f.ranks));
     return kHafnianStart_s + hafnian_multiply_adds(f.order) * per_ns * 1e-9 / threads;
 }
 

@@ -29,6 +29,8 @@ struct LeafFacts {
     /// Exact arithmetic: how the CPU engines multiply (exact::exact_products).
     exact::ExactProducts products = exact::ExactProducts::compact;
     int threads = 1;
+    /// MPI ranks that share the CPU engines' loops of 2^20 steps or more (run/session.cpp).
+    int ranks = 1;
     /// Which kernels the sparse GPU engines may use (CountOptions::gpu_kernels).
     GpuKernels gpu_kernels = GpuKernels::automatic;
     /// From exact::estimate_sparse_walk: the fraction of Gray indices without a zero y_i (the

@@ -345,6 +345,7 @@ private:
         facts.order = a.rows();
         facts.nnz = a.nnz();
         facts.threads = settings_.threads;
+        facts.ranks = settings_.ranks;
         if (settings_.precision == Precision::exact) {
             facts.arithmetic = Arithmetic::exact;
             if constexpr (kIntegral<T>) {

@@ -46,6 +46,8 @@ struct Settings {
     Backend backend = Backend::automatic;
     GpuKernels gpu_kernels = GpuKernels::automatic;
     int threads = 1;
+    /// MPI ranks sharing the exponential CPU loops (run/session.hpp), in the predictions.
+    int ranks = 1;
     /// Splits of lines with 3–4 nonzeros the planner may try in one plan. Each attempt plans
     /// both parts to compare them with keeping the matrix whole, so this bounds planning time.
     int max_splits = 2048;
