@@ -67,7 +67,9 @@ private:
     std::size_t at_ = 0;
 };
 
-std::string system_error(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
+std::string system_error(const char* what) {
+    return std::string(what) + ": " + std::strerror(errno);
+}
 
 }  // namespace
 
@@ -201,8 +203,8 @@ std::string identity_mismatch(const Identity& checkpoint, const Identity& run) {
         return "it was written by pmcount " + checkpoint.version + ", this is " + run.version;
     }
     if (checkpoint.input != run.input) {
-        return "it was written for another input (" + checkpoint.input + "; this run: " +
-               run.input + ")";
+        return "it was written for another input (" + checkpoint.input +
+               "; this run: " + run.input + ")";
     }
     if (checkpoint.plan != run.plan) {
         return "it was written for another precision or engine (" + checkpoint.plan +

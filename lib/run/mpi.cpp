@@ -43,7 +43,9 @@ int env_int(const char* name, int fallback) {
 #endif
 }  // namespace
 
-MpiWorld mpi_world() noexcept { return g_world; }
+MpiWorld mpi_world() noexcept {
+    return g_world;
+}
 
 #if PMCOUNT_WITH_MPI
 
@@ -90,15 +92,23 @@ MpiWorld mpi_start(int*, char***) {
     g_world.local_size = launched_by_mpi() ? env_int("OMPI_COMM_WORLD_LOCAL_SIZE", 1) : 1;
     return g_world;
 }
-void mpi_finish() noexcept { g_world = MpiWorld{}; }
-void mpi_abort(int code) noexcept { std::exit(code); }
+void mpi_finish() noexcept {
+    g_world = MpiWorld{};
+}
+void mpi_abort(int code) noexcept {
+    std::exit(code);
+}
 
 #endif
 
 namespace run::mpi {
 
-int rank() noexcept { return g_world.rank; }
-int size() noexcept { return g_world.size; }
+int rank() noexcept {
+    return g_world.rank;
+}
+int size() noexcept {
+    return g_world.size;
+}
 
 #if PMCOUNT_WITH_MPI
 
@@ -179,8 +189,9 @@ void serve_as_worker(Task& task, int threads, const ChunkWork& work) {
         for (std::size_t k = 0; k < results.size(); ++k) {
             const auto* id = reinterpret_cast<const unsigned char*>(&results[k]);
             message.insert(message.end(), id, id + sizeof(std::uint64_t));
-            message.insert(message.end(), records.begin() + static_cast<std::ptrdiff_t>(k * task.record_bytes),
-                           records.begin() + static_cast<std::ptrdiff_t>((k + 1) * task.record_bytes));
+            message.insert(
+                message.end(), records.begin() + static_cast<std::ptrdiff_t>(k * task.record_bytes),
+                records.begin() + static_cast<std::ptrdiff_t>((k + 1) * task.record_bytes));
         }
         check(MPI_Send(message.data(), static_cast<int>(message.size()), MPI_BYTE, 0, kTagRequest,
                        MPI_COMM_WORLD),
@@ -190,7 +201,8 @@ void serve_as_worker(Task& task, int threads, const ChunkWork& work) {
         int bytes = 0;
         MPI_Get_count(&status, MPI_BYTE, &bytes);
         std::vector<std::uint64_t> batch(static_cast<std::size_t>(bytes) / sizeof(std::uint64_t));
-        check(MPI_Recv(batch.data(), bytes, MPI_BYTE, 0, kTagBatch, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+        check(MPI_Recv(batch.data(), bytes, MPI_BYTE, 0, kTagBatch, MPI_COMM_WORLD,
+                       MPI_STATUS_IGNORE),
               "receive");
         if (batch.empty()) {
             return;
@@ -262,8 +274,8 @@ bool run_task(Task& task, const std::vector<std::uint64_t>& todo, int threads,
         std::mutex local_mutex;
         std::thread local([&] {
             for (;;) {
-                const auto batch = queue.take(static_cast<std::size_t>(std::max(1, threads)),
-                                              task, records);
+                const auto batch =
+                    queue.take(static_cast<std::size_t>(std::max(1, threads)), task, records);
                 if (batch.empty()) {
                     break;
                 }
@@ -362,8 +374,12 @@ bool run_task(Task& task, const std::vector<std::uint64_t>& todo, int threads,
 
 #else
 
-std::string library_version() { return {}; }
-std::string broadcast(const std::string& text) { return text; }
+std::string library_version() {
+    return {};
+}
+std::string broadcast(const std::string& text) {
+    return text;
+}
 
 bool run_task(Task&, const std::vector<std::uint64_t>&, int, const ChunkWork&,
               const Coordination&) {

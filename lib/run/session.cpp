@@ -20,12 +20,18 @@ std::atomic<bool> g_stop{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 }  // namespace
 
-void request_stop() noexcept { g_stop.store(true, std::memory_order_relaxed); }
+void request_stop() noexcept {
+    g_stop.store(true, std::memory_order_relaxed);
+}
 
 namespace run {
 
-bool stop_requested() noexcept { return g_stop.load(std::memory_order_relaxed); }
-void clear_stop() noexcept { g_stop.store(false, std::memory_order_relaxed); }
+bool stop_requested() noexcept {
+    return g_stop.load(std::memory_order_relaxed);
+}
+void clear_stop() noexcept {
+    g_stop.store(false, std::memory_order_relaxed);
+}
 
 double now_s() noexcept {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
@@ -56,7 +62,8 @@ bool compute_chunks(const std::vector<std::uint64_t>& todo, std::size_t record_b
     std::atomic<bool> cancelled{false};
     std::exception_ptr failure;
     const auto count = static_cast<std::int64_t>(todo.size());
-    const int team = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, count)));
+    const int team =
+        static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, count)));
 #pragma omp parallel num_threads(team)
     {
         std::vector<unsigned char> record(record_bytes);
@@ -136,10 +143,10 @@ Task& Session::open_task(int bits, std::uint64_t chunks, std::size_t record_byte
             mine.bits = bits;
             mine.chunks = chunks;
             mine.record_bytes = record_bytes;
-            throw CheckpointError(options_.checkpoint,
-                                  "cannot resume from it: its loop " +
-                                      std::to_string(index + 1) + " has " +
-                                      t.describe() + ", this run's has " + mine.describe());
+            throw CheckpointError(options_.checkpoint, "cannot resume from it: its loop " +
+                                                           std::to_string(index + 1) + " has " +
+                                                           t.describe() + ", this run's has " +
+                                                           mine.describe());
         }
         resumed_chunks_ += t.finished();
         return tasks_[index];
@@ -184,10 +191,10 @@ void Session::maybe_save() {
 void Session::stopped(const Task& task) {
     save();
     clear_stop();
-    std::string where = options_.checkpoint.empty()
-                            ? std::string("no checkpoint was asked for (--checkpoint FILE)")
-                            : "checkpoint written to " + options_.checkpoint +
-                                  " (resume with --resume)";
+    std::string where =
+        options_.checkpoint.empty()
+            ? std::string("no checkpoint was asked for (--checkpoint FILE)")
+            : "checkpoint written to " + options_.checkpoint + " (resume with --resume)";
     throw Interrupted("interrupted after " + std::to_string(task.finished()) + " of " +
                       std::to_string(task.chunks) + " chunks of loop " + std::to_string(opened_) +
                       "; " + where);
@@ -213,8 +220,8 @@ void Session::run_task(int bits, std::uint64_t chunks, std::size_t record_bytes,
     auto tick = [&] {
         if (work.progress && rank_ == 0) {
             // (re-issued chunks may finish twice under MPI)
-            work.progress(std::min(1.0, static_cast<double>(finished_chunks.load()) /
-                                            static_cast<double>(chunks)));
+            work.progress(std::min(
+                1.0, static_cast<double>(finished_chunks.load()) / static_cast<double>(chunks)));
         }
         maybe_save();
         return !(may_stop && stop_requested());

@@ -35,13 +35,15 @@ struct Task {
     int bits = 0;  // log2 of the loop's length
     std::uint64_t chunks = 0;
     std::size_t record_bytes = 0;
-    std::vector<unsigned char> done;    // per chunk: 1 when its record is in `records`
+    std::vector<unsigned char> done;     // per chunk: 1 when its record is in `records`
     std::vector<unsigned char> records;  // chunks × record_bytes
 
     std::uint64_t finished() const noexcept;
     /// "2^39 steps in 1024 chunks of 128-byte records"
     std::string describe() const;
-    unsigned char* record(std::uint64_t chunk) noexcept { return records.data() + chunk * record_bytes; }
+    unsigned char* record(std::uint64_t chunk) noexcept {
+        return records.data() + chunk * record_bytes;
+    }
 };
 
 /// What a task's chunks do: compute chunk c and write its record (called concurrently for

@@ -67,8 +67,12 @@ protected:
         return shell("rm -f " + quoted(checkpoint) + "; " + quoted(PMCOUNT_COUNT_MATCHINGS) + " " +
                      args +
                      " < /dev/null > stdout.txt 2> stderr.txt & pid=$!; tries=0; "
-                     "while [ ! -s " + quoted(checkpoint) + " ] && [ $tries -lt 1200 ]; do "
-                     "sleep 0.05; tries=$((tries + 1)); done; kill -" + signal + " $pid; "
+                     "while [ ! -s " +
+                     quoted(checkpoint) +
+                     " ] && [ $tries -lt 1200 ]; do "
+                     "sleep 0.05; tries=$((tries + 1)); done; kill -" +
+                     signal +
+                     " $pid; "
                      "wait $pid");
     }
 };
@@ -688,13 +692,16 @@ TEST_F(CountMatchingsCli, HafnianOfASymmetricMatrixAndItsInputErrors) {
     EXPECT_EQ(cycle.status, kUsage);
 }
 
-// A dense Ryser count of a few seconds on one thread, checkpointed every 0.1 s.
-const char* const kLongRun = "--method ryser --threads 1 --checkpoint-every 0.1 random:30,0.5,7";
+// A dense Ryser count of a few seconds on one CPU thread (the GPU engines keep no checkpoint
+// yet), checkpointed every 0.1 s.
+const char* const kLongRun =
+    "--backend cpu --method ryser --threads 1 --checkpoint-every 0.1 random:30,0.5,7";
 
 TEST_F(CountMatchingsCli, SigintWritesTheCheckpointExits130AndResumeFinishesTheCount) {
     const std::string truth = run("-q random:30,0.5,7").out;  // SkipPer: fast
     ASSERT_EQ(truth, "332027199887151024260024\n");
-    const Outcome stopped = run_and_signal(std::string(kLongRun) + " --checkpoint c.ckpt", "c.ckpt", "INT");
+    const Outcome stopped =
+        run_and_signal(std::string(kLongRun) + " --checkpoint c.ckpt", "c.ckpt", "INT");
     EXPECT_EQ(stopped.status, 130) << stopped.err;
     EXPECT_EQ(stopped.out, "");
     EXPECT_NE(stopped.err.find("checkpoint written to c.ckpt (resume with --resume)"),
@@ -709,7 +716,8 @@ TEST_F(CountMatchingsCli, SigintWritesTheCheckpointExits130AndResumeFinishesTheC
 }
 
 TEST_F(CountMatchingsCli, ARunKilledWithSigkillResumesToTheSameCount) {
-    const Outcome killed = run_and_signal(std::string(kLongRun) + " --checkpoint k.ckpt", "k.ckpt", "KILL");
+    const Outcome killed =
+        run_and_signal(std::string(kLongRun) + " --checkpoint k.ckpt", "k.ckpt", "KILL");
     EXPECT_NE(killed.status, kOk);
     EXPECT_EQ(killed.out, "");
     const Outcome resumed = run(std::string(kLongRun) + " --json --checkpoint k.ckpt --resume");
@@ -720,7 +728,7 @@ TEST_F(CountMatchingsCli, ARunKilledWithSigkillResumesToTheSameCount) {
 }
 
 TEST_F(CountMatchingsCli, AMismatchedOrDamagedCheckpointIsRefusedInOneLine) {
-    ASSERT_EQ(run("--method ryser random:18,0.5,1 --checkpoint c.ckpt").status, kOk);
+    ASSERT_EQ(run("--backend cpu --method ryser random:18,0.5,1 --checkpoint c.ckpt").status, kOk);
     const std::string good = read_file(dir_ / "c.ckpt");
     ASSERT_FALSE(good.empty());
     auto refusal = [&](const std::string& args) {
@@ -731,27 +739,32 @@ TEST_F(CountMatchingsCli, AMismatchedOrDamagedCheckpointIsRefusedInOneLine) {
         EXPECT_EQ(r.err.rfind("error: c.ckpt: cannot resume from it: ", 0), 0U) << r.err;
         return r.err;
     };
-    EXPECT_NE(refusal("--method ryser random:18,0.5,2").find("another input"), std::string::npos);
-    EXPECT_NE(refusal("--method sparyser random:18,0.5,1").find("another precision or engine"),
+    EXPECT_NE(refusal("--backend cpu --method ryser random:18,0.5,2").find("another input"),
               std::string::npos);
-    EXPECT_NE(refusal("--method ryser --precision double random:18,0.5,1")
+    EXPECT_NE(refusal("--backend cpu --method sparyser random:18,0.5,1")
+                  .find("another precision or engine"),
+              std::string::npos);
+    EXPECT_NE(refusal("--backend cpu --method ryser --precision double random:18,0.5,1")
                   .find("another precision or engine"),
               std::string::npos);
     write("c.ckpt", good.substr(0, good.size() / 2));
-    EXPECT_NE(refusal("--method ryser random:18,0.5,1").find("truncated"), std::string::npos);
+    EXPECT_NE(refusal("--backend cpu --method ryser random:18,0.5,1").find("truncated"),
+              std::string::npos);
     std::string flipped = good;
     flipped[good.size() / 2] = static_cast<char>(flipped[good.size() / 2] ^ 1);
     write("c.ckpt", flipped);
-    EXPECT_NE(refusal("--method ryser random:18,0.5,1").find("damaged"), std::string::npos);
+    EXPECT_NE(refusal("--backend cpu --method ryser random:18,0.5,1").find("damaged"),
+              std::string::npos);
     write("c.ckpt", kFourCycle);
-    EXPECT_NE(refusal("--method ryser random:18,0.5,1").find("does not start with"),
+    EXPECT_NE(refusal("--backend cpu --method ryser random:18,0.5,1").find("does not start with"),
               std::string::npos);
     fs::remove(dir_ / "c.ckpt");
-    EXPECT_NE(refusal("--method ryser random:18,0.5,1").find("cannot be opened"),
+    EXPECT_NE(refusal("--backend cpu --method ryser random:18,0.5,1").find("cannot be opened"),
               std::string::npos);
     // The intact file resumes.
     write("c.ckpt", good);
-    const Outcome ok = run("-q --method ryser random:18,0.5,1 --checkpoint c.ckpt --resume");
+    const Outcome ok =
+        run("-q --backend cpu --method ryser random:18,0.5,1 --checkpoint c.ckpt --resume");
     EXPECT_EQ(ok.status, kOk) << ok.err;
     EXPECT_EQ(ok.out, run("-q random:18,0.5,1").out);
     EXPECT_EQ(run("--resume random:18,0.5,1").status, kUsage);

@@ -48,7 +48,8 @@ CountOptions with_method(Method method) {
     return options;
 }
 
-const run::Identity kIdentity{"0.1.0", "4×4, 16 entries, hash 1", "exact precision, engines ryser 4"};
+const run::Identity kIdentity{"0.1.0", "4×4, 16 entries, hash 1",
+                              "exact precision, engines ryser 4"};
 
 TEST_F(Checkpoints, FileRoundTripsIdentityAndFinishedRecords) {
     const std::vector<run::Task> tasks{task_with(20, 8, 16, 1), task_with(30, 5, 40, 7)};
