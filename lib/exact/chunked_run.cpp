@@ -2,7 +2,8 @@
 
 #include <omp.h>
 
-#include <exception>
+#include <numeric>
+#include <vector>
 
 #include "run/session.hpp"
 
@@ -25,44 +26,34 @@ void run_chunks(int bits, const EngineRun& run,
                   : static_cast<int>(std::min<std::int64_t>(resolve_threads(run.threads), chunks));
 
     ProgressThrottle progress(run);
-    if (run.session != nullptr && records != nullptr) {
-        run::ChunkWork work;
-        work.compute = [&](std::uint64_t c, unsigned char* record) {
-            body(c, c * chunk, (c + 1) * chunk);
+    run::ChunkWork work;
+    work.compute = [&](std::uint64_t c, unsigned char* record) {
+        body(c, c * chunk, (c + 1) * chunk);
+        if (records != nullptr) {
             records->save(c, record);
-        };
+        }
+    };
+    if (run.session != nullptr && records != nullptr) {
         work.load = records->load;
         work.progress = [&progress](double fraction) { progress.report(fraction); };
         run.session->run_task(bits, static_cast<std::uint64_t>(chunks), records->bytes, threads,
                               work);
         return;
     }
+    // No session (an engine called directly): every chunk here, on the same scheduler.
+    std::vector<std::uint64_t> all(static_cast<std::size_t>(chunks));
+    std::iota(all.begin(), all.end(), std::uint64_t{0});
     std::atomic<std::int64_t> done{0};
-    // An exception may not leave an OpenMP region (std::terminate): the reporting thread keeps
-    // it, the others see `cancelled` and skip the chunks not yet started.
-    std::atomic<bool> cancelled{false};
-    std::exception_ptr failure;
-
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (std::int64_t c = 0; c < chunks; ++c) {
-        if (cancelled.load(std::memory_order_relaxed)) {
-            continue;
-        }
-        const std::uint64_t begin = static_cast<std::uint64_t>(c) * chunk;
-        body(static_cast<std::uint64_t>(c), begin, begin + chunk);
-        const std::int64_t finished = done.fetch_add(1, std::memory_order_relaxed) + 1;
-        if (omp_get_thread_num() == 0) {
-            try {
-                progress.report(static_cast<double>(finished) / static_cast<double>(chunks));
-            } catch (...) {
-                failure = std::current_exception();
-                cancelled = true;
-            }
-        }
-    }
-    if (failure) {
-        std::rethrow_exception(failure);
-    }
+    run::compute_chunks(
+        all, records != nullptr ? records->bytes : 0, threads, work,
+        [&done](std::uint64_t, const unsigned char*) {
+            done.fetch_add(1, std::memory_order_relaxed);
+        },
+        [&] {
+            progress.report(static_cast<double>(done.load(std::memory_order_relaxed)) /
+                            static_cast<double>(chunks));
+            return true;
+        });
 }
 
 }  // namespace pmcount::exact
