@@ -1,10 +1,11 @@
 // Host side of the dense GPU engine: run-time compilation of cuda/kernels/ryser_dense.cuh with
 // NVRTC for the order n and arithmetic at hand (so x sits in registers with compile-time indices;
-// cached on disk, nvrtc_cache.cuh), and a scheduler that hands batches of chunks to one host
-// thread per GPU.
+// cached on disk, nvrtc_cache.cuh), and a scheduler that hands batches of units (fixed runs of
+// the Gray range, cuda_backend.hpp's GpuRange) to one host thread per GPU and passes on each
+// unit's record; the caller merges the records in unit order (merge_range_records).
 //
-// Layers (CUB style): ryser_dense() (device-wide entry: plan the chunks, start the workers,
-// combine) → run_device() (one GPU: load, upload, launch batch after batch) → the kernel.
+// Layers (CUB style): ryser_dense() (device-wide entry: plan the batches, start the workers) →
+// run_device() (one GPU: load, upload, launch batch after batch, unit records) → the kernel.
 // Every CUDA status is checked here and turned into DeviceError (NVRTC's in nvrtc_cache.cu).
 #include <cuda_runtime.h>
 
@@ -13,9 +14,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -141,16 +144,10 @@ std::uint32_t negative_inverse(std::uint32_t p) {
     return ~inverse + 1;
 }
 
-/// What one batch contributes: double-double sums or residues.
-struct BatchRecord {
-    DD re, im;
-    double magnitude = 0;
-    std::vector<std::uint32_t> residues;
-};
-
+/// A run of consecutive units, launched at once.
 struct Batch {
-    u64 first_segment = 0;
-    u64 segments = 0;
+    u64 first_unit = 0;
+    u64 units = 0;
 };
 
 struct Plan {
@@ -158,11 +155,27 @@ struct Plan {
     u64 chunks = 0;
     u64 groups = 0;
     u64 segments = 0;
+    u64 units = 0;
+    u64 unit_segments = 0;
     std::vector<Batch> batches;
-    int blocks = 0;  // resident blocks of the first GPU: the persistent grid
-    std::size_t shared_bytes = 0;
     u64 max_batch_segments = 0;
 };
+
+/// The range's geometry: chunks of 2^chunk_log2 steps, groups of kGroupChunks chunks, segments of
+/// kGroupsPerSegment groups (a power of two, or one), and at most kMaxUnits units of whole
+/// segments. Depends on n and chunk_log2 only (GpuRange).
+constexpr u64 kMaxUnits = 1024;
+Plan range_geometry(int n, int chunk_log2) {
+    Plan plan;
+    const int bits = n - 1;
+    plan.chunk_log2 = std::min(bits, chunk_log2);
+    plan.chunks = u64{1} << (bits - plan.chunk_log2);
+    plan.groups = (plan.chunks + kGroupChunks - 1) / kGroupChunks;
+    plan.segments = (plan.groups + kGroupsPerSegment - 1) / kGroupsPerSegment;
+    plan.units = std::min(plan.segments, kMaxUnits);
+    plan.unit_segments = plan.segments / plan.units;
+    return plan;
+}
 
 std::string kernel_name(int n, GpuMode mode) {
     const KernelShape shape = kernel_shape(n, mode);
@@ -172,17 +185,23 @@ std::string kernel_name(int n, GpuMode mode) {
            (shape.fuse_top ? "true" : "false") + ">>";
 }
 
-/// The batches, fixed before any GPU starts (so the per-batch sums, combined in batch order, do
-/// not depend on which GPU ran what): a 1/kBatchDivisor share of what remains, clamped.
-std::vector<Batch> make_batches(u64 segments, u64 min_segments) {
+/// The batches, fixed before any GPU starts: runs of consecutive units of the list, each a
+/// 1/kBatchDivisor share of what remains, clamped (at least min_segments, at most
+/// kMaxBatchSegments, whole units), and never across a gap of the list.
+std::vector<Batch> make_batches(const std::vector<std::uint64_t>& units, u64 unit_segments, u64 min_segments) {
     std::vector<Batch> batches;
-    for (u64 first = 0; first < segments;) {
-        const u64 remaining = segments - first;
+    const u64 min_units = std::max<u64>(1, (min_segments + unit_segments - 1) / unit_segments);
+    const u64 max_units = std::max<u64>(1, Policy::kMaxBatchSegments / unit_segments);
+    for (std::size_t k = 0; k < units.size();) {
+        const u64 remaining = units.size() - k;
         u64 size = (remaining + Policy::kBatchDivisor - 1) / Policy::kBatchDivisor;
-        size = std::min<u64>(std::max(size, min_segments), Policy::kMaxBatchSegments);
-        size = std::min(size, remaining);
-        batches.push_back({first, size});
-        first += size;
+        size = std::min(std::min(std::max(size, min_units), max_units), remaining);
+        u64 run = 1;
+        while (run < size && units[k + run] == units[k] + run) {
+            ++run;
+        }
+        batches.push_back({units[k], run});
+        k += run;
     }
     return batches;
 }
@@ -236,13 +255,13 @@ struct JobCommon {
     bool modular = false;
     const std::vector<std::uint32_t>* primes = nullptr;
     const std::vector<int>* devices = nullptr;
-    const std::function<void(double)>* progress = nullptr;
+    const GpuRange* range = nullptr;
 };
 
-/// One GPU's worker: loads the kernels, uploads the tables, and runs batches until none is left.
+/// One GPU's worker: loads the kernels, uploads the tables, and runs batches until none is left;
+/// each unit's record goes to the range's `finished`. The reporting worker asks `keep_going`.
 void run_device(int device, const JobCommon& job, const Launch& launch, const Plan& plan,
-                std::atomic<int>& next, std::vector<BatchRecord>& records, GpuDeviceUse& use,
-                std::atomic<u64>& segments_done, bool report_progress, std::atomic<bool>& stop) {
+                std::atomic<int>& next, GpuDeviceUse& use, bool report, std::atomic<bool>& stop) {
     const auto start = std::chrono::steady_clock::now();
     check(cudaSetDevice(device), "cudaSetDevice");
     cudaDeviceProp prop{};
@@ -279,10 +298,15 @@ void run_device(int device, const JobCommon& job, const Launch& launch, const Pl
     void* second = launch.upload(params, memory);
     int modular_flag = job.modular ? 1 : 0;
     std::vector<double> host(plan.max_batch_segments * kRecordDoubles);
+    const std::size_t record_bytes =
+        range_record_bytes(job.modular ? GpuMode::modular : GpuMode::double_compensated, primes.size());
+    std::vector<unsigned char> record(record_bytes);
     for (int b = next++; b < static_cast<int>(plan.batches.size()) && !stop; b = next++) {
         const Batch& batch = plan.batches[static_cast<std::size_t>(b)];
-        params.first_group = batch.first_segment * kGroupsPerSegment;
-        params.group_count = std::min(batch.segments * kGroupsPerSegment, plan.groups - params.first_group);
+        const u64 first_segment = batch.first_unit * plan.unit_segments;
+        const u64 segments = std::min(batch.units * plan.unit_segments, plan.segments - first_segment);
+        params.first_group = first_segment * kGroupsPerSegment;
+        params.group_count = std::min(segments * kGroupsPerSegment, plan.groups - params.first_group);
         const u64 warps_needed = (params.group_count + Policy::kMinGroupsPerWarp - 1) / Policy::kMinGroupsPerWarp;
         const u64 blocks = std::min(resident_blocks, (warps_needed * 32 + Policy::kBlockThreads - 1) /
                                                          Policy::kBlockThreads);
@@ -292,34 +316,41 @@ void run_device(int device, const JobCommon& job, const Launch& launch, const Pl
                                dim3(Policy::kBlockThreads), args, launch.shared_bytes, nullptr),
               "launching the Ryser kernel");
         void* reduce_args[] = {&params, &modular_flag, &segment_records};
-        check(cudaLaunchKernel(reinterpret_cast<const void*>(reduce), dim3(static_cast<unsigned>(batch.segments)),
+        check(cudaLaunchKernel(reinterpret_cast<const void*>(reduce), dim3(static_cast<unsigned>(segments)),
                                dim3(kGroupsPerSegment), reduce_args, 0, nullptr),
               "launching the record reduction");
-        check(cudaMemcpy(host.data(), segment_records, batch.segments * kRecordDoubles * sizeof(double),
+        check(cudaMemcpy(host.data(), segment_records, segments * kRecordDoubles * sizeof(double),
                          cudaMemcpyDeviceToHost),
               "Ryser kernel");
-        BatchRecord& record = records[static_cast<std::size_t>(b)];
-        if (job.modular) {
-            record.residues.assign(primes.size(), 0);
-            for (u64 g = 0; g < batch.segments; ++g) {
-                const auto* r = reinterpret_cast<const std::uint32_t*>(host.data() + g * kRecordDoubles);
-                for (std::size_t k = 0; k < primes.size(); ++k) {
-                    record.residues[k] = static_cast<std::uint32_t>(
-                        (static_cast<u64>(record.residues[k]) + r[k]) % primes[k]);
+        // Each unit's record: its segments' records, added in segment order.
+        for (u64 u = 0; u < batch.units; ++u) {
+            const double* first = host.data() + u * plan.unit_segments * kRecordDoubles;
+            if (job.modular) {
+                std::vector<std::uint32_t> residues(primes.size(), 0);
+                for (u64 g = 0; g < plan.unit_segments; ++g) {
+                    const auto* r = reinterpret_cast<const std::uint32_t*>(first + g * kRecordDoubles);
+                    for (std::size_t k = 0; k < primes.size(); ++k) {
+                        residues[k] = static_cast<std::uint32_t>((static_cast<u64>(residues[k]) + r[k]) % primes[k]);
+                    }
                 }
+                std::memcpy(record.data(), residues.data(), record_bytes);
+            } else {
+                DD re, im;
+                double magnitude = 0;
+                for (u64 g = 0; g < plan.unit_segments; ++g) {
+                    const double* r = first + g * kRecordDoubles;
+                    re = dd_add(re, {r[0], r[1]});
+                    im = dd_add(im, {r[2], r[3]});
+                    magnitude += r[4];
+                }
+                const double sums[5] = {re.hi, re.lo, im.hi, im.lo, magnitude};
+                std::memcpy(record.data(), sums, record_bytes);
             }
-        } else {
-            for (u64 g = 0; g < batch.segments; ++g) {
-                const double* r = host.data() + g * kRecordDoubles;
-                record.re = dd_add(record.re, {r[0], r[1]});
-                record.im = dd_add(record.im, {r[2], r[3]});
-                record.magnitude += r[4];
-            }
+            job.range->finished(batch.first_unit + u, record.data());
         }
         ++use.batches;
-        const u64 done = segments_done += batch.segments;
-        if (report_progress && *job.progress) {
-            (*job.progress)(static_cast<double>(done) / static_cast<double>(plan.segments));
+        if (report && job.range->keep_going && !job.range->keep_going()) {
+            stop = true;
         }
     }
     use.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -348,9 +379,8 @@ std::vector<int> chosen_devices(const std::vector<int>& requested) {
     return out;
 }
 
-/// Plans the batches from the occupancy of the first GPU, runs them on every GPU, and combines
-/// the batch records in batch order (never completion order: the same sum for any number of
-/// GPUs). `loaded` is when the kernels were ready (compilation is not timed).
+/// Plans the batches of the range's units from the occupancy of the first GPU and runs them on
+/// every GPU.
 GpuRyserResult run_gray_range(const JobCommon& job, const Launch& launch, int chunk_log2) {
     const std::vector<int> gpus = chosen_devices(*job.devices);
     const auto start = std::chrono::steady_clock::now();
@@ -369,61 +399,40 @@ GpuRyserResult run_gray_range(const JobCommon& job, const Launch& launch, int ch
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     const u64 resident_warps = static_cast<u64>(std::max(1, blocks_per_sm)) * prop.multiProcessorCount *
                                (Policy::kBlockThreads / 32);
-    Plan plan;
-    const int bits = job.n - 1;
-    plan.chunk_log2 = std::min(bits, chunk_log2);
-    plan.chunks = u64{1} << (bits - plan.chunk_log2);
-    plan.groups = (plan.chunks + kGroupChunks - 1) / kGroupChunks;
-    plan.segments = (plan.groups + kGroupsPerSegment - 1) / kGroupsPerSegment;
+    Plan plan = range_geometry(job.n, chunk_log2);
+    std::vector<std::uint64_t> units = job.range->units;
+    if (units.empty()) {
+        units.resize(plan.units);
+        std::iota(units.begin(), units.end(), std::uint64_t{0});
+    }
+    if (!std::is_sorted(units.begin(), units.end()) || units.back() >= plan.units ||
+        std::adjacent_find(units.begin(), units.end()) != units.end()) {
+        throw InvalidArgument("GPU range: the units must be distinct, ascending and below " +
+                              std::to_string(plan.units));
+    }
+    if (!job.range->finished) {
+        throw InvalidArgument("GPU range: no receiver for the units' records");
+    }
     const u64 min_segments =
         (resident_warps * Policy::kMinGroupsPerWarp + kGroupsPerSegment - 1) / kGroupsPerSegment;
-    plan.batches = make_batches(plan.segments, min_segments);
+    plan.batches = make_batches(units, plan.unit_segments, min_segments);
     for (const Batch& b : plan.batches) {
-        plan.max_batch_segments = std::max(plan.max_batch_segments, b.segments);
+        plan.max_batch_segments = std::max(plan.max_batch_segments, b.units * plan.unit_segments);
     }
     GpuRyserResult result;
     result.chunk_log2 = plan.chunk_log2;
     result.chunks = plan.chunks;
+    result.units = plan.units;
     result.batches = static_cast<int>(plan.batches.size());
     const auto ready = std::chrono::steady_clock::now();
     result.setup_seconds = std::chrono::duration<double>(ready - start).count();
 
-    std::vector<BatchRecord> records(plan.batches.size());
     result.devices.resize(gpus.size());
     std::atomic<int> next{0};
-    std::atomic<u64> segments_done{0};
     std::atomic<bool> stop{false};
     run_on_devices(gpus.size(), stop, [&](std::size_t g) {
-        run_device(gpus[g], job, launch, plan, next, records, result.devices[g], segments_done,
-                   g == 0, stop);
+        run_device(gpus[g], job, launch, plan, next, result.devices[g], g == 0, stop);
     });
-
-    const std::vector<std::uint32_t>& primes = *job.primes;
-    DD re, im;
-    std::vector<std::uint32_t> residues(primes.size(), 0);
-    for (const BatchRecord& r : records) {
-        re = dd_add(re, r.re);
-        im = dd_add(im, r.im);
-        result.magnitude += r.magnitude;
-        for (std::size_t k = 0; k < residues.size() && k < r.residues.size(); ++k) {
-            residues[k] = static_cast<std::uint32_t>((static_cast<u64>(residues[k]) + r.residues[k]) % primes[k]);
-        }
-    }
-    // The kernel's Montgomery reductions leave a factor 2^-224 (7 reductions of 2^-32 each).
-    for (std::size_t k = 0; k < residues.size(); ++k) {
-        const std::uint32_t p = primes[k];
-        std::uint32_t factor = 1;
-        const auto two32 = static_cast<std::uint32_t>((u64{1} << 32) % p);
-        for (int i = 0; i < 7; ++i) {
-            factor = mul_mod(factor, two32, p);
-        }
-        residues[k] = mul_mod(residues[k], factor, p);
-    }
-    result.re_hi = re.hi;
-    result.re_lo = re.lo;
-    result.im_hi = im.hi;
-    result.im_lo = im.lo;
-    result.residues = std::move(residues);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ready).count();
     return result;
 }
@@ -456,7 +465,7 @@ GpuRyserResult ryser_dense(const GpuRyserJob& job) {
         params.base = memory.upload(job.base);
         return const_cast<double*>(low.data());
     };
-    const JobCommon common{job.n, job.mode == GpuMode::modular, &job.primes, &job.devices, &job.progress};
+    const JobCommon common{job.n, job.mode == GpuMode::modular, &job.primes, &job.devices, &job.range};
     return run_gray_range(common, launch, Policy::kChunkLog2);
 }
 
@@ -622,6 +631,12 @@ void validate(const GpuSparseJob& job) {
 
 }  // namespace
 
+namespace {
+int sparse_chunk_log2(const GpuSparseJob& job) {
+    return job.kernel == GpuSparseKernel::skip_binary ? gpu_skip_chunk_log2(job.n) : Policy::kChunkLog2;
+}
+}  // namespace
+
 GpuRyserResult ryser_sparse(const GpuSparseJob& job) {
     validate(job);
     const std::string name = sparse_kernel_name(job);
@@ -669,14 +684,60 @@ GpuRyserResult ryser_sparse(const GpuSparseJob& job) {
         args.push_back(t);
         return &args.back();
     };
-    const JobCommon common{job.n, job.mode == GpuMode::modular, &job.primes, &job.devices, &job.progress};
-    const int chunk_log2 = job.kernel == GpuSparseKernel::skip_binary ? gpu_skip_chunk_log2(job.n)
-                                                                      : Policy::kChunkLog2;
-    GpuRyserResult result = run_gray_range(common, launch, chunk_log2);
+    const JobCommon common{job.n, job.mode == GpuMode::modular, &job.primes, &job.devices, &job.range};
+    GpuRyserResult result = run_gray_range(common, launch, sparse_chunk_log2(job));
     result.generate_seconds = generate_seconds;
     result.compile_seconds = compile_seconds;
     result.kernel_cache = cache;
     return result;
+}
+
+std::uint64_t range_units(const GpuRyserJob& job) { return range_geometry(job.n, Policy::kChunkLog2).units; }
+
+std::uint64_t range_units(const GpuSparseJob& job) { return range_geometry(job.n, sparse_chunk_log2(job)).units; }
+
+void merge_range_records(GpuMode mode, const std::vector<std::uint32_t>& primes,
+                         const std::vector<unsigned char>& records, GpuRyserResult& result) {
+    const std::size_t bytes = range_record_bytes(mode, primes.size());
+    if (bytes == 0 || records.size() % bytes != 0) {
+        throw InvalidArgument("GPU range: the records are not whole");
+    }
+    const std::size_t units = records.size() / bytes;
+    if (mode == GpuMode::modular) {
+        std::vector<std::uint32_t> residues(primes.size(), 0), r(primes.size());
+        for (std::size_t u = 0; u < units; ++u) {
+            std::memcpy(r.data(), records.data() + u * bytes, bytes);
+            for (std::size_t k = 0; k < primes.size(); ++k) {
+                residues[k] = static_cast<std::uint32_t>((static_cast<u64>(residues[k]) + r[k]) % primes[k]);
+            }
+        }
+        // The kernel's Montgomery reductions leave a factor 2^-224 (7 reductions of 2^-32 each).
+        for (std::size_t k = 0; k < residues.size(); ++k) {
+            const std::uint32_t p = primes[k];
+            std::uint32_t factor = 1;
+            const auto two32 = static_cast<std::uint32_t>((u64{1} << 32) % p);
+            for (int i = 0; i < 7; ++i) {
+                factor = mul_mod(factor, two32, p);
+            }
+            residues[k] = mul_mod(residues[k], factor, p);
+        }
+        result.residues = std::move(residues);
+        return;
+    }
+    DD re, im;
+    double magnitude = 0;
+    for (std::size_t u = 0; u < units; ++u) {
+        double sums[5];
+        std::memcpy(sums, records.data() + u * bytes, bytes);
+        re = dd_add(re, {sums[0], sums[1]});
+        im = dd_add(im, {sums[2], sums[3]});
+        magnitude += sums[4];
+    }
+    result.re_hi = re.hi;
+    result.re_lo = re.lo;
+    result.im_hi = im.hi;
+    result.im_lo = im.lo;
+    result.magnitude = magnitude;
 }
 
 double fp64_rate(int device) {

@@ -42,6 +42,24 @@ inline int gpu_column_stride(int n, GpuMode mode) noexcept {
 /// Largest number of primes one modular launch carries.
 inline constexpr int kGpuMaxPrimes = 16;
 
+/// The part of a Gray range a job runs. The range is cut into units of whole segments (their
+/// number, range_units(), depends only on n and the kernel, so it is the same on every GPU and in
+/// every process); each unit's sums form one record of range_record_bytes() bytes, and
+/// merge_range_records() turns every unit's record, in unit order, into the result. A checkpoint
+/// or an MPI rank can thus hold, send or compute any set of units.
+struct GpuRange {
+    std::vector<std::uint64_t> units;  ///< ascending; empty: every unit
+    /// Each finished unit's record, from the GPUs' host threads (must be thread-safe).
+    std::function<void(std::uint64_t unit, const unsigned char* record)> finished;
+    /// Asked by one host thread after each batch: false starts no further batch.
+    std::function<bool()> keep_going;
+};
+
+/// Bytes of one unit's record: the residues (modular) or the double-double sums and Σ|term|.
+inline std::size_t range_record_bytes(GpuMode mode, std::size_t primes) noexcept {
+    return mode == GpuMode::modular ? 4 * primes : 5 * sizeof(double);
+}
+
 /// Σ over the 2^(n−1) Gray-code subsets of (−1)^k Π_i y_i, with y as in ryser_kernel.hpp.
 struct GpuRyserJob {
     int n = 0;
@@ -52,7 +70,7 @@ struct GpuRyserJob {
     /// a product of row 1-norms below 2^53.
     std::vector<std::uint32_t> primes;
     std::vector<int> devices;  ///< GPUs to use; empty: every visible one
-    std::function<void(double)> progress;  ///< fraction done, from one host thread
+    GpuRange range;
 };
 
 struct GpuDeviceUse {
@@ -70,6 +88,7 @@ struct GpuRyserResult {
     std::vector<GpuDeviceUse> devices;
     int chunk_log2 = 0;
     std::uint64_t chunks = 0;
+    std::uint64_t units = 0;  ///< units of the whole range (GpuRange)
     int batches = 0;
     double seconds = 0;  ///< kernels and transfers, after compilation and set-up
     double setup_seconds = 0;  ///< compilation (or cache hit) and loading
@@ -81,9 +100,10 @@ struct GpuRyserResult {
     std::string kernel_cache;
 };
 
-/// Runs the dense kernel over every chunk of the Gray range, batches handed out dynamically to
-/// one host thread per GPU; batch results are combined in batch order, so the answer does not
-/// depend on the number of GPUs. Throws DeviceError, NotCompiled (stub).
+/// Runs the dense kernel over the job's units of the Gray range, batches of units handed out
+/// dynamically to one host thread per GPU, each unit's record to job.range.finished. The result
+/// has the timings; its sums come from merge_range_records(). Throws DeviceError, NotCompiled
+/// (stub).
 GpuRyserResult ryser_dense(const GpuRyserJob& job);
 
 /// The sparse engines' kernels (cuda/kernels/ryser_sparse.cuh).
@@ -124,13 +144,22 @@ struct GpuSparseJob {
     int free_bits = 0;
     std::vector<std::uint32_t> primes;  ///< modular: as GpuRyserJob (four exact lanes)
     std::vector<int> devices;
-    std::function<void(double)> progress;
+    GpuRange range;
 };
 
-/// Runs a sparse kernel over the Gray range like ryser_dense (same batches, records and
-/// reduction, so the answer does not depend on the number of GPUs). Throws InvalidArgument,
-/// DeviceError, NotCompiled (stub).
+/// Runs a sparse kernel over the job's units like ryser_dense (same batches, units and records).
+/// Throws InvalidArgument, DeviceError, NotCompiled (stub).
 GpuRyserResult ryser_sparse(const GpuSparseJob& job);
+
+/// Units of the job's Gray range (GpuRange).
+std::uint64_t range_units(const GpuRyserJob& job);
+std::uint64_t range_units(const GpuSparseJob& job);
+
+/// The sums of every unit's record (`records`: range_units() records in unit order) into
+/// `result`'s re/im/magnitude (double-double, added in unit order) or residues (the kernels'
+/// Montgomery factor removed), so the value depends on no GPU count, batch or process.
+void merge_range_records(GpuMode mode, const std::vector<std::uint32_t>& primes,
+                         const std::vector<unsigned char>& records, GpuRyserResult& result);
 
 /// Forgets the kernels loaded in this process, so the next engine call looks in the disk cache
 /// again (for tests and for measuring a cold start); loaded code stays valid.

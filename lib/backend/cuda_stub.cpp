@@ -25,6 +25,15 @@ GpuRyserResult ryser_dense(const GpuRyserJob&) { not_compiled(); }
 
 GpuRyserResult ryser_sparse(const GpuSparseJob&) { not_compiled(); }
 
+std::uint64_t range_units(const GpuRyserJob&) { not_compiled(); }
+
+std::uint64_t range_units(const GpuSparseJob&) { not_compiled(); }
+
+void merge_range_records(GpuMode, const std::vector<std::uint32_t>&,
+                         const std::vector<unsigned char>&, GpuRyserResult&) {
+    not_compiled();
+}
+
 void forget_loaded_kernels() {}
 
 GpuHafnianResult hafnian(const GpuHafnianJob&) { not_compiled(); }

@@ -56,4 +56,19 @@ void run_chunks(int bits, const EngineRun& run,
         });
 }
 
+void run_chunk_batches(int bits, std::uint64_t chunks, std::size_t record_bytes,
+                       const EngineRun& run, const BatchCompute& compute,
+                       const std::function<void(std::uint64_t, const unsigned char*)>& load) {
+    ProgressThrottle progress(run);
+    run::ChunkWork work;
+    work.compute_batch = compute;
+    work.load = load;
+    work.progress = [&progress](double fraction) { progress.report(fraction); };
+    // No session (an engine called directly): a session of this process alone keeps the records.
+    run::SessionOptions alone;
+    alone.distributed = false;
+    run::Session local({}, alone);
+    (run.session != nullptr ? *run.session : local).run_task(bits, chunks, record_bytes, 1, work);
+}
+
 }  // namespace pmcount::exact

@@ -103,7 +103,9 @@ private:
 
 /// log2 of the chunk length for a range of 2^bits steps: at most 2^10 chunks, at least 2^10 steps
 /// per chunk (fewer chunks for small problems, where threading costs more than it gains).
-inline int chunk_log2_for(int bits) noexcept { return bits <= 20 ? std::min(bits, 10) : bits - 10; }
+inline int chunk_log2_for(int bits) noexcept {
+    return bits <= 20 ? std::min(bits, 10) : bits - 10;
+}
 
 /// Calls body(chunk_index, begin, end) for every chunk of [0, 2^bits), in parallel; reports
 /// progress from the master thread. Body must not throw. A progress callback may throw to cancel
@@ -115,15 +117,29 @@ void run_chunks(int bits, const EngineRun& run,
                 const std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)>& body,
                 const ChunkRecords* records = nullptr);
 
+/// Computes a list of chunks at once (run::ChunkWork::compute_batch): a GPU engine's batches.
+using BatchCompute = std::function<bool(
+    const std::vector<std::uint64_t>& chunks,
+    const std::function<void(std::uint64_t chunk, const unsigned char* record)>& finished,
+    const std::function<bool()>& keep_going)>;
+
+/// run_chunks for an engine that computes many chunks at once: the `chunks` chunks (records of
+/// `record_bytes` bytes) of a loop of 2^bits steps go to `compute` (through run.session when there
+/// is one: a resumed checkpoint's and other MPI ranks' chunks are loaded instead), then `load`
+/// receives every chunk's record in chunk order. Progress and cancellation as run_chunks.
+void run_chunk_batches(int bits, std::uint64_t chunks, std::size_t record_bytes,
+                       const EngineRun& run, const BatchCompute& compute,
+                       const std::function<void(std::uint64_t, const unsigned char*)>& load);
+
 /// The run of pass `pass` of `passes` (one per prime, say): its progress mapped onto one overall
 /// fraction.
 inline EngineRun pass_run(const EngineRun& run, std::size_t pass, std::size_t passes) {
     EngineRun sub = run;
     if (run.progress) {
         sub.progress = [&run, pass, passes](const Progress& p) {
-            run.progress(Progress{(static_cast<double>(pass) + p.fraction) /
-                                      static_cast<double>(passes),
-                                  p.elapsed_s});
+            run.progress(
+                Progress{(static_cast<double>(pass) + p.fraction) / static_cast<double>(passes),
+                         p.elapsed_s});
         };
     }
     return sub;

@@ -38,7 +38,7 @@ std::string broadcast(const std::string& text);
 /// What rank 0 does besides computing: keep each record, and between messages report progress
 /// and write checkpoints (tick; false or an exception: hand out no further chunk).
 struct Coordination {
-    std::function<void(std::uint64_t, const unsigned char*)> finished;
+    ChunkFinished finished;
     std::function<bool()> tick;
 };
 

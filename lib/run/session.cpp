@@ -54,9 +54,11 @@ std::string Task::describe() const {
 }
 
 bool compute_chunks(const std::vector<std::uint64_t>& todo, std::size_t record_bytes, int threads,
-                    const ChunkWork& work,
-                    const std::function<void(std::uint64_t, const unsigned char*)>& finished,
+                    const ChunkWork& work, const ChunkFinished& finished,
                     const std::function<bool()>& tick) {
+    if (work.compute_batch) {
+        return work.compute_batch(todo, finished, [&tick] { return !tick || tick(); });
+    }
     // An exception may not leave an OpenMP region (std::terminate): thread 0 keeps tick()'s,
     // the others see `cancelled` and skip the chunks not yet started.
     std::atomic<bool> cancelled{false};

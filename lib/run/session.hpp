@@ -46,10 +46,20 @@ struct Task {
     }
 };
 
+/// Receives a finished chunk's record (thread-safe).
+using ChunkFinished = std::function<void(std::uint64_t chunk, const unsigned char* record)>;
+
 /// What a task's chunks do: compute chunk c and write its record (called concurrently for
 /// different chunks, never throws), and load a record into the engine's partial sums.
 struct ChunkWork {
     std::function<void(std::uint64_t chunk, unsigned char* record)> compute;
+    /// Instead of `compute`, for engines that run many chunks at once (the GPU engines' batches):
+    /// computes the listed chunks, handing each record to `finished` and asking `keep_going`
+    /// from one thread between its batches (false or an exception: start no further batch; an
+    /// exception reaches the caller). Returns false when cut short.
+    std::function<bool(const std::vector<std::uint64_t>& chunks, const ChunkFinished& finished,
+                       const std::function<bool()>& keep_going)>
+        compute_batch;
     std::function<void(std::uint64_t chunk, const unsigned char* record)> load;
     /// Fraction of the task done; called from one thread; may throw to cancel the task (the
     /// chunks under way finish, the exception reaches the caller).
@@ -106,11 +116,11 @@ private:
 
 /// Computes the chunks `todo` on `threads` OpenMP threads (dynamic), handing each record to
 /// `finished` (from the computing thread; it must be thread-safe). Thread 0 calls tick() after
-/// each of its chunks; once tick() returns false or throws, or a stop is requested, no further
-/// chunk starts. Rethrows tick()'s exception; returns false when cut short.
+/// each of its chunks; once tick() returns false or throws, no further chunk starts. Rethrows
+/// tick()'s exception; returns false when cut short. A work with compute_batch runs them all
+/// through it instead (tick() as its keep_going).
 bool compute_chunks(const std::vector<std::uint64_t>& todo, std::size_t record_bytes, int threads,
-                    const ChunkWork& work,
-                    const std::function<void(std::uint64_t, const unsigned char*)>& finished,
+                    const ChunkWork& work, const ChunkFinished& finished,
                     const std::function<bool()>& tick);
 
 /// True once request_stop() was called (and until the count it stopped has thrown).

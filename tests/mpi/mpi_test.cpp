@@ -67,8 +67,28 @@ TEST_F(TwoRanks, EveryEngineGivesTheOneProcessAnswerBitForBit) {
     }
 }
 
+TEST_F(TwoRanks, GpuEnginesGiveTheOneProcessAnswerBitForBit) {
+    // Two ranks share the one GPU (as ranks on two hosts would each use theirs).
+    if (run(0, "--backend cuda --method ryser random:12,0.5,1").status != 0) {
+        GTEST_SKIP() << "no GPU visible (or a build without CUDA)";
+    }
+    const char* const cases[] = {
+        "--backend cuda --method ryser random:34,0.5,3",
+        "--backend cuda --method ryser --precision double random:33,0.6,6",
+        "--backend cuda --method skipper random:38,0.2,6",
+        "--backend cuda --method sparyser --gpu-kernels generated --precision dd random:33,0.3,4",
+    };
+    for (const char* args : cases) {
+        const nlohmann::json one = json(0, args);
+        const nlohmann::json two = json(2, args);
+        EXPECT_EQ(two["value"], one["value"]) << args;
+        EXPECT_EQ(two.value("abs_error", 0.0), one.value("abs_error", 0.0)) << args;
+        EXPECT_EQ(two["method"], one["method"]) << args;
+        EXPECT_EQ(two["ranks"], 2) << args;
+    }
+}
+
 TEST_F(TwoRanks, CheckpointsMoveBetweenRankCounts) {
-    // On the CPU: the GPU engines do not go through the ledger yet.
     const std::string args = "--backend cpu --method ryser --checkpoint-every 0.1 random:29,0.5,7";
     const std::string truth = json(0, "random:29,0.5,7")["value"];
     // Two ranks stopped after the checkpoint's first write by SIGTERM to every rank, as a batch

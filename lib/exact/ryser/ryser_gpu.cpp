@@ -50,12 +50,51 @@ DeviceReport report(const gpu::GpuRyserResult& r) {
     return where;
 }
 
-/// The backend's progress callback (a fraction) for the engine run's, if any.
-std::function<void(double)> progress_of(const EngineRun& run) {
-    if (!run.progress) {
-        return {};
-    }
-    return [&run](double fraction) { run.progress(Progress{fraction, 0.0}); };
+/// Runs a job's Gray range (gpu::ryser_dense or gpu::ryser_sparse as `launch`) through the
+/// count's session: its units are the session's chunks (a resumed checkpoint's and other MPI
+/// ranks' units are loaded, not computed); every unit's record is merged in unit order. The
+/// timings and devices are this process's launches', the first launch's compilation.
+template <class Job, class Launch>
+gpu::GpuRyserResult run_range(Job& job, const EngineRun& run, Launch launch) {
+    const std::uint64_t units = gpu::range_units(job);
+    const std::size_t bytes = gpu::range_record_bytes(job.mode, job.primes.size());
+    std::vector<unsigned char> records(units * bytes);
+    gpu::GpuRyserResult result;
+    bool launched = false;
+    auto compute = [&](const std::vector<std::uint64_t>& chunks, const auto& finished,
+                       const auto& keep_going) {
+        if (chunks.empty()) {
+            return true;
+        }
+        bool cut = false;
+        job.range.units = chunks;
+        job.range.finished = finished;
+        job.range.keep_going = [&] {
+            cut = !keep_going();
+            return !cut;
+        };
+        const gpu::GpuRyserResult r = launch(job);
+        if (!launched) {
+            result = r;
+            launched = true;
+        } else {
+            result.seconds += r.seconds;
+            result.setup_seconds += r.setup_seconds;
+            result.batches += r.batches;
+            for (std::size_t g = 0; g < r.devices.size() && g < result.devices.size(); ++g) {
+                result.devices[g].batches += r.devices[g].batches;
+                result.devices[g].seconds += r.devices[g].seconds;
+            }
+        }
+        return !cut;
+    };
+    run_chunk_batches(job.n - 1, units, bytes, run, compute,
+                      [&](std::uint64_t u, const unsigned char* record) {
+                          std::copy(record, record + bytes, records.data() + u * bytes);
+                      });
+    result.units = units;
+    gpu::merge_range_records(job.mode, job.primes, records, result);
+    return result;
 }
 
 gpu::GpuRyserJob make_job(vertex_t n, gpu::GpuMode mode, const EngineRun& run) {
@@ -66,7 +105,6 @@ gpu::GpuRyserJob make_job(vertex_t n, gpu::GpuMode mode, const EngineRun& run) {
     job.columns.assign(static_cast<std::size_t>(n - 1) *
                            static_cast<std::size_t>(gpu::gpu_column_stride(n, mode)),
                        0.0);
-    job.progress = progress_of(run);
     return job;
 }
 
@@ -141,7 +179,6 @@ gpu::GpuSparseJob make_sparse_job(vertex_t n, gpu::GpuMode mode, GpuKernelCode c
     job.mode = mode;
     job.code = code == GpuKernelCode::generated ? gpu::GpuCode::generated : gpu::GpuCode::tables;
     job.devices = run.gpus;
-    job.progress = progress_of(run);
     return job;
 }
 
@@ -241,7 +278,7 @@ FloatOutcome sparse_float_gpu(const DenseMatrix<T>& a, gpu::GpuMode mode, const 
             return pairs ? std::vector<double>{2 * w[0], mode == gpu::GpuMode::double_double ? 0.0 : 2 * w[1]}
                          : std::vector<double>{2 * w[0]};
         });
-    const gpu::GpuRyserResult r = gpu::ryser_sparse(job);
+    const gpu::GpuRyserResult r = run_range(job, run, gpu::ryser_sparse);
     const std::string text = std::string(arithmetic) + "; SpaRyser walk";
     FloatOutcome out =
         mode == gpu::GpuMode::complex
@@ -307,7 +344,7 @@ ExactOutcome ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary, co
             column_word(job, j, s, 0) = static_cast<double>(driver::twice_entry(a, i, j));
         }
     }
-    return exact_outcome(gpu::ryser_dense(job), primes, n, "");
+    return exact_outcome(run_range(job, run, gpu::ryser_dense), primes, n, "");
 }
 
 FloatOutcome ryser_real_gpu(const DenseMatrix<double>& a, Precision precision, const EngineRun& run) {
@@ -341,7 +378,7 @@ FloatOutcome ryser_real_gpu(const DenseMatrix<double>& a, Precision precision, c
             column_word(job, j, i, 0) = 2 * scaled(i, j);  // dd: the low word stays 0
         }
     }
-    const gpu::GpuRyserResult r = gpu::ryser_dense(job);
+    const gpu::GpuRyserResult r = run_range(job, run, gpu::ryser_dense);
     FloatOutcome out =
         driver::float_outcome(r.re_hi + r.re_lo, r.magnitude, real_error_factor(mode, n), n, e, arithmetic);
     out.where = report(r);
@@ -380,7 +417,7 @@ FloatOutcome ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a, const
             column_word(job, j, i, 1) = 2 * scaled(i, j).imag();
         }
     }
-    const gpu::GpuRyserResult r = gpu::ryser_dense(job);
+    const gpu::GpuRyserResult r = run_range(job, run, gpu::ryser_dense);
     FloatOutcome out = driver::float_outcome({r.re_hi + r.re_lo, r.im_hi + r.im_lo}, r.magnitude,
                                              gpu_error_factor(n), n, e, arithmetic);
     out.where = report(r);
@@ -423,7 +460,7 @@ ExactOutcome sparse_ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool bin
             [&](int i, int j) { return std::array<double, 1>{static_cast<double>(driver::twice_entry(b, i, j))}; });
         walk = "; SpaRyser walk";
     }
-    return exact_outcome(gpu::ryser_sparse(job), primes, n, walk);
+    return exact_outcome(run_range(job, run, gpu::ryser_sparse), primes, n, walk);
 }
 
 FloatOutcome sparse_ryser_real_gpu(const DenseMatrix<double>& a, Precision precision,
