@@ -1,13 +1,17 @@
 #include "plan/cost_model.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "backend/cuda_backend.hpp"
 #include "exact/frontier/frontier.hpp"
 #include "exact/hafnian/prime_lanes.hpp"
+#include "exact/ryser/ryser.hpp"
 #include "numeric/primes.hpp"
 
 namespace pmcount::plan {
@@ -54,14 +58,68 @@ double padded_width(vertex_t n) {
     return 8.0 * std::ceil(n / 8.0);
 }
 
+// ---- This machine's speed -------------------------------------------------------------------
+// The constants above come from the 2-core development machine. Other machines differ per core
+// and in how threads scale: on the H100's 16-core host dense Ryser took 1.2× the model's time on
+// one thread, 1.5× on 8 and 1.9× on 16 (shared caches, clocks under load; exact, n = 30/33/34).
+// A prediction of kCalibrateFrom_s or more is therefore scaled by the measured ratio of a probe on
+// the same threads: dense double Ryser of an order the model puts at ~50 ms, run twice (the faster
+// kept), once per process and thread count. Shorter predictions never pay for the probe.
+constexpr double kCalibrateFrom_s = 2.0;
+constexpr double kProbe_s = 0.05;
+
+double dense_double_per_step_ns(vertex_t n) {
+    return kStepBase_ns + kRowDouble_ns * padded_width(n);
+}
+
+/// This machine's time over the model's for the CPU engines on `threads` threads (1: as modelled).
+double cpu_speed_factor(int threads) {
+    static std::mutex mutex;
+    static std::map<int, double> factors;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = factors.find(threads); it != factors.end()) {
+        return it->second;
+    }
+    // The order whose 2^(n−1) steps the model puts nearest kProbe_s on these threads.
+    const double steps = kProbe_s * threads / (dense_double_per_step_ns(28) * 1e-9);
+    const vertex_t n = std::clamp(static_cast<vertex_t>(std::lround(std::log2(steps))) + 1, 20, 32);
+    DenseMatrix<double> a(n, n);
+    for (vertex_t i = 0; i < n; ++i) {
+        for (vertex_t j = 0; j < n; ++j) {
+            a(i, j) = 0.5 + static_cast<double>((7 * i + 13 * j + i * j) % 17) / 17.0;
+        }
+    }
+    exact::EngineRun run;
+    run.threads = threads;
+    double best = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < 2; ++k) {
+        const auto start = std::chrono::steady_clock::now();
+        exact::ryser_real(a, Precision::double_precision, run);
+        best = std::min(best,
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    const double model = kStart_s + std::ldexp(dense_double_per_step_ns(n) * 1e-9, n - 1) /
+                                        (threads * kParallelEfficiency);
+    const double factor = std::clamp(best / model, 0.25, 8.0);
+    factors.emplace(threads, factor);
+    return factor;
+}
+
+/// `seconds` predicted by the constants, on this machine with `threads` threads.
+double on_this_machine(double seconds, int threads) {
+    return seconds < kCalibrateFrom_s ? seconds : seconds * cpu_speed_factor(std::max(1, threads));
+}
+
 /// Seconds of 2^(n−1) steps of `per_step_ns` on the threads the engines use (one below 2^18 steps,
-/// chunked_run.cpp) and the MPI ranks (from 2^20 steps, run/session.cpp), plus the fixed start-up.
+/// chunked_run.cpp) and the MPI ranks (from 2^20 steps, run/session.cpp), plus the fixed start-up;
+/// from kCalibrateFrom_s on, at this machine's measured speed (cpu_speed_factor).
 double steps_seconds(vertex_t n, double per_step_ns, int threads, double start_s = kStart_s,
-                     int ranks = 1) {
-    const double used = n - 1 < 18 ? 1.0
-                                   : std::max(1, threads) * kParallelEfficiency *
-                                         (n - 1 < 20 ? 1 : std::max(1, ranks));
-    return start_s + std::ldexp(per_step_ns * 1e-9, n - 1) / used;
+                     int ranks = 1, bool calibrated = true) {
+    const int used_threads = n - 1 < 18 ? 1 : std::max(1, threads);
+    const double used =
+        used_threads * kParallelEfficiency * (n - 1 < 20 ? 1 : std::max(1, ranks));
+    const double seconds = start_s + std::ldexp(per_step_ns * 1e-9, n - 1) / used;
+    return calibrated ? on_this_machine(seconds, used_threads) : seconds;
 }
 
 /// Per-row cost of updating y and multiplying it out, by arithmetic.
@@ -135,7 +193,9 @@ double sparyser_seconds(const LeafFacts& f) {
     return steps_seconds(f.order, passes(f) * per_step, f.threads, kSparseStart_s, f.ranks);
 }
 
-double skipper_seconds(const LeafFacts& f) {
+namespace {
+
+double skipper_model_seconds(const LeafFacts& f, bool calibrated) {
     if (f.order <= 0) {
         return 0;
     }
@@ -150,7 +210,13 @@ double skipper_seconds(const LeafFacts& f) {
         per_step =
             passes(f) * (visits * (kSkipVisit_ns + kSkipVisitRow_ns * width) + terms * product);
     }
-    return steps_seconds(f.order, per_step, f.threads, kSparseStart_s, f.ranks);
+    return steps_seconds(f.order, per_step, f.threads, kSparseStart_s, f.ranks, calibrated);
+}
+
+}  // namespace
+
+double skipper_seconds(const LeafFacts& f) {
+    return skipper_model_seconds(f, true);
 }
 
 /// FP64 add/multiply instructions per second of the visible GPUs together (0 without one).
@@ -228,8 +294,10 @@ double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
     if (skipper && exact && f.binary_walk) {
         LeafFacts host = f;
         host.threads = 16;
+        // (uncalibrated, as when the ratios were fitted)
         return kGpuSparseSetup_s + (generated ? kGpuGenerateCompile_s : 0.0) +
-               skipper_seconds(host) * (generated ? kGpuSkipGeneratedOverCpu16 : kGpuSkipTablesOverCpu16);
+               skipper_model_seconds(host, false) *
+                   (generated ? kGpuSkipGeneratedOverCpu16 : kGpuSkipTablesOverCpu16);
     } else {
         const double rows = generated && f.arithmetic != Arithmetic::exact ? kGpuPartialProductShare * n : n;
         double product = rows;
@@ -253,10 +321,13 @@ double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
 // Planar engine, measured on the 2-core machine (scratch timings of the engine's phases, 2
 // threads): set-up 0.29 s for the 100×100 grid (10^4 vertices) and 0.016 s for 32×32; one modular
 // elimination 0.12 s at n = 5000 (100×100: n^1.5 term) and 0.057 s at n = 8000, w = 16 (16×1000:
-// n·w² term); a floating elimination costs about as much as a modular one.
+// n·w² term); a floating elimination costs about as much as a modular one. Later primes replay
+// the first one's pivots at a fifth of its cost (grid 120×120, 232 primes: 5.46 s on 2 threads
+// here; 15.8 s on 1 and 1.79 s on 16 threads of the H100 host, whose cores are slower).
 constexpr double kPlanarSetupPerVertex_s = 3e-5;
 constexpr double kPlanarNested_s = 3.4e-7;  // × n^1.5
 constexpr double kPlanarBand_s = 2.8e-8;    // × n·w²
+constexpr double kReplayShare = 0.2;
 // Frontier engine: per state visit a fixed cost (merging the sorted state lists, sources) and a
 // cost per 64-bit word of the value per source. Fitted to `pmcount-bench lattices --methods
 // frontier --threads 2` on the idle 2-core machine: the 16×1000 grid (2.0·10^8 visits) exact in
@@ -264,6 +335,11 @@ constexpr double kPlanarBand_s = 2.8e-8;    // × n·w²
 // final size: a quarter of the bound's words on average.
 constexpr double kFrontierVisit_ns = 19.0;
 constexpr double kFrontierWord_ns = 1.1;
+// The state lists are merged in memory: threads speed a step up about T^0.3 (torus 12×12 on the
+// H100 host: 1.26×, 1.54×, 1.78×, 2.32× on 2, 4, 8, 16 threads; here 1.16× on 2, grid 20×24
+// 1.41×), not T×. The constants above are single-thread figures (torus 12×12 here: 0.97 s
+// predicted, 1.27 s measured; grid 20×24 0.71 s and 0.60 s).
+constexpr double kFrontierThreadExponent = 0.3;
 
 double brute_force_seconds(vertex_t n) {
     double nodes = 1;
@@ -273,6 +349,17 @@ double brute_force_seconds(vertex_t n) {
     return 2.718281828 * nodes * kBruteForceNode_ns * 1e-9;
 }
 
+namespace {
+
+/// Eliminations modulo `primes` primes (at least one): the first chooses the pivots, each later
+/// one replays them at kReplayShare of the cost, on up to `threads` threads at once.
+double replayed_eliminations_seconds(double first, double primes, int threads) {
+    const double later = std::max(0.0, primes - 1);
+    return first * (1 + kReplayShare * later / std::max(1.0, std::min<double>(threads, later)));
+}
+
+}  // namespace
+
 double planar_seconds(const LeafFacts& f) {
     const double n = f.order;
     double elimination = kPlanarNested_s * std::pow(n, 1.5);
@@ -280,9 +367,10 @@ double planar_seconds(const LeafFacts& f) {
         elimination = std::min(
             elimination, kPlanarBand_s * n * (f.frontier_width + 1.0) * (f.frontier_width + 1.0));
     }
-    const double eliminations = f.arithmetic == Arithmetic::exact ? f.primes : 1.0;
-    const double parallel = std::max(1.0, std::min<double>(f.threads, eliminations));
-    return kPlanarSetupPerVertex_s * 2 * n + elimination * eliminations / parallel;
+    const double primes = f.arithmetic == Arithmetic::exact ? f.primes : 1.0;
+    return on_this_machine(kPlanarSetupPerVertex_s * 2 * n +
+                               replayed_eliminations_seconds(elimination, primes, f.threads),
+                           f.threads);
 }
 
 // ---- Hafnians --------------------------------------------------------------------------------
@@ -301,7 +389,7 @@ constexpr double kHafnianStart_s = 2e-5;
 constexpr double kGpuHafnianDoublePerSm = 8.3e9;
 constexpr double kGpuHafnianPrimePerSm = 1.5e10;
 constexpr double kGpuHafnianComplexSlowdown = 1.8;
-constexpr double kGpuHafnianSetup_s = 0.3;
+constexpr double kGpuHafnianSetup_s = 0.15;  // order 48 on the H100: 0.23 s, kernels 0.09 s
 constexpr double kPairingNode_ns = 8.0;
 
 double hafnian_multiply_adds(vertex_t n) {
@@ -333,7 +421,8 @@ double hafnian_seconds(const LeafFacts& f) {
     }
     const double threads = (f.order < 24 ? 1.0 : std::max(1, f.threads)) *
                            (f.order < 40 ? 1 : std::max(1, f.ranks));
-    return kHafnianStart_s + hafnian_multiply_adds(f.order) * per_ns * 1e-9 / threads;
+    return on_this_machine(kHafnianStart_s + hafnian_multiply_adds(f.order) * per_ns * 1e-9 / threads,
+                           f.order < 24 ? 1 : f.threads);
 }
 
 double gpu_hafnian_seconds(const LeafFacts& f) {
@@ -362,7 +451,6 @@ double gpu_hafnian_seconds(const LeafFacts& f) {
 // of it (22 ms a prime, eight primes at a time).
 constexpr double kPfaffianSetupPerVertex_s = 2e-5;
 constexpr double kPfaffianNested_s = 1.1e-7;  // × n^1.5, the first elimination
-constexpr double kPfaffianReplayShare = 0.2;
 
 double pfaffian_seconds(const LeafFacts& f) {
     const double n = f.order;
@@ -370,10 +458,10 @@ double pfaffian_seconds(const LeafFacts& f) {
     const double primes = f.arithmetic == Arithmetic::exact
                               ? std::max(0.0, f.bound_log2 + 1) / numeric::kLargePrimeLog2 + 2
                               : 1;
-    const double elimination = kPfaffianNested_s * std::pow(n, 1.5);
-    return kPfaffianSetupPerVertex_s * n +
-           elimination * (1 + kPfaffianReplayShare * (primes - 1) /
-                                  std::max(1.0, std::min<double>(f.threads, primes)));
+    return on_this_machine(
+        kPfaffianSetupPerVertex_s * n +
+            replayed_eliminations_seconds(kPfaffianNested_s * std::pow(n, 1.5), primes, f.threads),
+        f.threads);
 }
 
 double pairings_seconds(vertex_t n) {
@@ -404,8 +492,11 @@ double frontier_words(const LeafFacts& f) {
 }  // namespace
 
 double frontier_seconds(const LeafFacts& f) {
-    return f.frontier_states * (kFrontierVisit_ns + kFrontierWord_ns * 1.5 * frontier_words(f)) *
-           1e-9 / std::max(1, f.threads);
+    const int threads = std::max(1, f.threads);
+    return on_this_machine(f.frontier_states *
+                               (kFrontierVisit_ns + kFrontierWord_ns * 1.5 * frontier_words(f)) *
+                               1e-9 / std::pow(threads, kFrontierThreadExponent),
+                           threads);
 }
 
 double frontier_bytes(const LeafFacts& f) {
