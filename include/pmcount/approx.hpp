@@ -84,6 +84,10 @@ struct EstimateOptions {
     double potential_exponent = 0.6;
     /// Called after every round of samples, from the calling thread.
     std::function<void(const Progress&)> progress;
+    /// Under MPI (pmcount/distributed.hpp), split every round's samples (populations) over the
+    /// ranks: each rank draws its contiguous share and every rank gets every estimate, so the
+    /// answer for a sample budget is bit-identical to one process's.
+    bool distributed = true;
 };
 
 struct EstimateResult {
@@ -114,6 +118,7 @@ struct EstimateResult {
     vertex_t n = 0;
     edge_t nnz = 0;  ///< entries the sampler walks (after pruning, + variants)
     int threads = 0;
+    int ranks = 1;  ///< MPI ranks that shared the samples
     std::uint64_t seed = 0;
     double seconds = 0;         ///< whole call
     double sample_seconds = 0;  ///< sampling only (after set-up); per sample: / samples

@@ -44,6 +44,7 @@
 #include "pmcount/error.hpp"
 #include "pmcount/io.hpp"
 #include "pmcount/structure.hpp"
+#include "run/mpi.hpp"
 
 namespace pmcount {
 
@@ -693,13 +694,27 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
     // Populations are i.i.d. and nearly normal in log: 16 of them give an interval.
     const std::uint64_t kMinSamplesForRelError = populations ? 16 : 1024;
     const std::uint64_t min_round = populations ? source->population_round() : source->min_round();
+    // MPI: each round is split over the ranks, each drawing a contiguous share, and every rank
+    // gets every estimate, so all accumulate the same values in the same order (samples and
+    // populations are drawn by index: the values do not depend on who draws them). Rank 0
+    // decides each round's size and when to stop, so that a time limit stops every rank alike.
+    const int ranks = options.distributed ? std::max(1, run::mpi::size()) : 1;
+    const int rank = ranks > 1 ? run::mpi::rank() : 0;
+    auto rank0_decides = [ranks](std::uint64_t value) {
+        std::vector<std::uint64_t> v{value};
+        if (ranks > 1) {
+            run::mpi::broadcast(v);
+        }
+        return v[0];
+    };
     approx::LogMeanAccumulator acc;
     std::vector<double> logs;
     const auto sampling_start = Clock::now();
     StopReason stopped = StopReason::samples;
     while (true) {
         const std::uint64_t done = acc.count();
-        std::uint64_t round = scheduled_round(done, min_round);
+        const std::uint64_t busy_round = min_round * static_cast<std::uint64_t>(ranks);
+        std::uint64_t round = scheduled_round(done, busy_round);
         if (max_samples > 0) {
             round = std::min(round, max_samples - done);
         }
@@ -710,19 +725,30 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
             // sample), so stop when not even half of one fits.
             const double per_sample = elapsed / static_cast<double>(done);
             const double fit = (options.time_s - elapsed) / per_sample;
-            const auto busy = static_cast<double>(min_round);
-            if (fit < busy / 2) {
-                stopped = StopReason::time;
-                break;
-            }
-            round = std::min(round, static_cast<std::uint64_t>(std::max(fit, busy)));
+            const auto busy = static_cast<double>(busy_round);
+            const auto fitting = static_cast<std::uint64_t>(std::max(fit, busy));
+            round = fit < busy / 2 ? 0 : std::min(round, fitting);
         }
-        logs.resize(round);
-        if (populations) {
-            source->populations(done, round, logs.data());
-        } else {
-            source->sample(done, round, logs.data());
+        round = rank0_decides(round);
+        if (round == 0) {
+            stopped = StopReason::time;
+            break;
         }
+        std::vector<std::uint64_t> shares(static_cast<std::size_t>(ranks));
+        for (int r = 0; r < ranks; ++r) {
+            shares[static_cast<std::size_t>(r)] =
+                round * static_cast<std::uint64_t>(r + 1) / static_cast<std::uint64_t>(ranks) -
+                round * static_cast<std::uint64_t>(r) / static_cast<std::uint64_t>(ranks);
+        }
+        const std::uint64_t first =
+            done + round * static_cast<std::uint64_t>(rank) / static_cast<std::uint64_t>(ranks);
+        std::vector<double> mine(shares[static_cast<std::size_t>(rank)]);
+        if (!mine.empty() && populations) {
+            source->populations(first, mine.size(), mine.data());
+        } else if (!mine.empty()) {
+            source->sample(first, mine.size(), mine.data());
+        }
+        logs = ranks > 1 ? run::mpi::gather_parts(mine, shares) : std::move(mine);
         for (const double l : logs) {
             acc.add(l);
         }
@@ -730,7 +756,7 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
         const double half_width = acc.log_half_width(options.confidence);
         const bool precise = options.rel_error > 0 && acc.count() >= kMinSamplesForRelError &&
                              acc.zeros() < acc.count() && half_width <= options.rel_error;
-        if (options.progress) {
+        if (options.progress && rank == 0) {
             double fraction = 0;
             if (max_samples > 0) {
                 fraction = static_cast<double>(acc.count()) / static_cast<double>(max_samples);
@@ -744,19 +770,22 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
             }
             options.progress(Progress{std::min(1.0, fraction), now});
         }
+        // (0: go on; else 1 + the StopReason)
+        std::uint64_t stop = 0;
         if (max_samples > 0 && acc.count() >= max_samples) {
-            stopped = StopReason::samples;
-            break;
+            stop = 1 + static_cast<std::uint64_t>(StopReason::samples);
+        } else if (precise) {
+            stop = 1 + static_cast<std::uint64_t>(StopReason::rel_error);
+        } else if (options.time_s > 0 && now >= options.time_s) {
+            stop = 1 + static_cast<std::uint64_t>(StopReason::time);
         }
-        if (precise) {
-            stopped = StopReason::rel_error;
-            break;
-        }
-        if (options.time_s > 0 && now >= options.time_s) {
-            stopped = StopReason::time;
+        stop = rank0_decides(stop);
+        if (stop != 0) {
+            stopped = static_cast<StopReason>(stop - 1);
             break;
         }
     }
+    result.ranks = ranks;
     result.sample_seconds = seconds_since(sampling_start);
 
     const double log_mean = acc.log_mean();

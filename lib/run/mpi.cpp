@@ -244,6 +244,28 @@ std::string broadcast(const std::string& text) {
     return out;
 }
 
+void broadcast(std::vector<std::uint64_t>& values) {
+    check(MPI_Bcast(values.data(), static_cast<int>(values.size()), MPI_UINT64_T, 0,
+                    MPI_COMM_WORLD),
+          "broadcast");
+}
+
+std::vector<double> gather_parts(const std::vector<double>& mine,
+                                 const std::vector<std::uint64_t>& counts) {
+    std::vector<int> sizes, offsets;
+    int total = 0;
+    for (const std::uint64_t c : counts) {
+        sizes.push_back(static_cast<int>(c));
+        offsets.push_back(total);
+        total += static_cast<int>(c);
+    }
+    std::vector<double> whole(static_cast<std::size_t>(total));
+    check(MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, whole.data(),
+                         sizes.data(), offsets.data(), MPI_DOUBLE, MPI_COMM_WORLD),
+          "gather");
+    return whole;
+}
+
 bool run_task(Task& task, const std::vector<std::uint64_t>& todo, int threads,
               const ChunkWork& work, const Coordination& rank0) {
     std::uint64_t stopped = 0;
@@ -379,6 +401,11 @@ std::string library_version() {
 }
 std::string broadcast(const std::string& text) {
     return text;
+}
+void broadcast(std::vector<std::uint64_t>&) {}
+std::vector<double> gather_parts(const std::vector<double>& mine,
+                                 const std::vector<std::uint64_t>&) {
+    return mine;
 }
 
 bool run_task(Task&, const std::vector<std::uint64_t>&, int, const ChunkWork&,

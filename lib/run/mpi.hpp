@@ -34,6 +34,12 @@ int size() noexcept;
 
 /// Rank 0's `text` on every rank (collective).
 std::string broadcast(const std::string& text);
+/// Rank 0's `values` on every rank (collective).
+void broadcast(std::vector<std::uint64_t>& values);
+/// The whole of a range split in rank order, `counts[r]` values from rank r (`mine` on this
+/// rank), on every rank (collective).
+std::vector<double> gather_parts(const std::vector<double>& mine,
+                                 const std::vector<std::uint64_t>& counts);
 
 /// What rank 0 does besides computing: keep each record, and between messages report progress
 /// and write checkpoints (tick; false or an exception: hand out no further chunk).

@@ -1,6 +1,7 @@
 // count_matchings under `mpirun -np 2 --oversubscribe` (PMCOUNT_MPIEXEC): the same answer as one
-// process for every engine, bit for bit; checkpoints written by two ranks resume in one process
-// and the other way round; a rank killed mid-run fails the run without printing a number.
+// process for every engine (the estimators with a sample budget too), bit for bit; checkpoints
+// written by two ranks resume in one process and the other way round; a rank killed mid-run
+// fails the run without printing a number.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -62,6 +63,24 @@ TEST_F(TwoRanks, EveryEngineGivesTheOneProcessAnswerBitForBit) {
         EXPECT_EQ(two["value"], one["value"]) << args;
         EXPECT_EQ(two.value("abs_error", 0.0), one.value("abs_error", 0.0)) << args;
         EXPECT_EQ(two["method"], one["method"]) << args;
+        EXPECT_EQ(two["ranks"], 2) << args;
+        EXPECT_EQ(one["ranks"], 1) << args;
+    }
+}
+
+TEST_F(TwoRanks, EstimatorsShareTheSamplesAndGiveTheOneProcessEstimateBitForBit) {
+    // A sample budget fixes the samples drawn; the ranks draw halves of every round.
+    const char* const cases[] = {
+        "--backend cpu --approx --samples 3000 --seed 5 grid:8x8",
+        "--backend cpu --approx --particles 64 --samples 4096 --seed 6 grid:10x10",
+    };
+    for (const char* args : cases) {
+        const nlohmann::json one = json(0, args);
+        const nlohmann::json two = json(2, args);
+        EXPECT_EQ(two["log10_value"], one["log10_value"]) << args;
+        EXPECT_EQ(two["log10_ci_low"], one["log10_ci_low"]) << args;
+        EXPECT_EQ(two["log10_ci_high"], one["log10_ci_high"]) << args;
+        EXPECT_EQ(two["samples"], one["samples"]) << args;
         EXPECT_EQ(two["ranks"], 2) << args;
         EXPECT_EQ(one["ranks"], 1) << args;
     }

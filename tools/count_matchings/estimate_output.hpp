@@ -63,6 +63,7 @@ inline nlohmann::json estimate_json(const Input& input, const EstimateResult& r,
         j["device"] = r.device;
     }
     j["threads"] = r.threads;
+    j["ranks"] = r.ranks;
     j["n"] = r.n;
     j["nnz"] = r.nnz;
     if (!r.note.empty()) {
