@@ -62,15 +62,14 @@ double padded_width(vertex_t n) {
 // The constants above come from the 2-core development machine. Other machines differ per core
 // and in how threads scale: on the H100's 16-core host dense Ryser took 1.2× the model's time on
 // one thread, 1.5× on 8 and 1.9× on 16 (shared caches, clocks under load; exact, n = 30/33/34).
-// A prediction of kCalibrateFrom_s or more is therefore scaled by the measured ratio of a probe on
-// the same threads: dense double Ryser of an order the model puts at ~50 ms, run twice (the faster
-// kept), once per process and thread count. Shorter predictions never pay for the probe.
-constexpr double kCalibrateFrom_s = 2.0;
-constexpr double kProbe_s = 0.05;
-
-double dense_double_per_step_ns(vertex_t n) {
-    return kStepBase_ns + kRowDouble_ns * padded_width(n);
-}
+// A prediction of kCalibrateFrom_s or more is therefore scaled by this machine's speed against
+// the development machine's, measured once per process and thread count: dense double Ryser of
+// order 23 + log2(threads) (2^22 steps per thread, twice), whose time per step and thread was
+// kProbeReference_ns there (4.2 on one thread, 4.6–5.3 on two: the constants' fits on two
+// threads carry that loss already, so the top of it is the reference for several threads).
+constexpr double kCalibrateFrom_s = 0.5;
+constexpr double kProbeReference_ns = 4.2;
+constexpr double kProbeReferenceThreads_ns = 5.3;
 
 /// This machine's time over the model's for the CPU engines on `threads` threads (1: as modelled).
 double cpu_speed_factor(int threads) {
@@ -80,9 +79,8 @@ double cpu_speed_factor(int threads) {
     if (const auto it = factors.find(threads); it != factors.end()) {
         return it->second;
     }
-    // The order whose 2^(n−1) steps the model puts nearest kProbe_s on these threads.
-    const double steps = kProbe_s * threads / (dense_double_per_step_ns(28) * 1e-9);
-    const vertex_t n = std::clamp(static_cast<vertex_t>(std::lround(std::log2(steps))) + 1, 20, 32);
+    const vertex_t n =
+        std::clamp(23 + static_cast<vertex_t>(std::lround(std::log2(threads))), 23, 28);
     DenseMatrix<double> a(n, n);
     for (vertex_t i = 0; i < n; ++i) {
         for (vertex_t j = 0; j < n; ++j) {
@@ -91,16 +89,18 @@ double cpu_speed_factor(int threads) {
     }
     exact::EngineRun run;
     run.threads = threads;
-    double best = std::numeric_limits<double>::infinity();
-    for (int k = 0; k < 2; ++k) {
+    double seconds = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < 2; ++k) {  // the faster of two: a busy moment is not the machine's speed
         const auto start = std::chrono::steady_clock::now();
         exact::ryser_real(a, Precision::double_precision, run);
-        best = std::min(best,
-                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        seconds = std::min(
+            seconds,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
-    const double model = kStart_s + std::ldexp(dense_double_per_step_ns(n) * 1e-9, n - 1) /
-                                        (threads * kParallelEfficiency);
-    const double factor = std::clamp(best / model, 0.25, 8.0);
+    const double reference =
+        std::ldexp((threads == 1 ? kProbeReference_ns : kProbeReferenceThreads_ns) * 1e-9, n - 1) /
+        threads;
+    const double factor = std::clamp(seconds / reference, 0.5, 8.0);
     factors.emplace(threads, factor);
     return factor;
 }
@@ -116,8 +116,7 @@ double on_this_machine(double seconds, int threads) {
 double steps_seconds(vertex_t n, double per_step_ns, int threads, double start_s = kStart_s,
                      int ranks = 1, bool calibrated = true) {
     const int used_threads = n - 1 < 18 ? 1 : std::max(1, threads);
-    const double used =
-        used_threads * kParallelEfficiency * (n - 1 < 20 ? 1 : std::max(1, ranks));
+    const double used = used_threads * kParallelEfficiency * (n - 1 < 20 ? 1 : std::max(1, ranks));
     const double seconds = start_s + std::ldexp(per_step_ns * 1e-9, n - 1) / used;
     return calibrated ? on_this_machine(seconds, used_threads) : seconds;
 }
@@ -299,15 +298,22 @@ double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
                skipper_model_seconds(host, false) *
                    (generated ? kGpuSkipGeneratedOverCpu16 : kGpuSkipTablesOverCpu16);
     } else {
-        const double rows = generated && f.arithmetic != Arithmetic::exact ? kGpuPartialProductShare * n : n;
+        const double rows =
+            generated && f.arithmetic != Arithmetic::exact ? kGpuPartialProductShare * n : n;
         double product = rows;
         switch (f.arithmetic) {
             case Arithmetic::exact:
                 product = n + clamp01(f.term_fraction) * kGpuWalkTermPrime * primes;
                 break;
-            case Arithmetic::double_precision: product = 1.17 * rows; break;
-            case Arithmetic::double_double: product = 10.0 * rows; break;
-            case Arithmetic::complex: product = 3.0 * rows; break;
+            case Arithmetic::double_precision:
+                product = 1.17 * rows;
+                break;
+            case Arithmetic::double_double:
+                product = 10.0 * rows;
+                break;
+            case Arithmetic::complex:
+                product = 3.0 * rows;
+                break;
         }
         per_step = kGpuWalkStepFixed + f.entries_per_step + product;
         if (!generated) {
@@ -419,10 +425,11 @@ double hafnian_seconds(const LeafFacts& f) {
             per_ns = kHafnianComplex_ns;
             break;
     }
-    const double threads = (f.order < 24 ? 1.0 : std::max(1, f.threads)) *
-                           (f.order < 40 ? 1 : std::max(1, f.ranks));
-    return on_this_machine(kHafnianStart_s + hafnian_multiply_adds(f.order) * per_ns * 1e-9 / threads,
-                           f.order < 24 ? 1 : f.threads);
+    const double threads =
+        (f.order < 24 ? 1.0 : std::max(1, f.threads)) * (f.order < 40 ? 1 : std::max(1, f.ranks));
+    return on_this_machine(
+        kHafnianStart_s + hafnian_multiply_adds(f.order) * per_ns * 1e-9 / threads,
+        f.order < 24 ? 1 : f.threads);
 }
 
 double gpu_hafnian_seconds(const LeafFacts& f) {
