@@ -10,8 +10,10 @@ namespace pmcount {
 struct MpiWorld {
     int rank = 0;
     int size = 1;
-    /// Ranks on this host (to share its cores between them).
+    /// Ranks on this host (to share its cores and GPUs between them), and this rank's place
+    /// among them.
     int local_size = 1;
+    int local_rank = 0;
 };
 
 /// Initialises MPI (threads: funnelled, calls from the main thread only) when this build has

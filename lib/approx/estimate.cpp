@@ -613,7 +613,7 @@ std::vector<int> visible_gpus(const EstimateOptions& o, bool required) {
     for (const auto& d : devices) {
         all.push_back(d.index);
     }
-    return all;
+    return o.distributed ? run::mpi::gpu_share(all) : all;
 }
 
 EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry> entries,

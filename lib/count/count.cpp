@@ -22,6 +22,7 @@
 #include "exact/ryser/ryser_gpu.hpp"
 #include "exact/ryser/ryser_kernel.hpp"
 #include "plan/plan.hpp"
+#include "run/mpi.hpp"
 #include "run/session.hpp"
 #include "pmcount/build_info.hpp"
 #include "pmcount/distributed.hpp"
@@ -324,6 +325,16 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
     settings.gpu_kernels = options.gpu_kernels;
     settings.threads = exact::resolve_threads(options.threads);
     settings.ranks = options.distributed ? std::max(1, mpi_world().size) : 1;
+    settings.gpus = options.gpus;
+    if (settings.gpus.empty() && settings.ranks > 1 && options.backend != Backend::cpu &&
+        exact::gpu_available()) {
+        std::string status;
+        std::vector<int> visible;
+        for (const DeviceInfo& d : backend::cuda::devices(status)) {
+            visible.push_back(d.index);
+        }
+        settings.gpus = run::mpi::gpu_share(visible);
+    }
     settings.time_limit_s = options.max_predicted_seconds;
     settings.general = options.general;
     if (options.backend == Backend::cuda && !exact::gpu_available()) {

@@ -228,7 +228,7 @@ private:
     auto timed_leaf(const Node<T>& node, F compute) {
         const auto start = std::chrono::steady_clock::now();
         run_.threads = settings_.threads;
-        run_.gpus = options_.gpus;
+        run_.gpus = settings_.gpus;
         run_.progress_interval_s = options_.progress_interval_s;
         run_.progress = nullptr;
         if (options_.progress && total_ > 0) {

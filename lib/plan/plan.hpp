@@ -46,6 +46,8 @@ struct Settings {
     Backend backend = Backend::automatic;
     GpuKernels gpu_kernels = GpuKernels::automatic;
     int threads = 1;
+    /// GPUs the engines use (CountOptions::gpus, else this rank's share of the visible ones).
+    std::vector<int> gpus;
     /// MPI ranks sharing the exponential CPU loops (run/session.hpp), in the predictions.
     int ranks = 1;
     /// Splits of lines with 3–4 nonzeros the planner may try in one plan. Each attempt plans

@@ -65,6 +65,7 @@ MpiWorld mpi_start(int* argc, char*** argv) {
     MPI_Comm local;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, g_world.rank, MPI_INFO_NULL, &local);
     MPI_Comm_size(local, &g_world.local_size);
+    MPI_Comm_rank(local, &g_world.local_rank);
     MPI_Comm_free(&local);
     return g_world;
 }
@@ -105,6 +106,24 @@ namespace run::mpi {
 
 int rank() noexcept {
     return g_world.rank;
+}
+
+std::vector<int> gpu_share(const std::vector<int>& visible, int local_rank, int local_size) {
+    const auto gpus = static_cast<int>(visible.size());
+    if (local_size <= 1 || gpus == 0 || local_rank < 0 || local_rank >= local_size) {
+        return visible;
+    }
+    if (gpus < local_size) {
+        return {visible[static_cast<std::size_t>(local_rank % gpus)]};
+    }
+    const auto first = static_cast<std::size_t>(local_rank * gpus / local_size);
+    const auto last = static_cast<std::size_t>((local_rank + 1) * gpus / local_size);
+    return {visible.begin() + static_cast<std::ptrdiff_t>(first),
+            visible.begin() + static_cast<std::ptrdiff_t>(last)};
+}
+
+std::vector<int> gpu_share(const std::vector<int>& visible) {
+    return g_world.size > 1 ? gpu_share(visible, g_world.local_rank, g_world.local_size) : visible;
 }
 int size() noexcept {
     return g_world.size;
@@ -175,6 +194,13 @@ private:
     bool closed_ = false;
 };
 
+/// Chunks a rank asks for at a time: one per thread; one for a batch computation (GPUs),
+/// which runs whatever it gets as one launch sequence, so that the guided sizes shrink to a
+/// single chunk at the end and a re-issued straggler costs at most one chunk's time.
+std::size_t chunks_wanted(int threads, const ChunkWork& work) {
+    return work.compute_batch ? 1 : static_cast<std::size_t>(std::max(1, threads));
+}
+
 /// Worker side: ask, compute, send back, until an empty batch.
 void serve_as_worker(Task& task, int threads, const ChunkWork& work) {
     std::vector<unsigned char> message;  // [u64 want][u64 count][count × (u64 chunk, record)]
@@ -182,7 +208,7 @@ void serve_as_worker(Task& task, int threads, const ChunkWork& work) {
     std::vector<unsigned char> records;
     for (;;) {
         message.assign(2 * sizeof(std::uint64_t), 0);
-        const std::uint64_t want = static_cast<std::uint64_t>(std::max(1, threads));
+        const std::uint64_t want = chunks_wanted(threads, work);
         const std::uint64_t count = results.size();
         std::memcpy(message.data(), &want, sizeof want);
         std::memcpy(message.data() + sizeof want, &count, sizeof count);
@@ -296,8 +322,7 @@ bool run_task(Task& task, const std::vector<std::uint64_t>& todo, int threads,
         std::mutex local_mutex;
         std::thread local([&] {
             for (;;) {
-                const auto batch =
-                    queue.take(static_cast<std::size_t>(std::max(1, threads)), task, records);
+                const auto batch = queue.take(chunks_wanted(threads, work), task, records);
                 if (batch.empty()) {
                     break;
                 }

@@ -6,7 +6,7 @@
 // Protocol of one task (all messages on MPI_COMM_WORLD, rank 0 the only one that receives from
 // any source):
 //   rank r > 0 → 0   "results + request": the records of its last batch (chunk ids and bytes)
-//                    and how many chunks it wants next (its thread count)
+//                    and how many chunks it wants next (its thread count; 1 for GPUs)
 //   rank 0 → r       the next batch of chunk ids; an empty batch ends r's part of the task
 //   rank 0 → all     broadcast: stopped or not, then every chunk's record
 // Rank 0 computes too: a thread of its own takes batches from the same queue. When the queue is
@@ -31,6 +31,14 @@ std::string library_version();
 /// This process's rank and the number of ranks (0 and 1 without MPI or before mpi_start()).
 int rank() noexcept;
 int size() noexcept;
+
+/// The GPUs of `visible` that this rank uses when the caller named none. With several ranks
+/// of one run on a host, each takes a contiguous share (rank r of R with G ≥ R GPUs: indices
+/// r·G/R to (r+1)·G/R − 1; with fewer GPUs than ranks, GPU r mod G), so that no GPU serves two
+/// ranks while another idles; one rank, or one per host, takes them all.
+std::vector<int> gpu_share(const std::vector<int>& visible);
+/// The same for a host of `local_size` ranks, this one `local_rank` among them.
+std::vector<int> gpu_share(const std::vector<int>& visible, int local_rank, int local_size);
 
 /// Rank 0's `text` on every rank (collective).
 std::string broadcast(const std::string& text);

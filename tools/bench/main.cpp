@@ -9,6 +9,8 @@
 //                                    their closed forms (lattices.cpp)
 //   pmcount-bench estimators ...     the estimators on grids, CPU and GPU, against Kasteleyn's
 //                                    count (estimators.cpp)
+//   pmcount-bench scaling ...        one count on 1, 2, 4 … GPUs or threads, in one process and
+//                                    as MPI ranks: parallel efficiency (scaling.cpp)
 //
 // Output: one JSON object per line on stdout ({"context": …} first), human notes on stderr.
 // Exit codes: 0 every check passed, 1 usage error, 2 a check failed, 3 runtime error.
@@ -20,6 +22,7 @@
 #include "estimators.hpp"
 #include "lattices.hpp"
 #include "permanents.hpp"
+#include "scaling.hpp"
 
 int main(int argc, char** argv) {
     using namespace pmcount::bench;
@@ -32,6 +35,9 @@ int main(int argc, char** argv) {
         }
         if (suite == "lattices") {
             return lattice_bench_main(argc - 1, argv + 1);
+        }
+        if (suite == "scaling") {
+            return scaling_bench_main(argc - 1, argv + 1);
         }
         if (suite == "permanents") {
             return permanent_bench_main(argc - 1, argv + 1);

@@ -12,6 +12,7 @@
 #include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
 #include "run/checkpoint.hpp"
+#include "run/mpi.hpp"
 #include "support/random_matrices.hpp"
 #include "support/scratch.hpp"
 
@@ -235,6 +236,30 @@ TEST_F(Checkpoints, AStopWithoutACheckpointStillEndsTheCount) {
     }
     // The stop was consumed: the next count runs to the end.
     EXPECT_EQ(permanent(a, options).exact, permanent(a, with_method(Method::sparyser)).exact);
+}
+
+TEST(GpuShare, RanksOfOneHostSplitTheGpusAndNeverLeaveOneIdle) {
+    const std::vector<int> four{0, 1, 2, 3};
+    // One rank per GPU, two GPUs per rank, one rank with all.
+    for (int r = 0; r < 4; ++r) {
+        EXPECT_EQ(run::mpi::gpu_share(four, r, 4), std::vector<int>{r});
+    }
+    EXPECT_EQ(run::mpi::gpu_share(four, 0, 2), (std::vector<int>{0, 1}));
+    EXPECT_EQ(run::mpi::gpu_share(four, 1, 2), (std::vector<int>{2, 3}));
+    EXPECT_EQ(run::mpi::gpu_share(four, 0, 1), four);
+    // Uneven: 3 ranks over 4 GPUs cover every GPU once; 6 ranks over 4 share them round robin.
+    std::vector<int> covered;
+    for (int r = 0; r < 3; ++r) {
+        const auto mine = run::mpi::gpu_share(four, r, 3);
+        EXPECT_FALSE(mine.empty());
+        covered.insert(covered.end(), mine.begin(), mine.end());
+    }
+    EXPECT_EQ(covered, four);
+    EXPECT_EQ(run::mpi::gpu_share(four, 5, 6), std::vector<int>{1});
+    // Named indices (not 0..G-1) are kept; no GPU, no share; outside a run of ranks, all of them.
+    EXPECT_EQ(run::mpi::gpu_share({2, 5}, 1, 2), std::vector<int>{5});
+    EXPECT_TRUE(run::mpi::gpu_share({}, 1, 2).empty());
+    EXPECT_EQ(run::mpi::gpu_share(four), four);
 }
 
 }  // namespace
