@@ -88,6 +88,16 @@ struct EstimateOptions {
     /// ranks: each rank draws its contiguous share and every rank gets every estimate, so the
     /// answer for a sample budget is bit-identical to one process's.
     bool distributed = true;
+    /// Checkpoint file (empty: none): the estimates of the samples (populations) drawn so far,
+    /// written atomically every checkpoint_interval_s between rounds, at the end and on
+    /// request_stop() (pmcount/count.hpp; Interrupted is thrown then). With `resume` the run
+    /// continues from it: a sample budget gives the uninterrupted estimate bit for bit, and a
+    /// finished run resumed with a larger budget goes on drawing. A checkpoint of another input,
+    /// estimator, seed, population setting, backend or version is refused (CheckpointError).
+    /// A time limit counts this process's time only.
+    std::string checkpoint;
+    bool resume = false;
+    double checkpoint_interval_s = 10;
 };
 
 struct EstimateResult {
@@ -108,6 +118,8 @@ struct EstimateResult {
     std::uint64_t samples = 0;     ///< samples drawn (particles × populations)
     std::uint64_t particles = 1;   ///< particles per population (1: independent samples)
     std::uint64_t populations = 0;  ///< particles > 1: populations, the estimates averaged
+    /// Samples (particles) a resumed run found in its checkpoint, part of `samples`.
+    std::uint64_t resumed_samples = 0;
     double zero_fraction = 0;      ///< samples (populations) that were 0
     double effective_samples = 0;  ///< (Σx)²/Σx²
     double max_share = 0;          ///< largest sample / sum; near 1: the interval is not reliable

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -38,13 +39,16 @@
 #include "approx/problem.hpp"
 #include "approx/sampler.hpp"
 #include "backend/cuda_backend.hpp"
+#include "core/hash.hpp"
 #include "core/names.hpp"
 #include "exact/chunked_run.hpp"
 #include "pmcount/approx.hpp"
+#include "pmcount/build_info.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/io.hpp"
 #include "pmcount/structure.hpp"
 #include "run/mpi.hpp"
+#include "run/session.hpp"
 
 namespace pmcount {
 
@@ -563,6 +567,34 @@ EstimateResult zero_result(const EstimateOptions& o, vertex_t n, edge_t nnz, std
     return r;
 }
 
+/// What an estimate's checkpoint must match: the library version, the entries as given, and
+/// the options that decide the samples' values (not the stopping rules, threads, GPUs or ranks;
+/// the caller adds the layout and backend once they are resolved).
+run::Identity estimate_identity(vertex_t rows, vertex_t cols, const std::vector<Entry>& entries,
+                                const EstimateOptions& o) {
+    auto mix = [](std::uint64_t h, const auto& value) {
+        return fnv1a(std::string_view(reinterpret_cast<const char*>(&value), sizeof value), h);
+    };
+    std::uint64_t input = mix(mix(fnv1a("estimate"), rows), cols);
+    for (const Entry& e : entries) {
+        input = mix(mix(mix(input, e.row), e.col), e.value);
+    }
+    char text[200];
+    std::snprintf(text, sizeof text, "%d×%d, %zu entries, hash %016llx", rows, cols, entries.size(),
+                  static_cast<unsigned long long>(input));
+    run::Identity id;
+    id.version = build_info().version;
+    id.input = text;
+    std::snprintf(text, sizeof text,
+                  "seed %llu, %llu particles, resample every %d, potential exponent %.17g, "
+                  "scale every %d × %d",
+                  static_cast<unsigned long long>(o.seed),
+                  static_cast<unsigned long long>(o.particles), o.resample_every,
+                  o.potential_exponent, o.scale_every, o.scale_iters);
+    id.plan = "estimate: " + std::string(to_string(o.estimator)) + ", " + text;
+    return id;
+}
+
 void validate(const EstimateOptions& o) {
     if (o.scale_every < 1 || o.scale_iters < 1) {
         throw InvalidArgument("scale_every and scale_iters must be at least 1");
@@ -627,6 +659,10 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
                                "): no perfect matching");
     }
     const vertex_t n = rows;
+    run::Identity identity;
+    if (!options.checkpoint.empty()) {
+        identity = estimate_identity(rows, cols, entries, options);
+    }
     // Phase 1: the pattern must have a perfect matching.
     const BipartiteGraph pattern = pattern_of(n, entries);
     const PopulationPlan plan{options.particles, options.resample_every};
@@ -709,10 +745,32 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
     };
     approx::LogMeanAccumulator acc;
     std::vector<double> logs;
+    // The estimates drawn so far are the checkpoint's stream, in index order: a resumed run adds
+    // them to the accumulator first and draws on from the next index.
+    identity.plan += ", layout " + result.layout + ", backend " + result.backend;
+    run::Session session(identity,
+                         run::SessionOptions{options.checkpoint, options.resume,
+                                             options.checkpoint_interval_s, options.distributed});
+    {
+        // (A budget below the checkpoint's count takes its first estimates: the same as a run
+        // of that budget.)
+        const run::Task& resumed = session.open_stream(sizeof(double));
+        const std::uint64_t taken =
+            max_samples > 0 ? std::min(resumed.chunks, max_samples) : resumed.chunks;
+        for (std::uint64_t k = 0; k < taken; ++k) {
+            double l = 0;
+            std::memcpy(&l, resumed.records.data() + k * sizeof l, sizeof l);
+            acc.add(l);
+        }
+        result.resumed_samples = taken * plan.particles;
+    }
     const auto sampling_start = Clock::now();
     StopReason stopped = StopReason::samples;
     while (true) {
         const std::uint64_t done = acc.count();
+        if (max_samples > 0 && done >= max_samples) {  // a resumed run that was already done
+            break;
+        }
         const std::uint64_t busy_round = min_round * static_cast<std::uint64_t>(ranks);
         std::uint64_t round = scheduled_round(done, busy_round);
         if (max_samples > 0) {
@@ -752,6 +810,7 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
         for (const double l : logs) {
             acc.add(l);
         }
+        session.append(reinterpret_cast<const unsigned char*>(logs.data()), logs.size());
         const double now = seconds_since(sampling_start);
         const double half_width = acc.log_half_width(options.confidence);
         const bool precise = options.rel_error > 0 && acc.count() >= kMinSamplesForRelError &&
@@ -770,9 +829,12 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
             }
             options.progress(Progress{std::min(1.0, fraction), now});
         }
-        // (0: go on; else 1 + the StopReason)
+        // (0: go on; kInterrupt: request_stop(); else 1 + the StopReason)
+        constexpr std::uint64_t kInterrupt = 1000;
         std::uint64_t stop = 0;
-        if (max_samples > 0 && acc.count() >= max_samples) {
+        if (run::stop_requested()) {
+            stop = kInterrupt;
+        } else if (max_samples > 0 && acc.count() >= max_samples) {
             stop = 1 + static_cast<std::uint64_t>(StopReason::samples);
         } else if (precise) {
             stop = 1 + static_cast<std::uint64_t>(StopReason::rel_error);
@@ -780,11 +842,15 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
             stop = 1 + static_cast<std::uint64_t>(StopReason::time);
         }
         stop = rank0_decides(stop);
+        if (stop == kInterrupt) {
+            session.stop(std::to_string(acc.count()) + (populations ? " populations" : " samples"));
+        }
         if (stop != 0) {
             stopped = static_cast<StopReason>(stop - 1);
             break;
         }
     }
+    session.save();
     result.ranks = ranks;
     result.sample_seconds = seconds_since(sampling_start);
 

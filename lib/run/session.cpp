@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <stdexcept>
 
 #include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
@@ -163,6 +164,50 @@ Task& Session::open_task(int bits, std::uint64_t chunks, std::size_t record_byte
     return tasks_.back();
 }
 
+const Task& Session::open_stream(std::size_t record_bytes) {
+    if (opened_ != 0) {
+        throw std::logic_error("a session's stream is its only task");
+    }
+    opened_ = 1;
+    if (!tasks_.empty()) {
+        const Task& t = tasks_.front();
+        if (tasks_.size() != 1 || t.bits != 0 || t.record_bytes != record_bytes ||
+            t.finished() != t.chunks) {
+            throw CheckpointError(options_.checkpoint, "cannot resume from it: it holds " +
+                                                           t.describe() + ", not a stream of " +
+                                                           std::to_string(record_bytes) +
+                                                           "-byte records");
+        }
+        resumed_chunks_ = t.chunks;
+        return t;
+    }
+    Task t;
+    t.record_bytes = record_bytes;
+    tasks_.push_back(std::move(t));
+    return tasks_.front();
+}
+
+void Session::append(const unsigned char* bytes, std::uint64_t count) {
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        Task& t = tasks_.front();
+        t.chunks += count;
+        t.done.resize(t.chunks, 1);
+        t.records.insert(t.records.end(), bytes, bytes + count * t.record_bytes);
+    }
+    maybe_save();
+}
+
+void Session::stop(const std::string& what) {
+    save();
+    clear_stop();
+    throw Interrupted(
+        "interrupted after " + what + "; " +
+        (options_.checkpoint.empty()
+             ? std::string("no checkpoint was asked for (--checkpoint FILE)")
+             : "checkpoint written to " + options_.checkpoint + " (resume with --resume)"));
+}
+
 void Session::record(Task& task, std::uint64_t chunk, const unsigned char* bytes) {
     const std::lock_guard<std::mutex> lock(mutex_);
     if (task.done[chunk] == 0) {
@@ -191,15 +236,8 @@ void Session::maybe_save() {
 }
 
 void Session::stopped(const Task& task) {
-    save();
-    clear_stop();
-    std::string where =
-        options_.checkpoint.empty()
-            ? std::string("no checkpoint was asked for (--checkpoint FILE)")
-            : "checkpoint written to " + options_.checkpoint + " (resume with --resume)";
-    throw Interrupted("interrupted after " + std::to_string(task.finished()) + " of " +
-                      std::to_string(task.chunks) + " chunks of loop " + std::to_string(opened_) +
-                      "; " + where);
+    stop(std::to_string(task.finished()) + " of " + std::to_string(task.chunks) +
+         " chunks of loop " + std::to_string(opened_));
 }
 
 void Session::run_task(int bits, std::uint64_t chunks, std::size_t record_bytes, int threads,

@@ -88,6 +88,17 @@ public:
     /// Writes the checkpoint now (rank 0; nothing without a checkpoint file).
     void save();
 
+    /// A stream of `record_bytes`-byte records that grows as the run goes (the estimators' sample
+    /// logs): one task of finished chunks, the only one of its run. Returns the records a
+    /// resumed run finds in the checkpoint (CheckpointError when it holds something else).
+    const Task& open_stream(std::size_t record_bytes);
+    /// Appends `count` records to the stream on every rank (rank 0 writes the checkpoint when
+    /// the interval has passed).
+    void append(const unsigned char* bytes, std::uint64_t count);
+    /// After request_stop(): writes the checkpoint and throws Interrupted ("interrupted after
+    /// `what`; checkpoint written to FILE …").
+    [[noreturn]] void stop(const std::string& what);
+
     int rank() const noexcept { return rank_; }
     int ranks() const noexcept { return ranks_; }
 

@@ -692,8 +692,8 @@ TEST_F(CountMatchingsCli, HafnianOfASymmetricMatrixAndItsInputErrors) {
     EXPECT_EQ(cycle.status, kUsage);
 }
 
-// A dense Ryser count of a few seconds on one CPU thread (the GPU engines keep no checkpoint
-// yet), checkpointed every 0.1 s.
+// A dense Ryser count of a few seconds on one CPU thread (pinned to the CPU: on a GPU it would
+// end before the signal), checkpointed every 0.1 s.
 const char* const kLongRun =
     "--backend cpu --method ryser --threads 1 --checkpoint-every 0.1 random:30,0.5,7";
 
@@ -725,6 +725,57 @@ TEST_F(CountMatchingsCli, ARunKilledWithSigkillResumesToTheSameCount) {
     const auto json = nlohmann::json::parse(resumed.out);
     EXPECT_EQ(json["value"], "332027199887151024260024");
     EXPECT_GT(json["resumed_chunks"].get<int>(), 0);
+}
+
+// An estimate of about 2.5 s on one CPU thread with a sample budget.
+const char* const kLongEstimate =
+    "--approx --backend cpu --threads 1 --samples 60000 --seed 5 --checkpoint-every 0.1 "
+    "grid:12x12";
+
+TEST_F(CountMatchingsCli, AnEstimateStoppedBySigintResumesToTheUninterruptedEstimate) {
+    const Outcome whole = run(std::string(kLongEstimate) + " --json");
+    ASSERT_EQ(whole.status, kOk) << whole.err;
+    const auto truth = nlohmann::json::parse(whole.out);
+    const Outcome stopped =
+        run_and_signal(std::string(kLongEstimate) + " --checkpoint e.ckpt", "e.ckpt", "INT");
+    EXPECT_EQ(stopped.status, 130) << stopped.err;
+    EXPECT_EQ(stopped.out, "");
+    EXPECT_NE(stopped.err.find("samples; checkpoint written to e.ckpt (resume with --resume)"),
+              std::string::npos)
+        << stopped.err;
+    const Outcome resumed =
+        run(std::string(kLongEstimate) + " --json --checkpoint e.ckpt --resume");
+    ASSERT_EQ(resumed.status, kOk) << resumed.err;
+    const auto json = nlohmann::json::parse(resumed.out);
+    // The same samples in the same order: the same double, and the same interval.
+    EXPECT_EQ(json["log10_value"].get<double>(), truth["log10_value"].get<double>());
+    EXPECT_EQ(json["log10_ci_low"].get<double>(), truth["log10_ci_low"].get<double>());
+    EXPECT_EQ(json["samples"], 60000);
+    EXPECT_GT(json["resumed_samples"].get<int>(), 0);
+    EXPECT_LT(json["resumed_samples"].get<int>(), 60000);
+    // A finished checkpoint with a smaller budget gives that budget's estimate, with a larger
+    // one it draws on; another seed or a count is refused.
+    const auto smaller = nlohmann::json::parse(
+        run("--approx --backend cpu --threads 1 --samples 1000 --seed 5 --json grid:12x12").out);
+    const Outcome part =
+        run("--approx --backend cpu --threads 1 --samples 1000 --seed 5 --json grid:12x12 "
+            "--checkpoint e.ckpt --resume");
+    ASSERT_EQ(part.status, kOk) << part.err;
+    EXPECT_EQ(nlohmann::json::parse(part.out)["log10_value"].get<double>(),
+              smaller["log10_value"].get<double>());
+    const Outcome more =
+        run("--approx --backend cpu --threads 1 --samples 61000 --seed 5 --json grid:12x12 "
+            "--checkpoint e.ckpt --resume");
+    ASSERT_EQ(more.status, kOk) << more.err;
+    EXPECT_EQ(nlohmann::json::parse(more.out)["resumed_samples"], 60000);
+    for (const std::string& other :
+         {std::string("--approx --seed 6 --samples 100 grid:12x12"), std::string("grid:12x12"),
+          std::string("--approx --seed 5 --samples 100 --particles 8 grid:12x12")}) {
+        const Outcome r = run(other + " --backend cpu --checkpoint e.ckpt --resume");
+        EXPECT_EQ(r.status, kInputError) << other;
+        EXPECT_EQ(count_lines(r.err), 1U) << r.err;
+        EXPECT_EQ(r.err.rfind("error: e.ckpt: cannot resume from it: ", 0), 0U) << r.err;
+    }
 }
 
 TEST_F(CountMatchingsCli, AMismatchedOrDamagedCheckpointIsRefusedInOneLine) {

@@ -1,7 +1,7 @@
 // count_matchings under `mpirun -np 2 --oversubscribe` (PMCOUNT_MPIEXEC): the same answer as one
 // process for every engine (the estimators with a sample budget too), bit for bit; checkpoints
-// written by two ranks resume in one process and the other way round; a rank killed mid-run
-// fails the run without printing a number.
+// (counts' and estimates') written by two ranks resume in one process and the other way round;
+// a rank killed mid-run fails the run without printing a number.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -66,6 +66,18 @@ TEST_F(TwoRanks, EveryEngineGivesTheOneProcessAnswerBitForBit) {
         EXPECT_EQ(two["ranks"], 2) << args;
         EXPECT_EQ(one["ranks"], 1) << args;
     }
+    // Rank 0 writes the estimator's checkpoint: two ranks' first 2000 samples, resumed by one
+    // process to 3000, are the one-process estimate of 3000; and the other way round.
+    const std::string half = "--backend cpu --approx --seed 5 grid:8x8 --checkpoint e.ckpt";
+    const nlohmann::json whole = json(0, "--backend cpu --approx --samples 3000 --seed 5 grid:8x8");
+    json(2, half + " --samples 2000");
+    const nlohmann::json resumed = json(0, half + " --samples 3000 --resume");
+    EXPECT_EQ(resumed["log10_value"], whole["log10_value"]);
+    EXPECT_EQ(resumed["resumed_samples"], 2000);
+    json(0, half + " --samples 2000");
+    const nlohmann::json resumed_by_two = json(2, half + " --samples 3000 --resume");
+    EXPECT_EQ(resumed_by_two["log10_value"], whole["log10_value"]);
+    EXPECT_EQ(resumed_by_two["resumed_samples"], 2000);
 }
 
 TEST_F(TwoRanks, EstimatorsShareTheSamplesAndGiveTheOneProcessEstimateBitForBit) {

@@ -47,6 +47,7 @@ inline nlohmann::json estimate_json(const Input& input, const EstimateResult& r,
     j["rel_std_error"] = finite_or_null(r.rel_std_error);
     j["confidence"] = r.confidence;
     j["samples"] = r.samples;
+    j["resumed_samples"] = r.resumed_samples;
     j["particles"] = r.particles;
     if (r.particles > 1) {
         j["populations"] = r.populations;
@@ -93,6 +94,9 @@ inline void print_estimate(const Input& input, const EstimateResult& r, const st
               << (r.particles > 1 ? " in " + std::to_string(r.populations) + " populations of " +
                                         std::to_string(r.particles)
                                   : std::string())
+              << (r.resumed_samples > 0
+                      ? " (" + std::to_string(r.resumed_samples) + " from the checkpoint)"
+                      : std::string())
               << " (" << 100 * r.zero_fraction << "% zero, stopped by "
               << to_string(r.stopped) << "), "
               << (r.device.empty() ? std::to_string(r.threads) + " thread(s)" : r.device) << ", "

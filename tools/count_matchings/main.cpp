@@ -425,7 +425,8 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
                               "record finished work in this file (atomically, every "
                               "--checkpoint-every seconds and on SIGINT/SIGTERM)");
     app.add_flag("--resume", resume,
-                 "continue from the --checkpoint file (same input, precision and engines)")
+                 "continue from the --checkpoint file (same input, precision and engines; "
+                 "--approx: same estimator, seed and populations)")
         ->needs(cp);
     app.add_option("--checkpoint-every", checkpoint_every,
                    "seconds between checkpoint writes")
@@ -575,6 +576,9 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
             estimate_options.gpus = options.gpus;
             estimate_options.threads = options.threads;
             estimate_options.progress = options.progress;
+            estimate_options.checkpoint = options.checkpoint;
+            estimate_options.resume = options.resume;
+            estimate_options.checkpoint_interval_s = options.checkpoint_interval_s;
             const pmcount::EstimateResult estimate = pmcount::estimate(input, estimate_options);
             bar.clear();
             const std::string counted = what_is_counted(input, mode);
