@@ -628,8 +628,8 @@ def estimate(
     seed: int = 1,
     confidence: float = 0.95,
     estimator: str = "scaling+",
-    particles: int = 1,
-    resample_every: int = 32,
+    particles: int = 0,
+    resample_every: int = 0,
     backend: str = "auto",
     threads: int = 0,
     gpus: Optional[Sequence[int]] = None,
@@ -639,10 +639,12 @@ def estimate(
     nonnegative matrix's permanent), with a confidence interval.
 
     G: a bipartite networkx Graph, a 0-1 biadjacency matrix, or a nonnegative real matrix.
-    Stopping: rel_error (target relative standard error), time (seconds), samples; the first
-    reached stops (none given: 100 000 samples). estimator: "rasmussen", "rasmussen+",
-    "scaling", "scaling+". particles > 1 runs populations with resampling every
-    ``resample_every`` steps (see docs/estimators.md).
+    Stopping: rel_error (the confidence interval's relative half-width), time (seconds),
+    samples; the first reached stops (none given: a 1% half-width or 120 s). estimator:
+    "rasmussen", "rasmussen+", "scaling", "scaling+". particles: 0 chooses populations from the
+    graph's order and the budget (about 8 particles per row, resampled every 16 steps), 1 draws
+    independent samples, P > 1 populations of P resampled every ``resample_every`` steps (0: 16;
+    see docs/estimators.md).
 
     >>> e = estimate(grid(8, 8), rel_error=0.05, seed=3)
     >>> e.ci[0] < 12988816 < e.ci[1]

@@ -478,11 +478,15 @@ TEST_F(CountMatchingsCli, TimeLimitRefusesAHopelessPlan) {
 }
 
 TEST_F(CountMatchingsCli, ApproxJsonCarriesTheEstimateAndItsInterval) {
+    // A budget of 4000 on n = 64 has room for 16 populations of 128 (of 250 at most): 32
+    // populations, the last one whole (4096 samples).
     const Outcome r = run("--approx --json --samples 4000 --seed 3 grid:8x8");
     ASSERT_EQ(r.status, kOk) << r.err;
     const nlohmann::json j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["estimator"], "scaling+");
-    EXPECT_EQ(j["samples"], 4000);
+    EXPECT_EQ(j["particles"], 128);
+    EXPECT_EQ(j["populations"], 32);
+    EXPECT_EQ(j["samples"], 4096);
     for (const char* key :
          {"log10_value", "log10_ci_low", "log10_ci_high", "rel_std_error", "value"}) {
         ASSERT_TRUE(j[key].is_number()) << key << ": " << r.out;
@@ -503,7 +507,7 @@ TEST_F(CountMatchingsCli, ApproxPopulationsReportParticlesAndPopulations) {
     EXPECT_EQ(j["samples"], 3200);
     const double truth = 12988816;
     EXPECT_LE(std::abs(j["value"].get<double>() / truth - 1), 5 * j["rel_std_error"].get<double>());
-    const Outcome bad = run("--approx --resample-every 0 grid:4x4");
+    const Outcome bad = run("--approx --resample-every -1 grid:4x4");
     EXPECT_EQ(bad.status, kUsage);
     EXPECT_NE(bad.err.find("--resample-every"), std::string::npos) << bad.err;
     // The potential's exponent reaches the sampler (exponent 0: plain weights, another draw).
@@ -729,8 +733,8 @@ TEST_F(CountMatchingsCli, ARunKilledWithSigkillResumesToTheSameCount) {
 
 // An estimate of about 2.5 s on one CPU thread with a sample budget.
 const char* const kLongEstimate =
-    "--approx --backend cpu --threads 1 --samples 60000 --seed 5 --checkpoint-every 0.1 "
-    "grid:12x12";
+    "--approx --particles 1 --backend cpu --threads 1 --samples 60000 --seed 5 "
+    "--checkpoint-every 0.1 grid:12x12";
 
 TEST_F(CountMatchingsCli, AnEstimateStoppedBySigintResumesToTheUninterruptedEstimate) {
     const Outcome whole = run(std::string(kLongEstimate) + " --json");
@@ -756,20 +760,23 @@ TEST_F(CountMatchingsCli, AnEstimateStoppedBySigintResumesToTheUninterruptedEsti
     // A finished checkpoint with a smaller budget gives that budget's estimate, with a larger
     // one it draws on; another seed or a count is refused.
     const auto smaller = nlohmann::json::parse(
-        run("--approx --backend cpu --threads 1 --samples 1000 --seed 5 --json grid:12x12").out);
+        run("--approx --particles 1 --backend cpu --threads 1 --samples 1000 --seed 5 --json "
+            "grid:12x12")
+            .out);
     const Outcome part =
-        run("--approx --backend cpu --threads 1 --samples 1000 --seed 5 --json grid:12x12 "
-            "--checkpoint e.ckpt --resume");
+        run("--approx --particles 1 --backend cpu --threads 1 --samples 1000 --seed 5 --json "
+            "grid:12x12 --checkpoint e.ckpt --resume");
     ASSERT_EQ(part.status, kOk) << part.err;
     EXPECT_EQ(nlohmann::json::parse(part.out)["log10_value"].get<double>(),
               smaller["log10_value"].get<double>());
     const Outcome more =
-        run("--approx --backend cpu --threads 1 --samples 61000 --seed 5 --json grid:12x12 "
-            "--checkpoint e.ckpt --resume");
+        run("--approx --particles 1 --backend cpu --threads 1 --samples 61000 --seed 5 --json "
+            "grid:12x12 --checkpoint e.ckpt --resume");
     ASSERT_EQ(more.status, kOk) << more.err;
     EXPECT_EQ(nlohmann::json::parse(more.out)["resumed_samples"], 60000);
     for (const std::string& other :
-         {std::string("--approx --seed 6 --samples 100 grid:12x12"), std::string("grid:12x12"),
+         {std::string("--approx --particles 1 --seed 6 --samples 100 grid:12x12"),
+          std::string("grid:12x12"),
           std::string("--approx --seed 5 --samples 100 --particles 8 grid:12x12")}) {
         const Outcome r = run(other + " --backend cpu --checkpoint e.ckpt --resume");
         EXPECT_EQ(r.status, kInputError) << other;

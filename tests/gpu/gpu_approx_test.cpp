@@ -25,9 +25,11 @@ namespace {
 constexpr Estimator kAll[] = {Estimator::rasmussen, Estimator::rasmussen_plus, Estimator::scaling,
                               Estimator::scaling_plus};
 
+/// Independent samples (tests of populations set particles).
 EstimateOptions options(Estimator e, Backend backend, std::uint64_t samples, std::uint64_t seed) {
     EstimateOptions o;
     o.estimator = e;
+    o.particles = 1;
     o.backend = backend;
     o.samples = samples;
     o.seed = seed;

@@ -66,24 +66,13 @@ TEST_F(TwoRanks, EveryEngineGivesTheOneProcessAnswerBitForBit) {
         EXPECT_EQ(two["ranks"], 2) << args;
         EXPECT_EQ(one["ranks"], 1) << args;
     }
-    // Rank 0 writes the estimator's checkpoint: two ranks' first 2000 samples, resumed by one
-    // process to 3000, are the one-process estimate of 3000; and the other way round.
-    const std::string half = "--backend cpu --approx --seed 5 grid:8x8 --checkpoint e.ckpt";
-    const nlohmann::json whole = json(0, "--backend cpu --approx --samples 3000 --seed 5 grid:8x8");
-    json(2, half + " --samples 2000");
-    const nlohmann::json resumed = json(0, half + " --samples 3000 --resume");
-    EXPECT_EQ(resumed["log10_value"], whole["log10_value"]);
-    EXPECT_EQ(resumed["resumed_samples"], 2000);
-    json(0, half + " --samples 2000");
-    const nlohmann::json resumed_by_two = json(2, half + " --samples 3000 --resume");
-    EXPECT_EQ(resumed_by_two["log10_value"], whole["log10_value"]);
-    EXPECT_EQ(resumed_by_two["resumed_samples"], 2000);
 }
 
 TEST_F(TwoRanks, EstimatorsShareTheSamplesAndGiveTheOneProcessEstimateBitForBit) {
     // A sample budget fixes the samples drawn; the ranks draw halves of every round.
     const char* const cases[] = {
-        "--backend cpu --approx --samples 3000 --seed 5 grid:8x8",
+        "--backend cpu --approx --particles 1 --samples 3000 --seed 5 grid:8x8",
+        "--backend cpu --approx --samples 3000 --seed 5 grid:8x8",  // automatic: populations
         "--backend cpu --approx --particles 64 --samples 4096 --seed 6 grid:10x10",
     };
     for (const char* args : cases) {
@@ -96,6 +85,20 @@ TEST_F(TwoRanks, EstimatorsShareTheSamplesAndGiveTheOneProcessEstimateBitForBit)
         EXPECT_EQ(two["ranks"], 2) << args;
         EXPECT_EQ(one["ranks"], 1) << args;
     }
+    // Rank 0 writes the estimator's checkpoint: two ranks' first 2000 samples, resumed by one
+    // process to 3000, are the one-process estimate of 3000; and the other way round.
+    const std::string half =
+        "--backend cpu --approx --particles 1 --seed 5 grid:8x8 --checkpoint e.ckpt";
+    const nlohmann::json whole =
+        json(0, "--backend cpu --approx --particles 1 --samples 3000 --seed 5 grid:8x8");
+    json(2, half + " --samples 2000");
+    const nlohmann::json resumed = json(0, half + " --samples 3000 --resume");
+    EXPECT_EQ(resumed["log10_value"], whole["log10_value"]);
+    EXPECT_EQ(resumed["resumed_samples"], 2000);
+    json(0, half + " --samples 2000");
+    const nlohmann::json resumed_by_two = json(2, half + " --samples 3000 --resume");
+    EXPECT_EQ(resumed_by_two["log10_value"], whole["log10_value"]);
+    EXPECT_EQ(resumed_by_two["resumed_samples"], 2000);
 }
 
 TEST_F(TwoRanks, GpuEnginesGiveTheOneProcessAnswerBitForBit) {

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "pmcount/approx.hpp"
 #include "pmcount/io.hpp"
@@ -76,6 +78,70 @@ inline nlohmann::json estimate_json(const Input& input, const EstimateResult& r,
                     {"sample_s", r.sample_seconds},
                     {"total_s", total_s}};
     return j;
+}
+
+/// "populations of 16384 particles resampled every 16 steps on weight × potential^0.6", or
+/// "independent samples".
+inline std::string population_text(const PopulationChoice& c) {
+    if (c.particles <= 1) {
+        return "independent samples";
+    }
+    std::ostringstream text;
+    text << "populations of " << c.particles << " particles resampled every " << c.resample_every
+         << " steps on weight × potential^" << c.potential_exponent;
+    return text.str();
+}
+
+/// "when the 95% interval's half-width reaches 1%, or after 120 s", from the rules in force.
+inline std::string stopping_text(const PopulationChoice& c, double confidence) {
+    std::vector<std::string> rules;
+    std::ostringstream text;
+    if (c.samples > 0) {
+        rules.push_back("after " + std::to_string(c.samples) + " samples");
+    }
+    if (c.rel_error > 0) {
+        text << "when the " << 100 * confidence << "% interval's half-width reaches "
+             << 100 * c.rel_error << "%";
+        rules.push_back(text.str());
+        text.str("");
+    }
+    if (c.time_s > 0) {
+        text << "after " << c.time_s << " s";
+        rules.push_back(text.str());
+    }
+    std::string all;
+    for (std::size_t k = 0; k < rules.size(); ++k) {
+        all += (k == 0 ? "" : ", or ") + rules[k];
+    }
+    return all + (rules.size() > 1 ? ", whichever comes first" : "");
+}
+
+/// --approx --explain: how the estimate would draw its samples and when it would stop.
+inline nlohmann::json estimate_plan_json(const Input& input, const EstimateOptions& o,
+                                         const PopulationChoice& c, const std::string& counted) {
+    nlohmann::json j;
+    j["input"] = input.source;
+    j["counted"] = counted;
+    j["explain_only"] = true;
+    j["estimator"] = to_string(o.estimator);
+    j["particles"] = c.particles;
+    j["resample_every"] = c.resample_every;
+    j["potential_exponent"] = c.potential_exponent;
+    j["choice"] = c.reason;
+    j["stop_samples"] = c.samples;
+    j["stop_rel_error"] = c.rel_error;
+    j["stop_time_s"] = c.time_s;
+    j["seed"] = o.seed;
+    return j;
+}
+
+inline void print_estimate_plan(const Input& input, const EstimateOptions& o,
+                                const PopulationChoice& c, const std::string& counted) {
+    std::cout << "estimate of the " << counted << " of " << input.source << " ("
+              << input.rows() << "×" << input.cols() << ", " << input.nnz() << " entries)\n"
+              << "estimator " << to_string(o.estimator) << ", " << population_text(c) << " ("
+              << c.reason << ")\n"
+              << "stops " << stopping_text(c, o.confidence) << "\n";
 }
 
 /// Value on stdout; with `summary`, the interval and how it was obtained on stderr.

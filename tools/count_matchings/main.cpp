@@ -466,15 +466,16 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
         ->capture_default_str();
     app.add_option("--particles", estimate_options.particles,
                    "--approx: samples per population, resampled as they go (sequential "
-                   "Monte Carlo; 1: independent samples)")
-        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30))
+                   "Monte Carlo; 0: chosen from the input and the budget, --explain shows it; "
+                   "1: independent samples)")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 30))
         ->capture_default_str();
     app.add_option("--resample-every", estimate_options.resample_every,
-                   "--approx with --particles: resample every this many steps")
-        ->check(number_at_least(1, true))
+                   "--approx with populations: resample every this many steps (0: 16)")
+        ->check(number_at_least(0, true))
         ->capture_default_str();
     app.add_option("--potential-exponent", estimate_options.potential_exponent,
-                   "--approx with --particles: resample on weight x potential^this")
+                   "--approx with populations: resample on weight x potential^this")
         ->check(number_at_least(0, false))
         ->capture_default_str();
     app.add_option("--layout", layout,
@@ -579,6 +580,20 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
             estimate_options.checkpoint = options.checkpoint;
             estimate_options.resume = options.resume;
             estimate_options.checkpoint_interval_s = options.checkpoint_interval_s;
+            if (explain) {
+                const std::string counted = what_is_counted(input, mode);
+                const pmcount::PopulationChoice c =
+                    pmcount::choose_populations(input.rows(), estimate_options);
+                if (json) {
+                    std::cout << pmcount::tools::estimate_plan_json(input, estimate_options, c,
+                                                                    counted)
+                                     .dump()
+                              << std::endl;
+                } else {
+                    pmcount::tools::print_estimate_plan(input, estimate_options, c, counted);
+                }
+                return kOk;
+            }
             const pmcount::EstimateResult estimate = pmcount::estimate(input, estimate_options);
             bar.clear();
             const std::string counted = what_is_counted(input, mode);

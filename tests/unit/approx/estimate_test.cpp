@@ -46,9 +46,11 @@ double exact_permanent(const DenseMatrix<std::int64_t>& a) {
     return permanent(a, o).value;
 }
 
+/// Independent samples on the CPU.
 EstimateOptions cpu_options(Estimator e, std::uint64_t samples, std::uint64_t seed) {
     EstimateOptions o;
     o.estimator = e;
+    o.particles = 1;
     o.backend = Backend::cpu;
     o.samples = samples;
     o.seed = seed;
@@ -70,8 +72,8 @@ void expect_unbiased_on_small_cases(const EstimateOptions& base) {
                 const double rel = std::pow(10.0, r.log10_value) / truth - 1;
                 EXPECT_LE(std::abs(rel), 4 * r.rel_std_error)
                     << c.name << ", " << to_string(e) << ", " << to_string(layout) << ", P "
-                    << base.particles << ": estimate " << r.value << ", truth " << truth
-                    << ", rse " << r.rel_std_error;
+                    << base.particles << ": estimate " << r.value << ", truth " << truth << ", rse "
+                    << r.rel_std_error;
                 EXPECT_GT(r.rel_std_error, 0) << c.name << ", " << to_string(e);
                 EXPECT_EQ(r.layout, to_string(layout));
                 EXPECT_EQ(r.samples, base.samples);
@@ -84,6 +86,49 @@ void expect_unbiased_on_small_cases(const EstimateOptions& base) {
 
 TEST(Estimators, EveryEstimatorAndLayoutIsUnbiasedOnSmallMatrices) {
     expect_unbiased_on_small_cases(cpu_options(Estimator::scaling_plus, 20000, 7));
+}
+
+TEST(Estimators, TheDefaultDrawsPopulationsSizedByTheOrderAndTheBudget) {
+    EstimateOptions o;
+    // About 8 particles per row, a power of two in [64, 16384], resampled every 16 steps.
+    for (const auto& [n, particles] : std::vector<std::pair<vertex_t, std::uint64_t>>{
+             {4, 64}, {128, 1024}, {130, 2048}, {2048, 16384}, {10000, 16384}}) {
+        const PopulationChoice c = choose_populations(n, o);
+        EXPECT_EQ(c.particles, particles) << n;
+        EXPECT_EQ(c.resample_every, 16);
+        // No stopping rule: a 1% half-width or 120 s.
+        EXPECT_EQ(c.samples, 0U);
+        EXPECT_EQ(c.rel_error, 0.01);
+        EXPECT_EQ(c.time_s, 120);
+    }
+    // A sample budget keeps 16 populations; below 16 × 64 samples they are independent.
+    o.samples = 3000;
+    EXPECT_EQ(choose_populations(2048, o).particles, 128U);
+    EXPECT_EQ(choose_populations(2048, o).samples, 3000U);
+    EXPECT_EQ(choose_populations(2048, o).rel_error, 0);
+    o.samples = 1000;
+    EXPECT_EQ(choose_populations(2048, o).particles, 1U);
+    // Asked for: kept.
+    o.particles = 24;
+    o.resample_every = 5;
+    EXPECT_EQ(choose_populations(2048, o).particles, 24U);
+    EXPECT_EQ(choose_populations(2048, o).resample_every, 5);
+    o = EstimateOptions{};
+    o.particles = 1;
+    EXPECT_EQ(choose_populations(2048, o).samples, 100000U);  // the independent default
+
+    // The default on the 16×16 grid: populations of 1024 until the half-width is 1%, covering
+    // Kasteleyn's count.
+    EstimateOptions d;
+    d.backend = Backend::cpu;
+    const EstimateResult r = estimate_perfect_matchings(grid_graph(16, 16), d);
+    EXPECT_EQ(r.particles, 1024U);
+    EXPECT_GE(r.populations, 16U);
+    EXPECT_EQ(r.stopped, StopReason::rel_error);
+    const double truth = static_cast<double>(log_grid_tilings(16, 16)) / std::log(10.0);
+    EXPECT_LE(r.log10_ci_low, truth);
+    EXPECT_GE(r.log10_ci_high, truth);
+    EXPECT_LT(std::abs(std::pow(10.0, r.log10_value - truth) - 1), 0.02);
 }
 
 TEST(Estimators, PopulationsAreUnbiasedOnSmallMatrices) {
@@ -169,8 +214,7 @@ TEST(Estimators, LatticeCountsMatchTheirClosedForms) {
 
 /// Runs of `samples` samples with seeds 1000, 1001, …: how many intervals cover the truth.
 /// Runs (seeds base.seed, base.seed + 1, …) whose interval holds the truth.
-int covering_runs(const BipartiteGraph& graph, double log10_truth, EstimateOptions base,
-                  int runs) {
+int covering_runs(const BipartiteGraph& graph, double log10_truth, EstimateOptions base, int runs) {
     int covered = 0;
     const std::uint64_t first_seed = base.seed;
     for (int run = 0; run < runs; ++run) {
@@ -295,11 +339,9 @@ TEST(Estimators, RejectsNegativeEntriesAndBadOptions) {
     o.scale_iters = 0;
     EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
     o = EstimateOptions{};
-    o.resample_every = 0;
+    o.resample_every = -1;
     EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
     o = EstimateOptions{};
-    o.particles = 0;
-    EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
     o.particles = (std::uint64_t{1} << 30) + 1;
     EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
     for (const double exponent : {-0.5, std::nan(""), HUGE_VAL}) {
