@@ -251,6 +251,42 @@ TEST(Estimators, PopulationIntervalCoversTheTruthInAtLeast90PercentOfRunsOnThe8x
     EXPECT_GE(covered, kRuns * 9 / 10);
 }
 
+TEST(Estimators, TheAutomaticPopulationsCoverTheTruthIn90PercentOfRuns) {
+    // The default choice under a budget of 16 populations: 200 seeded runs per lattice, each
+    // interval checked against the exact count (the exact engines, independent of the sampler).
+    // Measured (seeds 7000–7199): 185, 189, 193, 196 and 193 of 200 in the order below; the
+    // 8×8 grid stays near 93% with 32 or 64 populations too (188, 185), so the bound asserted
+    // is the 90% that every lattice clears, not the 95% nominal level.
+    struct Lattice {
+        const char* name;
+        BipartiteGraph graph;
+        std::uint64_t samples;
+    };
+    const std::vector<Lattice> lattices = {
+        {"8x8 grid", grid_graph(8, 8), 4096},
+        {"16x16 grid", grid_graph(16, 16), 4096},
+        {"12x12 torus", torus_graph(12, 12), 4096},
+        {"Aztec diamond of order 10", aztec_diamond_graph(10), 4096},
+        {"random 3-regular, 40 + 40", random_regular_bipartite_graph(40, 3, 11), 8192},
+    };
+    constexpr int kRuns = 200;
+    for (const Lattice& l : lattices) {
+        CountOptions exact;
+        exact.backend = Backend::cpu;
+        const double log10_truth = count_perfect_matchings(l.graph, exact).log10_abs;
+        EstimateOptions o;
+        o.backend = Backend::cpu;
+        o.samples = l.samples;
+        o.seed = 7000;
+        const PopulationChoice c = choose_populations(l.graph.n_left(), o);
+        EXPECT_EQ(c.particles * 16, l.samples) << l.name;
+        const int covered = covering_runs(l.graph, log10_truth, o, kRuns);
+        std::cout << l.name << ", populations of " << c.particles << ": " << covered << " of "
+                  << kRuns << " intervals cover\n";
+        EXPECT_GE(covered, kRuns * 9 / 10) << l.name;
+    }
+}
+
 TEST(Estimators, ResultDoesNotDependOnTheNumberOfThreads) {
     const auto grid = grid_graph(6, 6);
     for (const std::uint64_t particles : {1u, 24u}) {  // independent samples, populations
