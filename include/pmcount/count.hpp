@@ -40,6 +40,9 @@ enum class Precision {
     double_precision,  ///< double, compensated accumulation
     double_double,     ///< double-double (about 106 bits)
     double_plain,      ///< double, plain accumulation on GPUs (the CPU engines always compensate)
+    /// double with a certified error bound: the interval value ± abs_error provably holds the
+    /// exact permanent of the given (real or integer) matrix; dense Ryser on the CPU.
+    certified,
 };
 
 /// Where the engines run.
@@ -216,6 +219,10 @@ struct CountResult {
     /// infinite when the true value may be 0). abs_error bounds |computed − true|.
     double rel_error = 0;
     double abs_error = 0;
+    /// What abs_error is: "none" (exact results), "estimate" (the double and double-double
+    /// engines' first-order figure, which cancellation can defeat) or "bound" (certified: value
+    /// ± abs_error provably holds the exact permanent of the given matrix).
+    std::string error_kind = "none";
     std::string method;      ///< engine that ran, e.g. "ryser"
     std::string backend;     ///< where it ran: "cpu", "cuda" or "cpu+cuda"
     std::string device;      ///< GPU runs: the devices and how the work was split

@@ -52,7 +52,8 @@ constexpr detail::Named<Precision> kPrecisions[] = {{Precision::automatic, "auto
                                                     {Precision::exact, "exact"},
                                                     {Precision::double_precision, "double"},
                                                     {Precision::double_double, "dd"},
-                                                    {Precision::double_plain, "plain-double"}};
+                                                    {Precision::double_plain, "plain-double"},
+                                                    {Precision::certified, "certified"}};
 
 /// An exact integer known without running an engine.
 CountResult exact_result(ValueKind kind, const BigInt& value, std::string note) {
@@ -84,6 +85,10 @@ Precision resolve_precision(Precision requested, ValueKind kind) {
     }
     if (p == Precision::double_double && std::is_same_v<T, std::complex<double>>) {
         throw InvalidArgument("--precision dd is available for real and integer matrices only");
+    }
+    if (p == Precision::certified && std::is_same_v<T, std::complex<double>>) {
+        throw InvalidArgument(
+            "--precision certified is available for real and integer matrices only");
     }
     return p;
 }
@@ -316,9 +321,25 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
         r.timings.total_s = seconds_since(start);
         return r;
     }
+    if (precision == Precision::certified) {
+        // Only dense Ryser on the CPU tracks its roundings; Forbert–Marx merges would round
+        // the entries before it sees them.
+        if (hafnian) {
+            throw InvalidArgument("--precision certified counts permanents (bipartite graphs and "
+                                  "matrices), not hafnians");
+        }
+        if (options.method != Method::automatic && options.method != Method::ryser) {
+            throw InvalidArgument("--precision certified runs the dense Ryser engine (--method "
+                                  "ryser), not " +
+                                  std::string(to_string(options.method)));
+        }
+        if (options.backend == Backend::cuda) {
+            throw InvalidArgument("--precision certified runs on the CPU (--backend cpu)");
+        }
+    }
     plan::Settings settings;
     settings.dulmage_mendelsohn = options.dulmage_mendelsohn;
-    settings.reductions = options.reductions;
+    settings.reductions = options.reductions && precision != Precision::certified;
     settings.method = options.method;
     settings.precision = precision;
     settings.backend = options.backend;
@@ -414,6 +435,9 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
     if (r.arithmetic.empty()) {  // the front end settled everything: only products and sums
         r.arithmetic = precision == Precision::exact ? "exact integers" : "double";
     }
+    r.error_kind = r.is_exact                           ? "none"
+                   : precision == Precision::certified ? "bound"
+                                                       : "estimate";
     r.timings.count_s = seconds_since(engine_start);
     r.timings.total_s = seconds_since(start);
     return r;

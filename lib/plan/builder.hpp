@@ -287,6 +287,7 @@ private:
                                : settings_.precision == Precision::double_double
                                    ? Arithmetic::double_double
                                    : Arithmetic::double_precision;
+            facts.certified = settings_.precision == Precision::certified;
         }
         double untested_planar_s = std::numeric_limits<double>::infinity();
         if (a.rows() >= kMinPolynomialOrder || settings_.method == Method::planar ||

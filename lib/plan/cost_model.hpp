@@ -19,6 +19,8 @@ enum class Arithmetic { exact, double_precision, double_double, complex };
 /// What the planner knows about a leaf when it chooses an engine.
 struct LeafFacts {
     Problem problem = Problem::permanent;
+    /// Precision::certified: only the CPU dense Ryser engine may take the leaf.
+    bool certified = false;
     vertex_t order = 0;
     edge_t nnz = 0;
     bool binary = false;

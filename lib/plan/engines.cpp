@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 
 #include "core/memory.hpp"
 #include "exact/brute_force.hpp"
@@ -452,7 +453,8 @@ const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backe
         const bool wanted = method == Method::automatic ? e.automatic : e.method == method;
         const bool allowed = backend == Backend::automatic || e.backend == backend ||
                              (backend == Backend::cuda && e.backend == Backend::cpu);
-        if (!wanted || !allowed || e.problem != facts.problem || !e.applies(facts)) {
+        if (!wanted || !allowed || e.problem != facts.problem || !e.applies(facts) ||
+            (facts.certified && std::string_view(e.name) != "ryser")) {
             continue;
         }
         double s = e.predict_s(facts);

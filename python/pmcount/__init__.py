@@ -123,7 +123,9 @@ class Result:
     """Everything one count reports (what ``full=True`` returns).
 
     value: the exact ``int`` when ``exact`` is true, else a float or complex.
-    error, rel_error: bounds on |value − true| (0 for exact results).
+    error, rel_error: bounds on |value − true| (0 for exact results); error_kind says what
+    they are: "none" (exact), "estimate" (double, dd) or "bound" (precision="certified":
+    value ± error provably holds the exact permanent).
     log10_abs: log10 |value| (useful when a floating value overflows a double).
     method, backend, arithmetic, device, note: what ran and why.
     timings, stats, structure: the C++ library's CountResult fields, as dicts.
@@ -135,6 +137,7 @@ class Result:
     rel_error: float
     log10_abs: float
     kind: str
+    error_kind: str
     method: str
     backend: str
     arithmetic: str
@@ -161,6 +164,7 @@ class Result:
             rel_error=float(d["rel_error"]),
             log10_abs=float(d["log10_abs"]),
             kind=d["kind"],
+            error_kind=d["error_kind"],
             method=d["method"],
             backend=d["backend"],
             arithmetic=d["arithmetic"],
@@ -530,7 +534,8 @@ def permanent(
     :class:`ComplexResult`, each a float/complex with ``.error``), SciPy sparse matrix or nested
     lists. A non-square matrix has permanent 0 (with a note in ``full=True``), 0×0 has 1.
     precision: "auto" (exact for integers, double otherwise), "exact", "double", "dd"
-    (double-double), "plain-double" (GPU). rows, cols: multiplicities — row i repeated rows[i]
+    (double-double), "plain-double" (GPU), "certified" (CPU dense Ryser; ``.error`` is then a
+    proven bound). rows, cols: multiplicities — row i repeated rows[i]
     times, column j cols[j] times (as photonics codes write repeated modes). Other options as
     for :func:`count_perfect_matchings`.
 

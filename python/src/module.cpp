@@ -242,6 +242,7 @@ nb::dict result_dict(const pmcount::CountResult& r) {
     d["sign"] = r.sign;
     d["rel_error"] = r.rel_error;
     d["abs_error"] = r.abs_error;
+    d["error_kind"] = r.error_kind;
     d["method"] = r.method;
     d["backend"] = r.backend;
     d["device"] = r.device;

@@ -335,3 +335,14 @@ def test_generators_in_every_form():
     assert pmcount.count_perfect_matchings(pmcount.torus(4, 4)) == 272
     g = pmcount.random_regular_bipartite(10, 3, seed=4)
     assert all(d == 3 for _, d in g.degree())
+
+
+def test_certified_precision_reports_a_bound():
+    a = np.array([[0.5, 0.25], [0.125, 1.0]])
+    r = pmcount.permanent(a, precision="certified", full=True)
+    assert r.error_kind == "bound"
+    assert abs(r.value - 0.53125) <= r.error
+    assert pmcount.permanent(a, full=True).error_kind == "estimate"
+    assert pmcount.permanent(np.ones((3, 3), dtype=int), full=True).error_kind == "none"
+    with pytest.raises(ValueError):
+        pmcount.permanent(a, precision="certified", method="sparyser")

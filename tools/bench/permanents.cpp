@@ -240,10 +240,11 @@ std::vector<pmcount::Precision> parse_precisions(const std::string& text) {
         }
         if (precision != pmcount::Precision::double_precision &&
             precision != pmcount::Precision::double_plain &&
-            precision != pmcount::Precision::double_double) {
+            precision != pmcount::Precision::double_double &&
+            precision != pmcount::Precision::certified) {
             throw CLI::ValidationError(
                 "--precision",
-                "'" + item + "': use double, plain-double or dd (--exact adds exact)");
+                "'" + item + "': use double, plain-double, dd or certified (--exact adds exact)");
         }
         if (std::find(precisions.begin(), precisions.end(), precision) == precisions.end()) {
             precisions.push_back(precision);

@@ -117,6 +117,7 @@ nlohmann::json to_json(const pmcount::Input& input, const pmcount::CountResult& 
             j["rel_error"] = pmcount::tools::finite_or_null(r.rel_error);
             j["abs_error"] = r.abs_error;
         }
+        j["error_kind"] = r.error_kind;
     }
     j["method"] = r.method;
     j["backend"] = r.backend;
@@ -405,7 +406,8 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     app.add_option(
            "--precision", precision,
            "arithmetic: auto (exact for integer inputs, double otherwise), exact, double, dd, "
-           "plain-double (GPU, uncompensated)")
+           "plain-double (GPU, uncompensated), certified (CPU dense Ryser, a proven error "
+           "bound)")
         ->capture_default_str();
     app.add_option("--format", format, "input format: auto, edgelist, mtx")
         ->check(CLI::IsMember({"auto", "edgelist", "mtx"}))
@@ -625,7 +627,8 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
             if (result.is_exact) {
                 std::cerr << "exact";
             } else {
-                std::cerr << "relative error ≤ " << result.rel_error << " (estimated)";
+                std::cerr << "relative error ≤ " << result.rel_error
+                          << (result.error_kind == "bound" ? " (certified bound)" : " (estimated)");
             }
             std::cerr << "; " << result.method << ", " << result.arithmetic << ", "
                       << (result.device.empty()

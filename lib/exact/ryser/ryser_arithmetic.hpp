@@ -312,6 +312,104 @@ public:
     }
 };
 
+/// Certified: Double's y and term products, the terms summed in double-double, and beside each
+/// term a rigorous bound on its distance from the exact term of the given matrix. The caller
+/// passes E_i per padded slot: a bound on |ŷ_i − y_i| that holds at every step (y is recomputed
+/// every 2^reset_log2 steps, so a slot sees at most n − 1 + 2^reset_log2 rounded additions since
+/// its start value; see driver::certified_row_errors). With p̂ = fl(Π ŷ_i) and B̂ = fl(Π (|ŷ_i|
+/// + E_i)), |p̂ − Π y_i| ≤ |p̂ − Π ŷ_i| + Π(|ŷ_i| + E_i) − Π|ŷ_i| ≤ B̂(1 + g) − |p̂|(1 − g) with
+/// g = 2γ_{2n+2} + 4u (γ_k = ku/(1 − ku): the rounding of the two products, the sums |ŷ_i| + E_i,
+/// and of this very expression). A term whose ŷ has a zero still carries its bound: nothing is
+/// skipped. The bounds and magnitudes are nonnegative double sums (error ≤ γ_N of the sum, N
+/// terms); the terms' double-double sums lose at most 3u²/(1 − 4u) of each partial sum per
+/// addition (Joldes, Muller, Popescu, TOMS 2017, AccurateDWPlusDW).
+class Certified {
+public:
+    using Elem = double;
+    struct Acc {
+        numeric::DoubleDouble even;
+        numeric::DoubleDouble odd;
+        double magnitude = 0;  // Σ |p̂|
+        double bound = 0;      // Σ per-term bounds
+        std::uint64_t terms = 0;
+    };
+    static constexpr int reset_log2 = 6;
+    static constexpr bool vector_y = true;
+
+    /// row_errors: W entries (0 for padding), alive as long as this object.
+    Certified(const double* row_errors, int n) noexcept : errors_(row_errors) {
+        constexpr double u = 0x1p-53;
+        const double k = 2.0 * n + 2;
+        g_ = 2 * (k * u / (1 - k * u)) + 4 * u;
+    }
+    Acc make_acc() const { return {}; }
+    static double add(double a, double b) noexcept { return a + b; }
+    static double sub(double a, double b) noexcept { return a - b; }
+    static bool is_zero(double) noexcept { return false; }  // a zero ŷ_i still has a bound
+
+    template <int W, bool Odd, bool ScalarStores = false>
+    void accumulate(Acc& acc, const double* y) const noexcept {
+        double lane[8], upper[8];
+        for (int l = 0; l < 8; ++l) {
+            lane[l] = y[l];
+            upper[l] = std::fabs(y[l]) + errors_[l];
+        }
+        for (int i = 8; i < W; ++i) {
+            lane[i % 8] *= y[i];
+            upper[i % 8] *= std::fabs(y[i]) + errors_[i];
+        }
+        add_term<Odd>(acc, tree(lane), tree(upper));
+    }
+    template <int W, bool Odd>
+    void accumulate_vector(Acc& acc, const Double8 (&y)[W / 8]) const noexcept {
+        Double8 lane = y[0];
+        Double8 upper = magnitude_plus(y[0], 0);
+        for (int c = 1; c < W / 8; ++c) {
+            lane *= y[c];
+            upper *= magnitude_plus(y[c], c);
+        }
+        double l[8], u[8];
+        for (int k = 0; k < 8; ++k) {
+            l[k] = lane[k];
+            u[k] = upper[k];
+        }
+        add_term<Odd>(acc, tree(l), tree(u));
+    }
+    static void merge(Acc& into, const Acc& from) noexcept {
+        into.even = into.even + from.even;
+        into.odd = into.odd + from.odd;
+        into.magnitude += from.magnitude;
+        into.bound += from.bound;
+        into.terms += from.terms;
+    }
+
+private:
+    static double tree(const double (&v)[8]) noexcept {
+        return ((v[0] * v[1]) * (v[2] * v[3])) * ((v[4] * v[5]) * (v[6] * v[7]));
+    }
+    Double8 magnitude_plus(const Double8& y, int c) const noexcept {
+        Double8 r;
+        for (int k = 0; k < 8; ++k) {
+            r[k] = std::fabs(y[k]) + errors_[8 * c + k];
+        }
+        return r;
+    }
+    template <bool Odd>
+    void add_term(Acc& acc, double p, double upper) const noexcept {
+        const double m = std::fabs(p);
+        acc.bound += std::fma(upper, 1 + g_, -(1 - g_) * m);
+        acc.magnitude += m;
+        if (Odd) {
+            acc.odd = acc.odd + numeric::DoubleDouble(p);
+        } else {
+            acc.even = acc.even + numeric::DoubleDouble(p);
+        }
+        ++acc.terms;
+    }
+    const double* errors_;
+    double g_ = 0;
+};
+
 /// Double-double y, products and sums (about 106 bits throughout).
 class DoubleDoubleArith {
 public:

@@ -344,12 +344,85 @@ std::uint64_t modular_permanent(const DenseMatrix<std::int64_t>& a, std::uint64_
     });
 }
 
+/// γ_k = ku / (1 − ku), the bound on k roundings (Higham, Accuracy and Stability, §3.1).
+inline double gamma_bound(double k) {
+    return k * kUnitRoundoff / (1 - k * kUnitRoundoff);
+}
+
+/// perm(A) of a real matrix with a certified error bound (Certified in ryser_arithmetic.hpp):
+/// |mantissa − the exact permanent of the given doubles (in the mantissa's scale)| ≤
+/// abs_error_mantissa, with every rounding accounted for. Rows are scaled by powers of two
+/// (exact), so |y_i| ≤ R_i = Σ_j |a_ij| at every Gray step. Each slot's start value is a plain
+/// recursive sum of 2|a_{i,n−1}| + Σ_j |a_ij| ≤ 3R_i in magnitude (error ≤ 3γ_{n+1}R_i), and a
+/// block adds at most n − 1 + 2^10 exact deltas to it, each rounding by at most u·1.01·R_i.
+template <class Kernel>
+FloatOutcome certified_permanent(const DenseMatrix<double>& a, const EngineRun& run,
+                                 const Kernel& kernel) {
+    const vertex_t n = a.rows();
+    const char* arithmetic = "double, certified error bound";
+    std::vector<int> e;
+    if (!row_exponents(a, [](double v) { return std::fabs(v); }, e)) {
+        return zero_outcome(arithmetic);
+    }
+    auto scaled = [&](int i, int j) { return std::ldexp(a(i, j), -e[static_cast<std::size_t>(i)]); };
+    return dispatch_width(n, [&](auto width) {
+        constexpr int W = decltype(width)::value;
+        std::vector<double> errors(W, 0.0);
+        for (int i = 0; i < n; ++i) {
+            double r = 0;
+            for (int j = 0; j < n; ++j) {
+                r += std::fabs(scaled(i, j));
+            }
+            r *= 1 + gamma_bound(n + 1.0);  // an upper bound on the exact R_i
+            constexpr double kAdds = double{1 << Certified::reset_log2};
+            errors[static_cast<std::size_t>(i)] =
+                (3 * gamma_bound(n + 1.0) + 1.01 * (n + kAdds) * kUnitRoundoff) * r *
+                (1 + 4 * kUnitRoundoff);
+        }
+        const Certified arith(errors.data(), n);
+        const auto acc = kernel.template run<Certified, W>(
+            arith, n, identity_layout(n, W), 1.0, [&](int i, int j) { return 2 * scaled(i, j); },
+            [&](int i) {
+                double sum = 2 * scaled(i, n - 1);
+                for (int j = 0; j < n; ++j) {
+                    sum -= scaled(i, j);
+                }
+                return sum;
+            },
+            run);
+        const numeric::DoubleDouble sum = acc.even - acc.odd;
+        const double terms = static_cast<double>(acc.terms);
+        // Nonnegative double sums of N terms (in any grouping): relative error ≤ γ_N.
+        const double widen = 1 / (1 - gamma_bound(terms + 2));
+        const double magnitude = acc.magnitude * widen;
+        // Double-double additions (terms, chunk merges, the final difference): each within
+        // 3u²/(1 − 4u) of a partial sum, itself at most Σ|p̂|.
+        const double dd_error = 3.01 * kUnitRoundoff * kUnitRoundoff * (2 * terms + 2) * magnitude;
+        // Subnormal results: each product or sum may lose 2^-1074 absolutely.
+        const double underflow = std::ldexp(terms * (4.0 * n + 4), -1074);
+        const double value = sum.to_double();
+        FloatOutcome out = float_outcome(value, 0, 0, n, e, arithmetic);
+        out.abs_error_mantissa = (acc.bound * widen + dd_error + kUnitRoundoff * std::fabs(value) +
+                                  underflow) *
+                                 (1 + 8 * kUnitRoundoff);
+        return out;
+    });
+}
+
 /// perm(A) of a real matrix in double or double-double with the given kernel.
 template <class Kernel>
 FloatOutcome real_permanent(const DenseMatrix<double>& a, Precision precision, const EngineRun& run,
                             const Kernel& kernel) {
     check_order(a.rows(), a.cols(), Kernel::name);
     const vertex_t n = a.rows();
+    if (precision == Precision::certified) {
+        if (n == 0) {
+            FloatOutcome out = zero_outcome("double, certified error bound");
+            out.mantissa = 1;
+            return out;
+        }
+        return certified_permanent(a, run, kernel);
+    }
     const bool dd = precision == Precision::double_double;
     const char* arithmetic = dd ? "double-double" : "double, compensated accumulation";
     if (n == 0) {
