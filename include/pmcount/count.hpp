@@ -125,6 +125,8 @@ struct CountOptions {
 /// under way finish, the checkpoint is written, and count() throws Interrupted. Async-signal-
 /// safe: meant for a SIGINT or SIGTERM handler.
 void request_stop() noexcept;
+/// Withdraws a stop request that no count has acted on (e.g. one that arrived as a count ended).
+void clear_stop_request() noexcept;
 
 struct Timings {
     double preprocess_s = 0;  ///< validation and setup before the engine

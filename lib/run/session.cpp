@@ -24,6 +24,9 @@ static_assert(std::atomic<bool>::is_always_lock_free);
 void request_stop() noexcept {
     g_stop.store(true, std::memory_order_relaxed);
 }
+void clear_stop_request() noexcept {
+    g_stop.store(false, std::memory_order_relaxed);
+}
 
 namespace run {
 

@@ -3,7 +3,8 @@
 // coordinate triplets, and results leave as dicts; pmcount/__init__.py turns networkx, SciPy and
 // NumPy objects into these and the dicts into Python values. Every long call releases the GIL and
 // checks for Ctrl-C from its progress callback (the engines report progress from the calling
-// thread), so KeyboardInterrupt stops it and the engine unwinds normally.
+// thread) and, through a SIGINT handler of its own, asks the engines to stop, so
+// KeyboardInterrupt stops it and the engine unwinds normally.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/complex.h>
@@ -12,13 +13,16 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
+#include <signal.h>
 
+#include <atomic>
 #include <complex>
 #include <cstdint>
 #include <cstring>
 #include <exception>
 #include <initializer_list>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -292,11 +296,61 @@ nb::dict estimate_dict(const pmcount::EstimateResult& r) {
     return d;
 }
 
+/// While a call runs without the GIL, SIGINT also asks the engines to stop
+/// (pmcount::request_stop, an atomic store) besides tripping Python's own flag, so Ctrl-C ends
+/// the call at the next chunk even when no progress callback reaches PyErr_CheckSignals in time;
+/// the engine's Interrupted becomes KeyboardInterrupt (translate below). Nested and concurrent
+/// calls share one installation; the last to leave restores Python's handler and withdraws a
+/// stop request that arrived too late for any engine.
+class SigintGuard {
+public:
+    SigintGuard() {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (depth_++ == 0) {
+            // A program that ignores SIGINT keeps ignoring it.
+            struct sigaction current {};
+            installed_ = sigaction(SIGINT, nullptr, &current) == 0 && current.sa_handler != SIG_IGN;
+            if (installed_) {
+                struct sigaction mine {};
+                mine.sa_handler = &SigintGuard::on_sigint;
+                sigemptyset(&mine.sa_mask);
+                installed_ = sigaction(SIGINT, &mine, &previous_) == 0;
+            }
+        }
+    }
+    ~SigintGuard() {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (--depth_ == 0) {
+            if (installed_) {
+                sigaction(SIGINT, &previous_, nullptr);
+            }
+            if (seen_.exchange(false)) {
+                pmcount::clear_stop_request();
+            }
+        }
+    }
+    SigintGuard(const SigintGuard&) = delete;
+    SigintGuard& operator=(const SigintGuard&) = delete;
+
+private:
+    static void on_sigint(int) {
+        seen_.store(true);
+        pmcount::request_stop();
+        PyErr_SetInterruptEx(SIGINT);  // async-signal-safe (Python 3.10+)
+    }
+    static inline std::mutex mutex_;
+    static inline int depth_ = 0;
+    static inline bool installed_ = false;
+    static inline struct sigaction previous_ {};
+    static inline std::atomic<bool> seen_{false};
+};
+
 /// Runs `count` without the GIL.
 template <class F>
 nb::dict counted(F&& count) {
     pmcount::CountResult r;
     {
+        const SigintGuard sigint;
         nb::gil_scoped_release release;
         r = count();
     }
@@ -306,6 +360,7 @@ template <class F>
 nb::dict estimated(F&& estimate) {
     pmcount::EstimateResult r;
     {
+        const SigintGuard sigint;
         nb::gil_scoped_release release;
         r = estimate();
     }
@@ -324,6 +379,12 @@ void raise(const char* name, const char* message) {
 void translate(const std::exception_ptr& p, void*) {
     try {
         std::rethrow_exception(p);
+    } catch (const pmcount::Interrupted&) {
+        // Ctrl-C reached the engines: Python's handler raises KeyboardInterrupt (or whatever
+        // the program's own SIGINT handler raises).
+        if (PyErr_CheckSignals() == 0) {
+            PyErr_SetNone(PyExc_KeyboardInterrupt);
+        }
     } catch (const pmcount::NotBipartite& e) {
         raise("NotBipartiteError", e.what());
     } catch (const pmcount::InvalidInput& e) {
