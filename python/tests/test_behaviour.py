@@ -133,6 +133,9 @@ def test_an_exception_in_the_progress_callable_stops_the_count():
 
 
 def test_ctrl_c_raises_keyboard_interrupt_and_the_library_stays_usable():
+    # Python's own SIGINT handling, even where the test runner inherited SIGINT ignored (a
+    # background job of a non-interactive shell starts that way).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     started = time.monotonic()
     timer.start()
@@ -141,6 +144,7 @@ def test_ctrl_c_raises_keyboard_interrupt_and_the_library_stays_usable():
             pmcount.permanent(LONG)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - started < 10
     assert pmcount.permanent(np.ones((5, 5), dtype=int)) == 120
 
