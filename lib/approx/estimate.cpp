@@ -572,12 +572,9 @@ EstimateResult zero_result(const EstimateOptions& o, vertex_t n, edge_t nnz, std
 /// the caller adds the layout and backend once they are resolved).
 run::Identity estimate_identity(vertex_t rows, vertex_t cols, const std::vector<Entry>& entries,
                                 const EstimateOptions& o, const PopulationChoice& c) {
-    auto mix = [](std::uint64_t h, const auto& value) {
-        return fnv1a(std::string_view(reinterpret_cast<const char*>(&value), sizeof value), h);
-    };
-    std::uint64_t input = mix(mix(fnv1a("estimate"), rows), cols);
+    std::uint64_t input = fnv1a_value(fnv1a_value(fnv1a("estimate"), rows), cols);
     for (const Entry& e : entries) {
-        input = mix(mix(mix(input, e.row), e.col), e.value);
+        input = fnv1a_value(fnv1a_value(fnv1a_value(input, e.row), e.col), e.value);
     }
     char text[200];
     std::snprintf(text, sizeof text, "%d×%d, %zu entries, hash %016llx", rows, cols, entries.size(),

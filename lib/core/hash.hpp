@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 namespace pmcount {
 
@@ -16,6 +17,14 @@ inline std::uint64_t fnv1a(std::string_view bytes, std::uint64_t hash = kFnvOffs
         hash = (hash ^ c) * 0x100000001b3ULL;
     }
     return hash;
+}
+
+/// Continues `hash` over the bytes of a trivially copyable value (an input fingerprint's
+/// numbers).
+template <class T>
+std::uint64_t fnv1a_value(std::uint64_t hash, const T& value) noexcept {
+    static_assert(std::is_trivially_copyable_v<T>);
+    return fnv1a(std::string_view(reinterpret_cast<const char*>(&value), sizeof value), hash);
 }
 
 }  // namespace pmcount

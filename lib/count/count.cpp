@@ -143,19 +143,16 @@ void check_feasible(const StructureReport& report, const CountOptions& options, 
 template <class T>
 run::Identity run_identity(const SparseMatrix<T>& m, bool hafnian, Precision precision,
                            const StructureReport& plan) {
-    auto mix = [](std::uint64_t h, const auto& value) {
-        return fnv1a(std::string_view(reinterpret_cast<const char*>(&value), sizeof value), h);
-    };
     std::uint64_t input = fnv1a(hafnian ? "hafnian" : "permanent");
-    input = mix(mix(input, m.rows()), m.cols());
+    input = fnv1a_value(fnv1a_value(input, m.rows()), m.cols());
     for (const auto& t : m.triplets()) {
-        input = mix(mix(mix(input, t.row), t.col), t.value);
+        input = fnv1a_value(fnv1a_value(fnv1a_value(input, t.row), t.col), t.value);
     }
     std::uint64_t leaves = fnv1a(to_string(precision));
     std::string engines;
     for (std::size_t k = 0; k < plan.leaves.size(); ++k) {
         const BlockReport& leaf = plan.leaves[k];
-        leaves = mix(fnv1a(leaf.engine, leaves), leaf.order);
+        leaves = fnv1a_value(fnv1a(leaf.engine, leaves), leaf.order);
         if (k < 4) {
             engines += (k == 0 ? "" : ", ") + leaf.engine + " " + std::to_string(leaf.order);
         }

@@ -344,6 +344,17 @@ std::uint64_t modular_permanent(const DenseMatrix<std::int64_t>& a, std::uint64_
     });
 }
 
+/// y_i(∅) = 2·a_{i,n−1} − Σ_j a_ij of a scaled row, summed left to right in T (for a double, a
+/// plain recursive sum: its error is at most γ_{n+1} Σ|terms|, which the certified bound uses).
+template <class T, class Scaled>
+T start_value(const Scaled& scaled, int i, int n) {
+    T sum = 2 * scaled(i, n - 1);
+    for (int j = 0; j < n; ++j) {
+        sum -= scaled(i, j);
+    }
+    return sum;
+}
+
 /// γ_k = ku / (1 − ku), the bound on k roundings (Higham, Accuracy and Stability, §3.1).
 inline double gamma_bound(double k) {
     return k * kUnitRoundoff / (1 - k * kUnitRoundoff);
@@ -354,17 +365,12 @@ inline double gamma_bound(double k) {
 /// abs_error_mantissa, with every rounding accounted for. Rows are scaled by powers of two
 /// (exact), so |y_i| ≤ R_i = Σ_j |a_ij| at every Gray step. Each slot's start value is a plain
 /// recursive sum of 2|a_{i,n−1}| + Σ_j |a_ij| ≤ 3R_i in magnitude (error ≤ 3γ_{n+1}R_i), and a
-/// block adds at most n − 1 + 2^10 exact deltas to it, each rounding by at most u·1.01·R_i.
-template <class Kernel>
-FloatOutcome certified_permanent(const DenseMatrix<double>& a, const EngineRun& run,
-                                 const Kernel& kernel) {
-    const vertex_t n = a.rows();
+/// block adds at most n − 1 + 2^reset_log2 (64) exact deltas to it, each rounding by at most
+/// u·1.01·R_i.
+template <class Kernel, class Scaled>
+FloatOutcome certified_permanent(vertex_t n, const std::vector<int>& e, const Scaled& scaled,
+                                 const EngineRun& run, const Kernel& kernel) {
     const char* arithmetic = "double, certified error bound";
-    std::vector<int> e;
-    if (!row_exponents(a, [](double v) { return std::fabs(v); }, e)) {
-        return zero_outcome(arithmetic);
-    }
-    auto scaled = [&](int i, int j) { return std::ldexp(a(i, j), -e[static_cast<std::size_t>(i)]); };
     return dispatch_width(n, [&](auto width) {
         constexpr int W = decltype(width)::value;
         std::vector<double> errors(W, 0.0);
@@ -382,14 +388,7 @@ FloatOutcome certified_permanent(const DenseMatrix<double>& a, const EngineRun& 
         const Certified arith(errors.data(), n);
         const auto acc = kernel.template run<Certified, W>(
             arith, n, identity_layout(n, W), 1.0, [&](int i, int j) { return 2 * scaled(i, j); },
-            [&](int i) {
-                double sum = 2 * scaled(i, n - 1);
-                for (int j = 0; j < n; ++j) {
-                    sum -= scaled(i, j);
-                }
-                return sum;
-            },
-            run);
+            [&](int i) { return start_value<double>(scaled, i, n); }, run);
         const numeric::DoubleDouble sum = acc.even - acc.odd;
         const double terms = static_cast<double>(acc.terms);
         // Nonnegative double sums of N terms (in any grouping): relative error ≤ γ_N.
@@ -415,16 +414,10 @@ FloatOutcome real_permanent(const DenseMatrix<double>& a, Precision precision, c
                             const Kernel& kernel) {
     check_order(a.rows(), a.cols(), Kernel::name);
     const vertex_t n = a.rows();
-    if (precision == Precision::certified) {
-        if (n == 0) {
-            FloatOutcome out = zero_outcome("double, certified error bound");
-            out.mantissa = 1;
-            return out;
-        }
-        return certified_permanent(a, run, kernel);
-    }
     const bool dd = precision == Precision::double_double;
-    const char* arithmetic = dd ? "double-double" : "double, compensated accumulation";
+    const char* arithmetic = precision == Precision::certified ? "double, certified error bound"
+                             : dd                              ? "double-double"
+                                                               : "double, compensated accumulation";
     if (n == 0) {
         FloatOutcome out = zero_outcome(arithmetic);
         out.mantissa = 1;
@@ -435,6 +428,9 @@ FloatOutcome real_permanent(const DenseMatrix<double>& a, Precision precision, c
         return zero_outcome(arithmetic);
     }
     auto scaled = [&](int i, int j) { return std::ldexp(a(i, j), -e[static_cast<std::size_t>(i)]); };
+    if (precision == Precision::certified) {
+        return certified_permanent(n, e, scaled, run, kernel);
+    }
     return dispatch_width(n, [&](auto width) {
         constexpr int W = decltype(width)::value;
         const auto layout = identity_layout(n, W);
@@ -443,13 +439,7 @@ FloatOutcome real_permanent(const DenseMatrix<double>& a, Precision precision, c
             const auto acc = kernel.template run<DoubleDoubleArith, W>(
                 DoubleDoubleArith{}, n, layout, DD{1.0},
                 [&](int i, int j) { return DD{2 * scaled(i, j)}; },
-                [&](int i) {
-                    DD sum = 2 * scaled(i, n - 1);
-                    for (int j = 0; j < n; ++j) {
-                        sum -= scaled(i, j);
-                    }
-                    return sum;
-                },
+                [&](int i) { return start_value<DD>(scaled, i, n); },
                 run);
             const DD sum = acc.even - acc.odd;
             // Recursive double-double summation of 2^(n−1) terms: ≤ 2^n u² Σ|terms|, plus 4n u²
