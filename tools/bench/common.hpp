@@ -133,6 +133,15 @@ private:
     std::mt19937_64 engine_;
 };
 
+/// Row-major entries of the sparse cases: each entry nonzero with probability `density` (one
+/// uniform draw), its value 1 (sparse-binary) or 1 − a second draw, uniform in (0, 1]
+/// (sparse-real). A matrix without a perfect matching is rejected and the next one drawn from the
+/// same stream, so the result is the i.i.d. matrix conditioned on a nonzero pattern with a perfect
+/// matching (its permanent is then > 0). A draw is abandoned as soon as a row comes out empty:
+/// the same conditional distribution, far fewer draws at low density. `redraws` counts rejections.
+std::vector<double> sparse_entries(const std::string& name, int n, double density, bool binary,
+                                   Draw& draw, std::int64_t& redraws);
+
 // ---- Reference scripts --------------------------------------------------------------------------
 
 std::string shell_quote(const std::string& text);

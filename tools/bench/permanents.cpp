@@ -337,101 +337,6 @@ std::vector<double> symmetric_entries(const CaseSpec& spec, int n, double densit
     return entries;
 }
 
-/// Kuhn's augmenting-path algorithm (Kuhn 1955) on the nonzero pattern of a square row-major
-/// matrix: one depth-first search for an augmenting path per row, O(n · nnz) time, O(n + nnz)
-/// memory (adjacency lists, the row matched to each column, the columns visited by the current
-/// search). Small and independent of the library's Hopcroft–Karp, which it must not rely on to
-/// build the matrices that test it.
-class KuhnMatcher {
-public:
-    KuhnMatcher(const std::vector<double>& entries, int n)
-        : neighbours_(static_cast<std::size_t>(n)),
-          row_of_col_(static_cast<std::size_t>(n), -1),
-          visited_(static_cast<std::size_t>(n), 0) {
-        for (int i = 0; i < n; ++i) {
-            for (int j = 0; j < n; ++j) {
-                if (entries[static_cast<std::size_t>(i) * static_cast<std::size_t>(n) +
-                            static_cast<std::size_t>(j)] != 0.0) {
-                    neighbours_[static_cast<std::size_t>(i)].push_back(j);
-                }
-            }
-        }
-    }
-
-    bool has_perfect_matching() {
-        for (std::size_t row = 0; row < neighbours_.size(); ++row) {
-            std::fill(visited_.begin(), visited_.end(), 0);
-            if (!augment(static_cast<int>(row))) {
-                return false;  // a maximum matching misses this row for good
-            }
-        }
-        return true;
-    }
-
-private:
-    /// Matches `row`, re-matching the rows along an alternating path; recursion depth <= n.
-    bool augment(int row) {
-        for (const int col : neighbours_[static_cast<std::size_t>(row)]) {
-            char& seen = visited_[static_cast<std::size_t>(col)];
-            if (seen != 0) {
-                continue;
-            }
-            seen = 1;
-            int& owner = row_of_col_[static_cast<std::size_t>(col)];
-            if (owner < 0 || augment(owner)) {
-                owner = row;
-                return true;
-            }
-        }
-        return false;
-    }
-
-    std::vector<std::vector<int>> neighbours_;
-    std::vector<int> row_of_col_;
-    std::vector<char> visited_;
-};
-
-/// Rejected draws after which a sparse case gives up: the density is too low for n. A rejection
-/// costs about 0.3 µs at n = 24, density 0.05, where 1 draw in 2·10^7 to 6·10^7 is accepted;
-/// 10^9 keeps a failure there out of reach (e^-16) and gives up after about 5 minutes.
-constexpr std::int64_t max_sparse_redraws = 1'000'000'000;
-
-/// Row-major entries of the sparse cases: each entry nonzero with probability `density` (one
-/// uniform draw), its value 1 (sparse-binary) or 1 − a second draw, uniform in (0, 1]
-/// (sparse-real). A matrix without a perfect matching is rejected and the next one drawn from the
-/// same stream, so the result is the i.i.d. matrix conditioned on a nonzero pattern with a perfect
-/// matching (its permanent is then > 0). A draw is abandoned as soon as a row comes out empty:
-/// the same conditional distribution, far fewer draws at low density. `redraws` counts rejections.
-std::vector<double> sparse_entries(const CaseSpec& spec, int n, double density, Draw& draw,
-                                   std::int64_t& redraws) {
-    std::vector<double> entries(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-    for (redraws = 0;; ++redraws) {
-        if (redraws > max_sparse_redraws) {
-            throw std::runtime_error(std::string(spec.name) + " n=" + std::to_string(n) +
-                                     ": no matrix with a perfect matching in " +
-                                     std::to_string(max_sparse_redraws) + " draws at density " +
-                                     format_short(density) + "; raise --density");
-        }
-        bool empty_row = false;
-        for (int i = 0; i < n && !empty_row; ++i) {
-            bool nonzero_in_row = false;
-            for (int j = 0; j < n; ++j) {
-                double x = 0.0;
-                if (draw.uniform01() < density) {
-                    x = spec.binary ? 1.0 : 1.0 - draw.uniform01();
-                    nonzero_in_row = true;
-                }
-                entries[static_cast<std::size_t>(i) * static_cast<std::size_t>(n) +
-                        static_cast<std::size_t>(j)] = x;
-            }
-            empty_row = !nonzero_in_row;
-        }
-        if (!empty_row && KuhnMatcher(entries, n).has_perfect_matching()) {
-            return entries;
-        }
-    }
-}
-
 /// Diagonal block orders of reducible-binary: max_block while more than max_block remains, then
 /// the remainder; a remainder of 1 or 2 takes lines, one at a time, from the rightmost earlier
 /// block still above 3, since blocks of order 1-2 are trivial for every engine.
@@ -521,7 +426,7 @@ TestMatrix make_matrix(const CaseSpec& spec, int n, const BenchOptions& options)
     } else if (spec.sparse) {
         m.sparse = true;
         m.density = options.sparse_density;
-        entries = sparse_entries(spec, n, m.density, draw, m.redraws);
+        entries = sparse_entries(spec.name, n, m.density, spec.binary, draw, m.redraws);
     } else if (spec.hafnian) {
         m.hafnian = true;
         entries = symmetric_entries(spec, n, options.density, draw);

@@ -10,7 +10,9 @@
 // estimate_s for the estimator); the child's wall time is reported beside it.
 //
 // Cases: dense-real (uniform [0,1) entries, --precision), dense-binary (0-1 entries, 1 with
-// probability --density, exact), estimator (`--approx` on the --grid with a fixed --samples
+// probability --density, default 0.5, exact), sparse-real (each entry nonzero with probability
+// --density, default 0.1, uniform in (0,1], drawn again until it has a perfect matching:
+// sparse_entries; --precision; the planner's sparse engines), estimator (`--approx` on the --grid with a fixed --samples
 // budget, so every run draws the same number of samples in total).
 //
 // One JSON line per run: case, n, way ("single" for the baseline), devices, seconds, wall_s,
@@ -57,13 +59,14 @@ struct ScalingOptions {
     std::vector<std::string> ways{"queue", "mpi"};
     Backend backend = Backend::cuda;
     std::string precision = "double";
-    double density = 0.5;
+    double density = -1;  // the case's own default below
     std::string grid = "64x64";
     std::uint64_t samples = 131072;
     int particles = 16384;
     int resample_every = 16;
     std::uint64_t seed = 1;
     std::string count_matchings;
+    std::string count_args;  // appended to every child's arguments
     std::string mpiexec = std::string(PMCOUNT_MPIEXEC) + " --bind-to none";
     std::string scratch;
 };
@@ -122,9 +125,28 @@ CaseInput make_input(const std::string& name, int n, const ScalingOptions& o) {
                     std::to_string(o.resample_every) + " --seed " + std::to_string(o.seed),
                 true};
     }
-    Draw draw(mix64(o.seed ^ mix64(static_cast<std::uint64_t>(n) * 2 + (name == "dense-real"))));
+    const std::uint64_t stream = static_cast<std::uint64_t>(n) * 2 + (name == "dense-real") +
+                                 (name == "sparse-real" ? std::uint64_t{1} << 32 : 0);
+    Draw draw(mix64(o.seed ^ mix64(stream)));
     const fs::path file = fs::path(o.scratch) / (name + "-" + std::to_string(n) + ".mtx");
     std::ofstream out(file);
+    if (name == "sparse-real") {
+        std::int64_t redraws = 0;
+        const std::vector<double> dense =
+            sparse_entries(name, n, o.density < 0 ? 0.1 : o.density, false, draw, redraws);
+        std::vector<Triplet<double>> entries;
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                const double x = dense[static_cast<std::size_t>(i * n + j)];
+                if (x != 0.0) {
+                    entries.push_back({i, j, x});
+                }
+            }
+        }
+        write_matrix_market(out, SparseMatrix<double>(n, n, std::move(entries)));
+        out.close();
+        return {file.string(), "--precision " + o.precision, false};
+    }
     if (name == "dense-real") {
         std::vector<Triplet<double>> entries;
         for (int i = 0; i < n; ++i) {
@@ -139,7 +161,7 @@ CaseInput make_input(const std::string& name, int n, const ScalingOptions& o) {
     std::vector<Triplet<std::int64_t>> entries;
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j < n; ++j) {
-            if (draw.uniform01() < o.density) {
+            if (draw.uniform01() < (o.density < 0 ? 0.5 : o.density)) {
                 entries.push_back({i, j, 1});
             }
         }
@@ -176,7 +198,8 @@ std::string command_for(const CaseInput& in, const std::string& way, int k,
                         const ScalingOptions& o) {
     const bool cuda = o.backend == Backend::cuda;
     const std::string tool = shell_quote(o.count_matchings) + " " + shell_quote(in.input) +
-                             " --json " + in.args + (cuda ? " --backend cuda" : " --backend cpu");
+                             " --json " + in.args + (cuda ? " --backend cuda" : " --backend cpu") +
+                             (o.count_args.empty() ? "" : " " + o.count_args);
     if (way == "mpi") {
         return (cuda ? first_gpus_visible(k) + " " : std::string()) + o.mpiexec + " -np " +
                std::to_string(k) + " " + tool + (cuda ? std::string() : " --threads 1") +
@@ -219,11 +242,14 @@ int scaling_bench_main(int argc, char** argv) {
   pmcount-bench scaling --backend cuda --cases dense-real --n 44,46 --precision plain-double \
       --counts 1,2,4
   pmcount-bench scaling --backend cuda --cases estimator --grid 64x64 --samples 131072
+  pmcount-bench scaling --backend cuda --cases sparse-real --n 50 --counts 1,2,4 \
+      --count-args "--method sparyser --no-dm --no-reduce"
   pmcount-bench scaling --backend cpu --cases dense-binary --n 24 --counts 1,2)");
     ScalingOptions o;
     std::string cases = "dense-real", orders = "40", counts = "1,2", ways = "queue,mpi";
     std::string backend = "cuda", out_path;
-    app.add_option("--cases", cases, "dense-real, dense-binary, estimator (comma list)")
+    app.add_option("--cases", cases,
+                   "dense-real, dense-binary, sparse-real, estimator (comma list)")
         ->capture_default_str();
     app.add_option("--n", orders, "orders of the dense cases: list and/or first:last[:step]")
         ->capture_default_str();
@@ -232,10 +258,10 @@ int scaling_bench_main(int argc, char** argv) {
     app.add_option("--ways", ways, "queue, mpi (comma list)")->capture_default_str();
     app.add_option("--backend", backend, "cuda: devices are GPUs; cpu: devices are threads")
         ->capture_default_str();
-    app.add_option("--precision", o.precision, "dense-real: plain-double, double, dd")
+    app.add_option("--precision", o.precision, "dense-real, sparse-real: plain-double, double, dd")
         ->capture_default_str();
-    app.add_option("--density", o.density, "dense-binary: probability of a 1")
-        ->capture_default_str();
+    app.add_option("--density", o.density,
+                   "probability of a nonzero: dense-binary (default 0.5), sparse-real (0.1)");
     app.add_option("--grid", o.grid, "estimator: RxC")->capture_default_str();
     app.add_option("--samples", o.samples, "estimator: samples in total")->capture_default_str();
     app.add_option("--particles", o.particles, "estimator: particles per population")
@@ -245,6 +271,9 @@ int scaling_bench_main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--count-matchings", o.count_matchings,
                    "the count_matchings to run (default: the one beside this program)");
+    app.add_option("--count-args", o.count_args,
+                   "further count_matchings arguments for every run, e.g. \"--method sparyser "
+                   "--no-dm --no-reduce\" (the sparse engine on the whole matrix)");
     app.add_option("--mpiexec", o.mpiexec, "MPI launcher and its options (before -np)")
         ->capture_default_str();
     app.add_option("--out", out_path, "also append the JSON lines to this file");
@@ -252,7 +281,8 @@ int scaling_bench_main(int argc, char** argv) {
         app.parse(argc, argv);
         o.cases = split(cases, ',');
         for (const std::string& c : o.cases) {
-            if (c != "dense-real" && c != "dense-binary" && c != "estimator") {
+            if (c != "dense-real" && c != "dense-binary" && c != "sparse-real" &&
+                c != "estimator") {
                 throw CLI::ValidationError("--cases", "unknown case '" + c + "'");
             }
         }
