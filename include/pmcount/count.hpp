@@ -225,6 +225,10 @@ struct CountResult {
     /// engines' first-order figure, which cancellation can defeat) or "bound" (certified: value
     /// ± abs_error provably holds the exact permanent of the given matrix).
     std::string error_kind = "none";
+    /// "double" when the default precision counted in double, found the result's digits lost to
+    /// cancellation (rel_error above 10^-8) and counted again in the arithmetic named by
+    /// `arithmetic` (certified, else double-double); the note says why. Empty otherwise.
+    std::string escalated_from;
     std::string method;      ///< engine that ran, e.g. "ryser"
     std::string backend;     ///< where it ran: "cpu", "cuda" or "cpu+cuda"
     std::string device;      ///< GPU runs: the devices and how the work was split

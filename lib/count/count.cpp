@@ -13,6 +13,7 @@
 #include <string>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 #include "backend/cuda_backend.hpp"
 #include "core/hash.hpp"
@@ -288,6 +289,18 @@ SparseMatrix<T> bipartite_embedding(const SparseMatrix<T>& b) {
 /// Every count: what needs no engine, then the planner (structure front end, engines,
 /// combination).
 template <class T>
+CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& matrix,
+                                       plan::Problem problem, const char* row_name,
+                                       const char* col_name, const CountOptions& options,
+                                       CountResult first);
+
+/// The default precision's double result has lost more than half of its digits to cancellation
+/// when its error estimate exceeds this fraction of the value: the terms are then ~10^8/(2n+64)
+/// times larger than their sum, and the estimate's first-order model is all that stands between
+/// the figure and the truth.
+constexpr double kCancellationRelError = 1e-8;
+
+template <class T>
 CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Problem problem,
                          const char* row_name, const char* col_name, const CountOptions& options) {
     const auto start = Clock::now();
@@ -437,7 +450,88 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
                                                        : "estimate";
     r.timings.count_s = seconds_since(engine_start);
     r.timings.total_s = seconds_since(start);
+    if constexpr (!std::is_same_v<T, std::int64_t>) {
+        if (options.precision == Precision::automatic && !r.is_exact && r.abs_error > 0 &&
+            !(r.rel_error <= kCancellationRelError)) {
+            return recount_after_cancellation(kind, matrix, problem, row_name, col_name, options,
+                                              std::move(r));
+        }
+    }
     return r;
+}
+
+/// A recount may take this many times the double count, or this many seconds if more.
+constexpr double kRecountFactor = 4;
+constexpr double kRecountFloor_s = 10;
+
+/// The default precision's answer to cancellation (kCancellationRelError): the same count again
+/// in certified arithmetic (real permanents the CPU's dense Ryser can take), else in
+/// double-double, when the plan predicts it within the recount budget; otherwise the double
+/// result with a note naming the arithmetic that would settle it and its predicted time. Not
+/// under a checkpoint (its records are the double count's) or several MPI ranks.
+template <class T>
+CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& matrix,
+                                       plan::Problem problem, const char* row_name,
+                                       const char* col_name, const CountOptions& options,
+                                       CountResult first) {
+    char figure[32];
+    std::snprintf(figure, sizeof figure, "%.1e", first.rel_error);
+    std::string why = "cancellation: the double result's error estimate is " + std::string(figure) +
+                      " of its value";
+    auto noted = [](std::string note, const std::string& more) {
+        return note.empty() ? more : note + "; " + more;
+    };
+    if (!options.checkpoint.empty() || first.stats.ranks > 1) {
+        first.note = noted(first.note, why + " (not recounted under " +
+                                           (first.stats.ranks > 1 ? std::string("MPI ranks")
+                                                                  : std::string("a checkpoint")) +
+                                           "; --precision certified or dd settles it)");
+        return first;
+    }
+    std::vector<Precision> candidates;
+    const bool real = std::is_same_v<T, double>;
+    if (real && problem == plan::Problem::permanent && !options.general &&
+        (options.method == Method::automatic || options.method == Method::ryser) &&
+        options.backend != Backend::cuda) {
+        candidates.push_back(Precision::certified);
+    }
+    if (real) {
+        candidates.push_back(Precision::double_double);
+    }
+    const double budget = std::max(kRecountFloor_s, kRecountFactor * first.timings.count_s);
+    std::string declined;
+    for (const Precision p : candidates) {
+        CountOptions o = options;
+        o.precision = p;
+        o.explain_only = true;
+        double predicted = 0;
+        try {
+            predicted =
+                count_matrix(kind, matrix, problem, row_name, col_name, o).structure.predicted_s;
+        } catch (const InvalidArgument&) {
+            continue;  // no engine of this arithmetic takes the plan
+        }
+        if (predicted > budget) {
+            char seconds[32];
+            std::snprintf(seconds, sizeof seconds, "%.3g", predicted);
+            declined += std::string(declined.empty() ? "" : ", ") + "--precision " + to_string(p) +
+                        " (predicted " + seconds + " s)";
+            continue;
+        }
+        o.explain_only = false;
+        CountResult second = count_matrix(kind, matrix, problem, row_name, col_name, o);
+        second.escalated_from = "double";
+        second.note = noted(second.note, why + "; counted again in " +
+                                             (p == Precision::certified
+                                                  ? std::string("certified arithmetic (a bound)")
+                                                  : std::string("double-double")));
+        second.timings.total_s += first.timings.total_s;
+        return second;
+    }
+    first.note =
+        noted(first.note, why + (declined.empty() ? std::string("; no other arithmetic takes it")
+                                                  : "; not counted again: " + declined));
+    return first;
 }
 
 template <class T>

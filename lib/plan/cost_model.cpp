@@ -34,6 +34,9 @@ constexpr double kRowExact_ns = 0.3;
 constexpr double kTermCompact_ns = 10.0;
 constexpr double kTermPrimeLane_ns = 1.4;
 constexpr double kModularRow_ns = 1.0;
+// --precision certified over the compensated double on the CPU: 1.82× at n = 26, 1.95–1.98× at
+// n = 30 (`pmcount-bench --cases dense-real --precision double,certified --threads 2`).
+constexpr double kCertifiedOverDouble = 1.95;
 // Sparse engines, checked with `pmcount-bench --cases sparse-binary,sparse-real --n 24,28,32
 // --density 0.05,0.1,0.2 --threads 2` (predicted/measured 0.6–1.3 for dense Ryser, 0.8–1.3 for
 // SpaRyser, 0.8–1.2 for SkipPer's 0-1 path and 1.1–1.5 for its general path at n ≥ 28). SpaRyser:
@@ -177,6 +180,9 @@ double ryser_seconds(const LeafFacts& f) {
         per_step = passes(f) * (kStepBase_ns + kModularRow_ns * width);
     } else {
         per_step = kStepBase_ns + row_ns(f) * width + clamp01(f.term_fraction) * term_ns(f);
+    }
+    if (f.certified) {
+        per_step *= kCertifiedOverDouble;
     }
     return steps_seconds(f.order, per_step, f.threads, kStart_s, f.ranks);
 }

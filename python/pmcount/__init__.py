@@ -126,6 +126,8 @@ class Result:
     error, rel_error: bounds on |value − true| (0 for exact results); error_kind says what
     they are: "none" (exact), "estimate" (double, dd) or "bound" (precision="certified":
     value ± error provably holds the exact permanent).
+    escalated_from: "double" when the default precision found the double result's digits lost
+    to cancellation and counted again (certified, else double-double; the note says so), else "".
     log10_abs: log10 |value| (useful when a floating value overflows a double).
     method, backend, arithmetic, device, note: what ran and why.
     timings, stats, structure: the C++ library's CountResult fields, as dicts.
@@ -138,6 +140,7 @@ class Result:
     log10_abs: float
     kind: str
     error_kind: str
+    escalated_from: str
     method: str
     backend: str
     arithmetic: str
@@ -165,6 +168,7 @@ class Result:
             log10_abs=float(d["log10_abs"]),
             kind=d["kind"],
             error_kind=d["error_kind"],
+            escalated_from=d["escalated_from"],
             method=d["method"],
             backend=d["backend"],
             arithmetic=d["arithmetic"],

@@ -247,6 +247,7 @@ nb::dict result_dict(const pmcount::CountResult& r) {
     d["rel_error"] = r.rel_error;
     d["abs_error"] = r.abs_error;
     d["error_kind"] = r.error_kind;
+    d["escalated_from"] = r.escalated_from;
     d["method"] = r.method;
     d["backend"] = r.backend;
     d["device"] = r.device;

@@ -343,6 +343,13 @@ def test_certified_precision_reports_a_bound():
     assert r.error_kind == "bound"
     assert abs(r.value - 0.53125) <= r.error
     assert pmcount.permanent(a, full=True).error_kind == "estimate"
+    assert pmcount.permanent(a, full=True).escalated_from == ""
+    # The terms are 10^12 times the permanent: the default precision counts again, certified.
+    c = np.array([[1.0, 1.0], [1.0, -0.999999999999]])
+    e = pmcount.permanent(c, full=True)
+    assert e.escalated_from == "double" and e.error_kind == "bound"
+    assert "cancellation" in e.note
+    assert abs(e.value - 1.000088900582341e-12) <= e.error
     assert pmcount.permanent(np.ones((3, 3), dtype=int), full=True).error_kind == "none"
     with pytest.raises(ValueError):
         pmcount.permanent(a, precision="certified", method="sparyser")

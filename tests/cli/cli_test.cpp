@@ -371,6 +371,29 @@ TEST_F(CountMatchingsCli, ExactPrecisionOnARealMatrixIsAUsageError) {
     EXPECT_EQ(fine.out, "0.5\n");
 }
 
+TEST_F(CountMatchingsCli, CancellationMakesTheDefaultPrecisionCountAgainAndSaySo) {
+    // perm = 1·(−0.999999999999) + 1·1 = 1.000088900582341e-12 (the double nearest
+    // 0.999999999999 is 1 − 1.000088900582341e-12): the terms are 10^12 times the result.
+    const std::string name = write("c.mtx",
+                                   "%%MatrixMarket matrix coordinate real general\n2 2 4\n"
+                                   "1 1 1\n1 2 1\n2 1 1\n2 2 -0.999999999999\n");
+    const Outcome r = run("--json " + name);
+    ASSERT_EQ(r.status, kOk) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["escalated_from"], "double");
+    EXPECT_EQ(j["error_kind"], "bound");
+    EXPECT_NE(j["note"].get<std::string>().find("cancellation"), std::string::npos);
+    EXPECT_LE(std::fabs(std::stod(j["value"].get<std::string>()) - 1.000088900582341e-12),
+              j["abs_error"].get<double>());
+    const Outcome plain = run("--json --precision double " + name);
+    ASSERT_EQ(plain.status, kOk) << plain.err;
+    const auto p = nlohmann::json::parse(plain.out);
+    EXPECT_TRUE(p["escalated_from"].is_null());
+    EXPECT_EQ(p["error_kind"], "estimate");
+    const Outcome text = run(name);
+    EXPECT_NE(text.err.find("note: cancellation"), std::string::npos) << text.err;
+}
+
 TEST_F(CountMatchingsCli, QuietPrintsOnlyTheValue) {
     // A repeated edge would otherwise print a warning.
     const Outcome r = run("--quiet " + write("g.txt", "0 1\n1 2\n2 3\n3 0\n0 1\n"));

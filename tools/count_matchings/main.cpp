@@ -118,6 +118,9 @@ nlohmann::json to_json(const pmcount::Input& input, const pmcount::CountResult& 
             j["abs_error"] = r.abs_error;
         }
         j["error_kind"] = r.error_kind;
+        // "double" when cancellation made the default precision count again (see the note)
+        j["escalated_from"] =
+            r.escalated_from.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.escalated_from);
     }
     j["method"] = r.method;
     j["backend"] = r.backend;
@@ -403,11 +406,11 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     app.add_option("--threads", threads, "CPU threads (0: all cores)")
         ->check(number_at_least(0, true))
         ->capture_default_str();
-    app.add_option(
-           "--precision", precision,
-           "arithmetic: auto (exact for integer inputs, double otherwise), exact, double, dd, "
-           "plain-double (GPU, uncompensated), certified (CPU dense Ryser, a proven error "
-           "bound)")
+    app.add_option("--precision", precision,
+                   "arithmetic: auto (exact for integer inputs, double otherwise, counted again "
+                   "certified or in dd when cancellation takes half of double's digits), exact, "
+                   "double, dd, plain-double (GPU, uncompensated), certified (CPU dense Ryser, "
+                   "a proven error bound)")
         ->capture_default_str();
     app.add_option("--format", format, "input format: auto, edgelist, mtx")
         ->check(CLI::IsMember({"auto", "edgelist", "mtx"}))
