@@ -121,6 +121,9 @@ struct EstimateResult {
     double confidence = 0.95;
     std::uint64_t samples = 0;     ///< samples drawn (particles × populations)
     std::uint64_t particles = 1;   ///< particles per population (1: independent samples)
+    /// Why that many: choose_populations()' reason, and on the CPU under a time limit the speed
+    /// pilot's halving ("…; halved to 512: 16 populations predicted in 41 s of the 120 s").
+    std::string particles_reason;
     std::uint64_t populations = 0;  ///< particles > 1: populations, the estimates averaged
     /// Samples (particles) a resumed run found in its checkpoint, part of `samples`.
     std::uint64_t resumed_samples = 0;
@@ -156,6 +159,8 @@ struct PopulationChoice {
 /// resampled every 16 steps on Φ^0.6 — on grids a population's log then has sd ≈ 0.04 from
 /// 16×16 to 64×64, where independent samples' relative variance grows like exp(0.02·n). A sample
 /// budget keeps 16 populations (fewer particles); below 64 particles, independent samples.
+/// Under a time limit the CPU estimator may halve P further from a speed pilot (see
+/// EstimateResult::particles_reason); this function does not time anything.
 PopulationChoice choose_populations(vertex_t n, const EstimateOptions& options);
 
 /// Estimated number of perfect matchings. Unequal sides or no perfect matching give an exact 0

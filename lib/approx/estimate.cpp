@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -697,6 +698,35 @@ PopulationChoice choose_populations(vertex_t n, const EstimateOptions& o) {
 
 namespace {
 
+// Under a time limit, a population of 16384 particles on the 64×64 grid takes about 250 s on 2
+// cores: the default's 16 populations would overrun 120 s sixteenfold. The CPU estimator (GPUs
+// run a population in seconds) therefore times a pilot, populations of kMinAutoParticles drawn
+// on all threads and discarded, and halves an automatic P until kMinPopulations populations are
+// predicted within kPopulationTimeShare of the limit (a population's time is linear in P; one
+// population runs on all threads, and ranks run populations side by side). Independent samples
+// make a poor pilot: on the 32×32 grid they cost 4.5× a population's particle.
+constexpr double kPopulationTimeShare = 0.5;
+constexpr double kPilotSeconds = 0.05;
+constexpr std::uint64_t kPilotFirstPopulation = std::uint64_t{1} << 50;  // clear of the run's
+
+/// Wall seconds per particle of populations of `pilot` (all threads busy): draws one round of
+/// populations, doubling the count until a draw takes kPilotSeconds.
+template <class Source>
+double seconds_per_particle(Source& pilot, std::uint64_t particles) {
+    std::uint64_t count = pilot.population_round();
+    std::vector<double> logs;
+    while (true) {
+        logs.resize(count);
+        const auto start = Clock::now();
+        pilot.populations(kPilotFirstPopulation, count, logs.data());
+        const double seconds = seconds_since(start);
+        if (seconds >= kPilotSeconds || count >= 1024) {
+            return seconds / static_cast<double>(count * particles);
+        }
+        count *= 2;
+    }
+}
+
 std::vector<int> visible_gpus(const EstimateOptions& o, bool required) {
     std::string status;
     const auto devices =
@@ -743,8 +773,8 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
     }
     // Phase 1: the pattern must have a perfect matching.
     const BipartiteGraph pattern = pattern_of(n, entries);
-    const PopulationChoice choice = choose_populations(n, options);
-    const PopulationPlan plan{choice.particles, choice.resample_every};
+    PopulationChoice choice = choose_populations(n, options);
+    PopulationPlan plan{choice.particles, choice.resample_every};
     const bool populations = plan.particles > 1;
     const approx::SamplerConfig config = sampler_config(options, plan.particles);
     Matching matching;
@@ -797,8 +827,43 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
     } else {
         result.threads = exact::resolve_threads(options.threads);
         result.backend = "cpu";
+        const int ranks = options.distributed ? std::max(1, run::mpi::size()) : 1;
+        if (options.particles == 0 && populations && choice.time_s > 0 &&
+            options.checkpoint.empty() && plan.particles > kMinAutoParticles) {
+            // (Not under a checkpoint: a resumed run must draw populations of the same size.)
+            CpuSource pilot(problem, config, result.threads,
+                            PopulationPlan{kMinAutoParticles, plan.every});
+            double per_particle = seconds_per_particle(pilot, kMinAutoParticles);
+            if (ranks > 1) {  // rank 0's measurement decides, so that every rank agrees
+                std::vector<std::uint64_t> bits(1);
+                std::memcpy(bits.data(), &per_particle, sizeof per_particle);
+                run::mpi::broadcast(bits);
+                std::memcpy(&per_particle, bits.data(), sizeof per_particle);
+            }
+            const double rounds = std::ceil(static_cast<double>(kMinPopulations) / ranks);
+            auto predicted = [&](std::uint64_t p) {
+                return rounds * static_cast<double>(p) * per_particle;
+            };
+            const std::uint64_t asked = plan.particles;
+            while (plan.particles > kMinAutoParticles &&
+                   predicted(plan.particles) > kPopulationTimeShare * choice.time_s) {
+                plan.particles /= 2;
+            }
+            if (plan.particles != asked) {
+                char text[160];
+                std::snprintf(text, sizeof text,
+                              "; halved to %llu: %llu populations predicted in %.3g s of the "
+                              "%.3g s limit (pilot: %.3g ms per particle)",
+                              static_cast<unsigned long long>(plan.particles),
+                              static_cast<unsigned long long>(kMinPopulations),
+                              predicted(plan.particles), choice.time_s, per_particle * 1e3);
+                choice.reason += text;
+                choice.particles = plan.particles;
+            }
+        }
         source = std::make_unique<CpuSource>(problem, config, result.threads, plan);
     }
+    result.particles_reason = choice.reason;
 
     // Phase 4: rounds. With populations, a unit of the rounds is one population (its estimate
     // is what the accumulator averages) and the sample limit counts particles.

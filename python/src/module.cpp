@@ -282,6 +282,7 @@ nb::dict estimate_dict(const pmcount::EstimateResult& r) {
     d["confidence"] = r.confidence;
     d["samples"] = r.samples;
     d["particles"] = r.particles;
+    d["particles_reason"] = r.particles_reason;
     d["populations"] = r.populations;
     d["zero_fraction"] = r.zero_fraction;
     d["effective_samples"] = r.effective_samples;

@@ -51,6 +51,7 @@ inline nlohmann::json estimate_json(const Input& input, const EstimateResult& r,
     j["samples"] = r.samples;
     j["resumed_samples"] = r.resumed_samples;
     j["particles"] = r.particles;
+    j["particles_reason"] = r.particles_reason;
     if (r.particles > 1) {
         j["populations"] = r.populations;
     }
@@ -142,6 +143,10 @@ inline void print_estimate_plan(const Input& input, const EstimateOptions& o,
               << "estimator " << to_string(o.estimator) << ", " << population_text(c) << " ("
               << c.reason << ")\n"
               << "stops " << stopping_text(c, o.confidence) << "\n";
+    if (o.particles == 0 && c.particles > 64 && c.time_s > 0 && o.backend != Backend::cuda) {
+        std::cout << "on the CPU a speed pilot first halves the particles while 16 populations "
+                     "would take more than half of the time limit\n";
+    }
 }
 
 /// Value on stdout; with `summary`, the interval and how it was obtained on stderr.

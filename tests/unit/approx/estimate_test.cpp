@@ -287,6 +287,33 @@ TEST(Estimators, TheAutomaticPopulationsCoverTheTruthIn90PercentOfRuns) {
     }
 }
 
+TEST(Estimators, UnderATimeLimitTheCpuTakesFewerParticlesSoThat16PopulationsFit) {
+    // The 32×32 grid's automatic choice is 4096 particles; on the CPU 16 such populations take
+    // about a minute (0.8 ms per particle on 2 cores), so a 4 s limit halves P after the pilot.
+    EstimateOptions o;
+    o.backend = Backend::cpu;
+    o.time_s = 4;
+    const BipartiteGraph grid = grid_graph(32, 32);
+    EXPECT_EQ(choose_populations(grid.n_left(), o).particles, 4096U);
+    const EstimateResult r = estimate_perfect_matchings(grid, o);
+    EXPECT_LT(r.particles, 4096U);
+    EXPECT_GE(r.particles, 64U);
+    EXPECT_NE(r.particles_reason.find("halved to " + std::to_string(r.particles)),
+              std::string::npos)
+        << r.particles_reason;
+    EXPECT_GE(r.populations, 16U) << r.particles_reason;
+    EXPECT_EQ(r.stopped, StopReason::time);
+    const double truth = static_cast<double>(log_grid_tilings(32, 32)) / std::log(10.0);
+    EXPECT_LT(std::abs(r.log10_value - truth), 0.05);  // well inside ±12%: P only sets the spread
+    // A sample budget draws what choose_populations() says, timing nothing.
+    EstimateOptions b;
+    b.backend = Backend::cpu;
+    b.samples = 16 * 256;
+    const EstimateResult budget = estimate_perfect_matchings(grid, b);
+    EXPECT_EQ(budget.particles, 256U);
+    EXPECT_EQ(budget.particles_reason, choose_populations(grid.n_left(), b).reason);
+}
+
 TEST(Estimators, TheAutomaticPopulationsCoverAtTheNominalRateOverAThousandRunsOfThe8x8Grid) {
     // 200 runs cannot tell 95% from 93% (one standard deviation is 1.5 points): the 8×8 grid's
     // 185 of 200 above is a low block, not a narrow interval. Over seeds 20000–20999 the same
