@@ -73,6 +73,15 @@ CountResult exact_result(ValueKind kind, const BigInt& value, std::string note) 
     return r;
 }
 
+/// The GPUs CUDA sees (queried once: the set does not change while the process runs).
+const std::vector<DeviceInfo>& visible_devices() {
+    static const std::vector<DeviceInfo> devices = [] {
+        std::string status;
+        return backend::cuda::devices(status);
+    }();
+    return devices;
+}
+
 /// The arithmetic a problem runs in: the option, or exact for integers and double otherwise.
 template <class T>
 Precision resolve_precision(Precision requested, ValueKind kind) {
@@ -357,14 +366,25 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
     settings.threads = exact::resolve_threads(options.threads);
     settings.ranks = options.distributed ? std::max(1, mpi_world().size) : 1;
     settings.gpus = options.gpus;
-    if (settings.gpus.empty() && settings.ranks > 1 && options.backend != Backend::cpu &&
-        exact::gpu_available()) {
-        std::string status;
-        std::vector<int> visible;
-        for (const DeviceInfo& d : backend::cuda::devices(status)) {
-            visible.push_back(d.index);
+    if (options.backend != Backend::cpu && exact::gpu_available()) {
+        const std::vector<DeviceInfo>& devices = visible_devices();
+        for (const int g : options.gpus) {
+            if (std::none_of(devices.begin(), devices.end(),
+                             [g](const DeviceInfo& d) { return d.index == g; })) {
+                throw DeviceError("GPU " + std::to_string(g) + " is not visible (" +
+                                  std::to_string(devices.size()) + " visible)");
+            }
         }
-        settings.gpus = run::mpi::gpu_share(visible);
+        const bool shared = settings.gpus.empty() && settings.ranks > 1;
+        if (shared) {
+            std::vector<int> visible;
+            for (const DeviceInfo& d : devices) {
+                visible.push_back(d.index);
+            }
+            settings.gpus = run::mpi::gpu_share(visible);
+        }
+        settings.gpu_throughput = plan::gpu_throughput(devices, settings.gpus, settings.ranks,
+                                                       mpi_world().local_size, shared);
     }
     settings.time_limit_s = options.max_predicted_seconds;
     settings.general = options.general;

@@ -250,6 +250,7 @@ private:
         facts.nnz = a.nnz();
         facts.threads = settings_.threads;
         facts.ranks = settings_.ranks;
+        facts.gpus = settings_.gpu_throughput;
         facts.gpu_kernels = settings_.gpu_kernels;
         std::optional<DenseMatrix<T>> dense;
         if (a.rows() <= exact::kMaxRyserOrder) {

@@ -224,27 +224,43 @@ double skipper_seconds(const LeafFacts& f) {
     return skipper_model_seconds(f, true);
 }
 
-/// FP64 add/multiply instructions per second of the visible GPUs together (0 without one).
-double gpu_fp64_rate() {
-    static const double rate = [] {
-        std::string status;
-        double total = 0;
-        for (const DeviceInfo& d : backend::cuda::devices(status)) {
-            const double per_sm = d.compute_major == 9                           ? 1.263e11
-                                  : d.compute_major == 8 && d.compute_minor == 0 ? 9e10
-                                                                                 : 2e9;
-            total += per_sm * d.multiprocessors;
-        }
-        return total;
-    }();
-    return rate;
+double gpu_fp64_rate(const DeviceInfo& d) {
+    const double per_sm = d.compute_major == 9                           ? 1.263e11
+                          : d.compute_major == 8 && d.compute_minor == 0 ? 9e10
+                                                                         : 2e9;
+    return per_sm * d.multiprocessors;
 }
 
-double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {
-    const double rate = gpu_fp64_rate();
+GpuThroughput gpu_throughput(const std::vector<DeviceInfo>& devices, const std::vector<int>& chosen,
+                             int ranks, int local_ranks, bool shared) {
+    GpuThroughput t;
+    double host_rate = 0;
+    for (const DeviceInfo& d : devices) {
+        const bool mine =
+            chosen.empty() || std::find(chosen.begin(), chosen.end(), d.index) != chosen.end();
+        if (mine) {
+            t.own_rate += gpu_fp64_rate(d);
+            t.own_multiprocessors += d.multiprocessors;
+        }
+        host_rate += mine || shared ? gpu_fp64_rate(d) : 0.0;
+    }
+    if (ranks <= 1) {
+        t.shared_rate = t.own_rate;
+        return t;
+    }
+    const int hosts = std::max(1, ranks / std::max(1, local_ranks));
+    t.shared_rate = hosts * (shared ? host_rate : t.own_rate);
+    return t;
+}
+
+double gpu_ryser_seconds(const LeafFacts& f) {
+    const double rate = f.gpus.shared_rate;
     if (rate <= 0) {
         return std::numeric_limits<double>::infinity();
     }
+    const vertex_t n = f.order;
+    const Arithmetic arithmetic = f.arithmetic;
+    const int primes = f.primes;
     double factor = 1;
     switch (arithmetic) {
         case Arithmetic::exact:
@@ -279,6 +295,7 @@ double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes) {
 // (exact::estimate_sparse_walk), which under-counts visits at large n (12× at n = 48), so the
 // planner's choice between them stays right where the absolute times do not.
 constexpr double kGpuSkipGeneratedOverCpu16 = 1.66 / 8.73;
+constexpr double kH100Fp64Rate = 1.263e11 * 132;  // the one GPU of those ratios
 constexpr double kGpuSkipTablesOverCpu16 = 3.76 / 8.73;
 constexpr double kGpuWalkStepFixed = 2.0;
 constexpr double kGpuWalkTermPrime = 4.0;
@@ -288,7 +305,7 @@ constexpr double kGpuSparseSetup_s = 0.3;
 constexpr double kGpuGenerateCompile_s = 1.0;  // measured 0.6–1.4 s at n = 36–48
 
 double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
-    const double rate = gpu_fp64_rate();
+    const double rate = f.gpus.shared_rate;
     if (rate <= 0 || f.order < 2) {
         return std::numeric_limits<double>::infinity();
     }
@@ -302,7 +319,8 @@ double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
         // (uncalibrated, as when the ratios were fitted)
         return kGpuSparseSetup_s + (generated ? kGpuGenerateCompile_s : 0.0) +
                skipper_model_seconds(host, false) *
-                   (generated ? kGpuSkipGeneratedOverCpu16 : kGpuSkipTablesOverCpu16);
+                   (generated ? kGpuSkipGeneratedOverCpu16 : kGpuSkipTablesOverCpu16) *
+                   (kH100Fp64Rate / rate);
     } else {
         const double rows =
             generated && f.arithmetic != Arithmetic::exact ? kGpuPartialProductShare * n : n;
@@ -439,14 +457,7 @@ double hafnian_seconds(const LeafFacts& f) {
 }
 
 double gpu_hafnian_seconds(const LeafFacts& f) {
-    static const double multiprocessors = [] {
-        std::string status;
-        double total = 0;
-        for (const DeviceInfo& d : backend::cuda::devices(status)) {
-            total += d.multiprocessors;
-        }
-        return total;
-    }();
+    const double multiprocessors = f.gpus.own_multiprocessors;
     if (multiprocessors <= 0 || f.arithmetic == Arithmetic::double_double) {
         return std::numeric_limits<double>::infinity();
     }

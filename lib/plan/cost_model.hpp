@@ -6,15 +6,35 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "exact/ryser/ryser.hpp"
 #include "plan/problem.hpp"
+#include "pmcount/build_info.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/types.hpp"
 
 namespace pmcount::plan {
 
 enum class Arithmetic { exact, double_precision, double_double, complex };
+
+/// FP64 throughput and multiprocessors of the GPUs a count uses.
+struct GpuThroughput {
+    double own_rate = 0;             ///< FP64 instructions/s of this rank's GPUs
+    double own_multiprocessors = 0;  ///< engines that run whole on each rank (the hafnian)
+    double shared_rate = 0;          ///< all ranks' GPUs together, for the loops ranks share
+};
+
+/// FP64 instructions per second of a GPU (per multiprocessor: 1.263·10^11 on sm_90, measured
+/// 16.67·10^12/s on an H100's 132; 9·10^10 on sm_80; 2·10^9 on GPUs with slow FP64).
+double gpu_fp64_rate(const DeviceInfo& device);
+
+/// The GPUs of a count from the visible `devices`: this rank's are `chosen` (empty: all). Under
+/// `ranks` MPI ranks, `local_ranks` to a host, each host brings the GPUs its ranks use: all of
+/// them when the ranks split them (`shared`: run::mpi::gpu_share), else the one `chosen` list
+/// every rank names (--gpus); hosts are assumed alike.
+GpuThroughput gpu_throughput(const std::vector<DeviceInfo>& devices, const std::vector<int>& chosen,
+                             int ranks, int local_ranks, bool shared);
 
 /// What the planner knows about a leaf when it chooses an engine.
 struct LeafFacts {
@@ -35,6 +55,9 @@ struct LeafFacts {
     int ranks = 1;
     /// Which kernels the sparse GPU engines may use (CountOptions::gpu_kernels).
     GpuKernels gpu_kernels = GpuKernels::automatic;
+    /// The GPUs the predictions count (gpu_throughput): this rank's, and what all ranks bring
+    /// to the loops they share (dense and sparse Ryser); 0 without a GPU.
+    GpuThroughput gpus;
     /// From exact::estimate_sparse_walk: the fraction of Gray indices without a zero y_i (the
     /// terms), the fraction SkipPer visits, SpaRyser's nonzeros per step, and whether the Gray
     /// columns are 0-1 (SkipPer's 0-1 path, in exact lanes).
@@ -64,22 +87,21 @@ double ryser_seconds(const LeafFacts& facts);
 double sparyser_seconds(const LeafFacts& facts);
 double skipper_seconds(const LeafFacts& facts);
 
-/// Predicted seconds of dense Ryser on the visible GPUs: set-up (compilation is cached on disk,
-/// loading and transfers ~0.3 s) plus 2n FP64 instructions per Gray step at the GPUs' FP64 rate
-/// (per multiprocessor: 1.263·10^11/s on sm_90, measured 16.67·10^12/s on an H100's 132; 9·10^10
-/// on sm_80; 2·10^9 on GPUs with slow FP64) and the 92% of it the kernel reaches at n = 40
+/// Predicted seconds of dense Ryser on the count's GPUs (facts.gpus.shared_rate): set-up
+/// (compilation is cached on disk, loading and transfers ~0.3 s) plus 2n FP64 instructions per
+/// Gray step at the GPUs' FP64 rate and the 92% of it the kernel reaches at n = 40
 /// (docs/gpu.md). The compensated double mode costs 1.17× (measured), the exact mode
 /// 1.5 + 0.45 per 31-bit prime (n = 40, 6 primes: 12.0 s against 2.84 s), complex about 3×,
 /// double-double 20×.
-double gpu_ryser_seconds(vertex_t n, Arithmetic arithmetic, int primes);
+double gpu_ryser_seconds(const LeafFacts& facts);
 
-/// Predicted seconds of the sparse GPU engines (cuda/kernels/ryser_sparse.cuh) on the visible
-/// GPUs. The SpaRyser walk costs per Gray step the flipped column's nonzeros and the product
-/// (generated floating kernels: partial products, about a third of the rows), at the dense
-/// engine's FP64 rate; table kernels keep x in local memory (a measured slowdown). SkipPer's 0-1
-/// path is the CPU SkipPer's model on 16 threads times the GPU/CPU ratio measured on an H100
-/// host. Generated kernels add their NVRTC compilation (the disk cache makes later runs pay
-/// nothing, which the prediction does not know).
+/// Predicted seconds of the sparse GPU engines (cuda/kernels/ryser_sparse.cuh) on the count's
+/// GPUs (facts.gpus.shared_rate). The SpaRyser walk costs per Gray step the flipped column's
+/// nonzeros and the product (generated floating kernels: partial products, about a third of the
+/// rows), at the dense engine's FP64 rate; table kernels keep x in local memory (a measured
+/// slowdown). SkipPer's 0-1 path is the CPU SkipPer's model on 16 threads times the GPU/CPU ratio
+/// measured on an H100 host. Generated kernels add their NVRTC compilation (the disk cache makes
+/// later runs pay nothing, which the prediction does not know).
 double gpu_sparse_seconds(const LeafFacts& facts, bool skipper, bool generated);
 
 /// Predicted seconds of the planar engine: set-up (planarity, embedding, faces, Dulmage–Mendelsohn,
@@ -113,7 +135,8 @@ double hafnian_multiply_adds(vertex_t n);
 /// arithmetic (exact: per group of prime lanes) on the threads, plus a start-up.
 double hafnian_seconds(const LeafFacts& facts);
 
-/// Predicted seconds of the hafnian engine on the visible GPUs (infinite without one).
+/// Predicted seconds of the hafnian engine on this rank's GPUs (every rank counts the whole
+/// hafnian; infinite without a GPU).
 double gpu_hafnian_seconds(const LeafFacts& facts);
 
 /// Predicted seconds of the Pfaffian (FKT) engine for a planar general graph: the planar

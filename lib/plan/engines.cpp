@@ -210,7 +210,7 @@ bool gpu_applies(const LeafFacts& f) {
            (f.arithmetic != Arithmetic::exact || f.gpu_exact_fits);
 }
 double gpu_predict(const LeafFacts& f) {
-    return gpu_ryser_seconds(f.order, f.arithmetic, f.primes);
+    return gpu_ryser_seconds(f);
 }
 
 exact::ExactOutcome gpu_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {

@@ -346,6 +346,7 @@ private:
         facts.nnz = a.nnz();
         facts.threads = settings_.threads;
         facts.ranks = settings_.ranks;
+        facts.gpus = settings_.gpu_throughput;
         if (settings_.precision == Precision::exact) {
             facts.arithmetic = Arithmetic::exact;
             if constexpr (kIntegral<T>) {

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "plan/cost_model.hpp"
 #include "plan/problem.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/matrix.hpp"
@@ -50,6 +51,8 @@ struct Settings {
     std::vector<int> gpus;
     /// MPI ranks sharing the exponential CPU loops (run/session.hpp), in the predictions.
     int ranks = 1;
+    /// What the GPUs above bring to the predictions, this rank's and all ranks' (gpu_throughput).
+    GpuThroughput gpu_throughput;
     /// Splits of lines with 3–4 nonzeros the planner may try in one plan. Each attempt plans
     /// both parts to compare them with keeping the matrix whole, so this bounds planning time.
     int max_splits = 2048;

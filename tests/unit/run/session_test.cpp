@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "plan/cost_model.hpp"
+#include "pmcount/build_info.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
 #include "run/checkpoint.hpp"
@@ -260,6 +262,35 @@ TEST(GpuShare, RanksOfOneHostSplitTheGpusAndNeverLeaveOneIdle) {
     EXPECT_EQ(run::mpi::gpu_share({2, 5}, 1, 2), std::vector<int>{5});
     EXPECT_TRUE(run::mpi::gpu_share({}, 1, 2).empty());
     EXPECT_EQ(run::mpi::gpu_share(four), four);
+}
+
+TEST(GpuShare, PredictionsCountTheGpusTheCountUses) {
+    // Four H100s (132 multiprocessors, sm_90) seen by every rank of a host.
+    std::vector<DeviceInfo> host;
+    for (int g = 0; g < 4; ++g) {
+        host.push_back({g, "H100", 9, 0, 132, 0});
+    }
+    const double one = plan::gpu_fp64_rate(host[0]);
+    EXPECT_NEAR(one, 16.67e12, 0.01e12);
+    // One process: --gpus 1 is one GPU, no --gpus all four.
+    plan::GpuThroughput t = plan::gpu_throughput(host, {1}, 1, 1, false);
+    EXPECT_DOUBLE_EQ(t.own_rate, one);
+    EXPECT_DOUBLE_EQ(t.shared_rate, one);
+    EXPECT_DOUBLE_EQ(t.own_multiprocessors, 132);
+    EXPECT_DOUBLE_EQ(plan::gpu_throughput(host, {}, 1, 1, false).shared_rate, 4 * one);
+    // Four ranks splitting the host (gpu_share: one GPU each) share loops at four GPUs' rate; the
+    // hafnian, which each rank counts whole, sees its own GPU.
+    t = plan::gpu_throughput(host, {2}, 4, 4, true);
+    EXPECT_DOUBLE_EQ(t.own_rate, one);
+    EXPECT_DOUBLE_EQ(t.shared_rate, 4 * one);
+    EXPECT_DOUBLE_EQ(t.own_multiprocessors, 132);
+    // Eight ranks on four GPUs (two to a GPU): still four GPUs; on two hosts of four ranks: eight.
+    EXPECT_DOUBLE_EQ(plan::gpu_throughput(host, {1}, 8, 8, true).shared_rate, 4 * one);
+    EXPECT_DOUBLE_EQ(plan::gpu_throughput(host, {1}, 8, 4, true).shared_rate, 8 * one);
+    // Two ranks both naming --gpus 0 share that one GPU.
+    EXPECT_DOUBLE_EQ(plan::gpu_throughput(host, {0}, 2, 2, false).shared_rate, one);
+    // No GPU: nothing to predict with.
+    EXPECT_DOUBLE_EQ(plan::gpu_throughput({}, {}, 1, 1, false).shared_rate, 0);
 }
 
 }  // namespace
