@@ -114,21 +114,32 @@ bool holds(const BigInt& exact, int n, double value, double error) {
     return distance <= scaled_integer(error, shift);
 }
 
+/// perm(m) by the exact engine.
+BigInt exact_permanent(const DenseMatrix<std::int64_t>& m) {
+    CountOptions exact_options;
+    exact_options.backend = Backend::cpu;
+    return permanent(m, exact_options).exact;
+}
+
+/// m · 2^-kEntryBits in doubles (exact: the entries have at most 53 bits).
+DenseMatrix<double> scaled_copy(const DenseMatrix<std::int64_t>& m) {
+    DenseMatrix<double> a(m.rows(), m.cols());
+    for (vertex_t i = 0; i < m.rows(); ++i) {
+        for (vertex_t j = 0; j < m.cols(); ++j) {
+            a(i, j) = std::ldexp(static_cast<double>(m(i, j)), -kEntryBits);
+        }
+    }
+    return a;
+}
+
 TEST(Certified, TheIntervalHoldsTheExactPermanentOfEveryCancellingMatrix) {
     int estimate_misses = 0;
     double worst_ratio = 0;  // certified bound / actual error
     for (std::uint64_t seed = 0; seed < 200; ++seed) {
         const int n = 6 + static_cast<int>(seed % 9);  // 6 … 14
         const DenseMatrix<std::int64_t> m = cancelling_matrix(n, 1000 + seed);
-        CountOptions exact_options;
-        exact_options.backend = Backend::cpu;
-        const BigInt exact = permanent(m, exact_options).exact;
-        DenseMatrix<double> a(n, n);
-        for (int i = 0; i < n; ++i) {
-            for (int j = 0; j < n; ++j) {
-                a(i, j) = std::ldexp(static_cast<double>(m(i, j)), -kEntryBits);  // exact
-            }
-        }
+        const BigInt exact = exact_permanent(m);
+        const DenseMatrix<double> a = scaled_copy(m);
         CountOptions o;
         o.backend = Backend::cpu;
         o.precision = Precision::certified;
@@ -166,15 +177,8 @@ TEST(Certified, TheDefaultPrecisionCountsAgainWhenCancellationEatsTheDigits) {
     for (std::uint64_t seed = 0; seed < 200; ++seed) {
         const int n = 6 + static_cast<int>(seed % 9);  // 6 … 14
         const DenseMatrix<std::int64_t> m = nearly_singular_matrix(n, 5000 + seed);
-        CountOptions exact_options;
-        exact_options.backend = Backend::cpu;
-        const BigInt exact = permanent(m, exact_options).exact;
-        DenseMatrix<double> a(n, n);
-        for (int i = 0; i < n; ++i) {
-            for (int j = 0; j < n; ++j) {
-                a(i, j) = std::ldexp(static_cast<double>(m(i, j)), -kEntryBits);  // exact
-            }
-        }
+        const BigInt exact = exact_permanent(m);
+        const DenseMatrix<double> a = scaled_copy(m);
         CountOptions o;
         o.backend = Backend::cpu;
         const CountResult r = permanent(a, o);
