@@ -528,7 +528,7 @@ CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& ma
         try {
             predicted =
                 count_matrix(kind, matrix, problem, row_name, col_name, o).structure.predicted_s;
-        } catch (const InvalidArgument&) {
+        } catch (const Error&) {
             continue;  // no engine of this arithmetic takes the plan
         }
         if (predicted > budget) {
@@ -539,7 +539,16 @@ CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& ma
             continue;
         }
         o.explain_only = false;
-        CountResult second = count_matrix(kind, matrix, problem, row_name, col_name, o);
+        CountResult second;
+        try {
+            second = count_matrix(kind, matrix, problem, row_name, col_name, o);
+        } catch (const Interrupted&) {
+            throw;
+        } catch (const Error& e) {  // the double result stands, with what went wrong
+            first.note = noted(
+                first.note, why + "; counting again in " + to_string(p) + " failed: " + e.what());
+            return first;
+        }
         second.escalated_from = "double";
         second.note = noted(second.note, why + "; counted again in " +
                                              (p == Precision::certified
