@@ -533,6 +533,39 @@ TEST_F(CountMatchingsCli, ApproxJsonCarriesTheEstimateAndItsInterval) {
     EXPECT_GT(j["log10_ci_high"].get<double>(), j["log10_value"].get<double>());
 }
 
+TEST_F(CountMatchingsCli, ApproxExplainPrintsTheChoiceWithoutSampling) {
+    // No flag on the 64×64 grid: 8 particles per row, a 1% or 120 s stop, and on the CPU the
+    // speed pilot may halve P. It returns at once: nothing is sampled.
+    const auto start = std::chrono::steady_clock::now();
+    const Outcome text = run("--approx --explain --backend cpu grid:64x64");
+    ASSERT_EQ(text.status, kOk) << text.err;
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10);
+    EXPECT_NE(text.out.find("populations of 16384 particles resampled every 16 steps"),
+              std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("after 120 s"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("speed pilot"), std::string::npos) << text.out;
+    const Outcome json = run("--approx --explain --json --backend cpu grid:64x64");
+    ASSERT_EQ(json.status, kOk) << json.err;
+    const nlohmann::json j = nlohmann::json::parse(json.out);
+    EXPECT_EQ(j["particles"], 16384);
+    EXPECT_EQ(j["explain_only"], true);
+    EXPECT_EQ(j["time_pilot"], true);
+    EXPECT_EQ(j["stop_time_s"], 120);
+    // A sample budget: 16 populations of 256, nothing timed; --particles 1: independent samples.
+    const nlohmann::json budget =
+        nlohmann::json::parse(run("--approx --explain --json --samples 4096 grid:64x64").out);
+    EXPECT_EQ(budget["particles"], 256);
+    EXPECT_EQ(budget["time_pilot"], false);
+    const Outcome independent = run("--approx --explain --particles 1 grid:64x64");
+    EXPECT_NE(independent.out.find("independent samples"), std::string::npos) << independent.out;
+    // The estimate itself says why it drew what it drew.
+    const nlohmann::json drawn =
+        nlohmann::json::parse(run("--approx --json --samples 4096 --seed 1 grid:16x16").out);
+    EXPECT_EQ(drawn["particles_reason"],
+              "automatic: the sample budget allows 16 populations of 256");
+}
+
 TEST_F(CountMatchingsCli, ApproxPopulationsReportParticlesAndPopulations) {
     const Outcome r =
         run("--approx --json --particles 16 --resample-every 4 --samples 3200 --seed 2 grid:8x8");
