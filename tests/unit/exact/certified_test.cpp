@@ -3,8 +3,9 @@
 // the exact engine's count of a scaled integer copy (entries of 50 bits, so the row sums y round
 // at every Gray step). The default precision's result holds its figure every time too: on the
 // matrices whose permanent cancels to almost nothing it counts again in certified arithmetic
-// (CountResult::escalated_from). The explicit double's estimate is counted alongside: it held
-// on these as well, but nothing proves that it must.
+// (CountResult::escalated_from). The explicit double and double-double estimates are held to
+// their figures on all 400 too (they hold; nothing proves that they must, so a miss here is a
+// finding about the estimate, not noise).
 #include <gtest/gtest.h>
 
 #include <boost/multiprecision/cpp_int.hpp>
@@ -132,6 +133,26 @@ DenseMatrix<double> scaled_copy(const DenseMatrix<std::int64_t>& m) {
     return a;
 }
 
+/// Of --precision double and dd, asked for explicitly (kept, no escalation): how many results
+/// miss the exact permanent by more than their error figure.
+int explicit_misses(const DenseMatrix<double>& a, const BigInt& exact, int n) {
+    int misses = 0;
+    for (const Precision p : {Precision::double_precision, Precision::double_double}) {
+        CountOptions o;
+        o.backend = Backend::cpu;
+        o.precision = p;
+        const CountResult r = permanent(a, o);
+        EXPECT_EQ(r.error_kind, "estimate");
+        EXPECT_EQ(r.escalated_from, "");
+        if (!holds(exact, n, r.value, r.abs_error)) {
+            ++misses;
+            ADD_FAILURE() << to_string(p) << " misses: " << r.value << " ± " << r.abs_error
+                          << ", exact " << exact.to_string() << " · 2^-" << kEntryBits * n;
+        }
+    }
+    return misses;
+}
+
 TEST(Certified, TheIntervalHoldsTheExactPermanentOfEveryCancellingMatrix) {
     int estimate_misses = 0;
     double worst_ratio = 0;  // certified bound / actual error
@@ -149,13 +170,7 @@ TEST(Certified, TheIntervalHoldsTheExactPermanentOfEveryCancellingMatrix) {
         EXPECT_TRUE(holds(exact, n, certified.value, certified.abs_error))
             << "seed " << seed << ", n " << n << ": " << certified.value << " ± "
             << certified.abs_error << ", exact " << exact.to_string() << " · 2^-" << kEntryBits * n;
-        o.precision = Precision::double_precision;
-        const CountResult estimated = permanent(a, o);
-        EXPECT_EQ(estimated.error_kind, "estimate");
-        EXPECT_EQ(estimated.escalated_from, "");  // an explicit precision is kept
-        if (!holds(exact, n, estimated.value, estimated.abs_error)) {
-            ++estimate_misses;
-        }
+        estimate_misses += explicit_misses(a, exact, n);
         o.precision = Precision::automatic;
         const CountResult standard = permanent(a, o);
         EXPECT_TRUE(holds(exact, n, standard.value, standard.abs_error))
@@ -167,8 +182,9 @@ TEST(Certified, TheIntervalHoldsTheExactPermanentOfEveryCancellingMatrix) {
             worst_ratio = std::max(worst_ratio, actual / certified.abs_error);
         }
     }
-    std::cout << "double's error estimate missed on " << estimate_misses
-              << " of 200; the certified bound's tightest use: " << worst_ratio << "\n";
+    std::cout << "double's and double-double's estimates missed " << estimate_misses
+              << " times on 200; the certified bound's tightest use: " << worst_ratio << "\n";
+    EXPECT_EQ(estimate_misses, 0);  // every precision holds its figure (issue: "zero failures")
 }
 
 TEST(Certified, TheDefaultPrecisionCountsAgainWhenCancellationEatsTheDigits) {
@@ -193,16 +209,16 @@ TEST(Certified, TheDefaultPrecisionCountsAgainWhenCancellationEatsTheDigits) {
         o.precision = Precision::certified;
         const CountResult certified = permanent(a, o);
         EXPECT_TRUE(holds(exact, n, certified.value, certified.abs_error)) << "seed " << seed;
+        estimate_misses += explicit_misses(a, exact, n);
         o.precision = Precision::double_precision;
-        const CountResult estimated = permanent(a, o);
-        estimate_misses += holds(exact, n, estimated.value, estimated.abs_error) ? 0 : 1;
-        worst_rel_error = std::max(worst_rel_error, estimated.rel_error);
+        worst_rel_error = std::max(worst_rel_error, permanent(a, o).rel_error);
     }
-    std::cout << escalated << " of 200 counted again in certified arithmetic; --precision "
-              << "double's estimate missed on " << estimate_misses
-              << " (its largest relative error figure: " << worst_rel_error << ")\n";
+    std::cout << escalated << " of 200 counted again in certified arithmetic; the explicit "
+              << "double and double-double estimates missed " << estimate_misses
+              << " times (double's largest relative error figure: " << worst_rel_error << ")\n";
     // The permanents are ~2^-46/n of the terms: every one is past kCancellationRelError.
     EXPECT_EQ(escalated, 200);
+    EXPECT_EQ(estimate_misses, 0);
 }
 
 TEST(Certified, TheDefaultPrecisionKeepsDoubleWithoutCancellation) {
