@@ -215,6 +215,19 @@ std::optional<Json> parse_script_output(const ProcessOutput& output, std::string
     return parsed;
 }
 
+/// count_matchings beside this program (the build's bin/ or the install's), else on PATH.
+std::string default_count_matchings() {
+    std::error_code error;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (!error) {
+        const std::filesystem::path sibling = self.parent_path() / "count_matchings";
+        if (std::filesystem::exists(sibling)) {
+            return sibling.string();
+        }
+    }
+    return "count_matchings";
+}
+
 // ---- Random matrices --------------------------------------------------------------------------
 
 namespace {

@@ -152,6 +152,9 @@ struct ProcessOutput {
     std::string err;
 };
 
+/// count_matchings beside this program (the build's bin/ or the install's), else on PATH.
+std::string default_count_matchings();
+
 /// Runs a shell command; its stdout is returned, its stderr goes through a temporary file so that
 /// Python's tracebacks reach the report instead of interleaving with our JSON.
 ProcessOutput run_command(const std::string& command);

@@ -11,6 +11,8 @@
 //                                    count (estimators.cpp)
 //   pmcount-bench scaling ...        one count on 1, 2, 4 … GPUs or threads, in one process and
 //                                    as MPI ranks: parallel efficiency (scaling.cpp)
+//   pmcount-bench predictions ...    the planner's predicted time against the measured one, case
+//                                    by case (predictions.cpp)
 //
 // Output: one JSON object per line on stdout ({"context": …} first), human notes on stderr.
 // Exit codes: 0 every check passed, 1 usage error, 2 a check failed, 3 runtime error.
@@ -22,6 +24,7 @@
 #include "estimators.hpp"
 #include "lattices.hpp"
 #include "permanents.hpp"
+#include "predictions.hpp"
 #include "scaling.hpp"
 
 int main(int argc, char** argv) {
@@ -38,6 +41,9 @@ int main(int argc, char** argv) {
         }
         if (suite == "scaling") {
             return scaling_bench_main(argc - 1, argv + 1);
+        }
+        if (suite == "predictions") {
+            return prediction_bench_main(argc - 1, argv + 1);
         }
         if (suite == "permanents") {
             return permanent_bench_main(argc - 1, argv + 1);

@@ -82,19 +82,6 @@ struct Measured {
     Json json;
 };
 
-/// count_matchings beside this program (the build's bin/ or the install's), else on PATH.
-std::string default_count_matchings() {
-    std::error_code error;
-    const fs::path self = fs::read_symlink("/proc/self/exe", error);
-    if (!error) {
-        const fs::path sibling = self.parent_path() / "count_matchings";
-        if (fs::exists(sibling)) {
-            return sibling.string();
-        }
-    }
-    return "count_matchings";
-}
-
 /// Open MPI refuses root and looks for a remote shell even on one host; a benchmark on a
 /// container's root account needs neither refusal (only what the user has not set is set).
 void prepare_mpi_environment(Backend backend) {
