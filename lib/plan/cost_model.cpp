@@ -358,18 +358,40 @@ constexpr double kPlanarSetupPerVertex_s = 3e-5;
 constexpr double kPlanarNested_s = 3.4e-7;  // × n^1.5
 constexpr double kPlanarBand_s = 2.8e-8;    // × n·w²
 constexpr double kReplayShare = 0.2;
-// Frontier engine: per state visit a fixed cost (merging the sorted state lists, sources) and a
-// cost per 64-bit word of the value per source. Fitted to `pmcount-bench lattices --methods
-// frontier --threads 2` on the idle 2-core machine: the 16×1000 grid (2.0·10^8 visits) exact in
-// 7.1–7.5 s, 16×500 in 2.8 s. With the meet in the middle each pass's integers grow to half the
+// Frontier engine: per processed vertex a fixed cost (the step's families, list set-up), per state
+// visit a fixed cost (merging the sorted state lists, sources), a cost per 64-bit word of the
+// values, and a cost per doubling of the live states beyond 2^14 (the lists outgrow the caches).
+// Fitted by least squares on relative error to 23 exact counts on one thread of the idle 2-core
+// machine (grids 10×200 … 22×24, tori 6×200 … 12×14, widths 10–24, 4.9·10^5–1.6·10^8 visits,
+// --method frontier without the front end): within 0.88–1.32 of the measured time. (The earlier
+// 19 ns + 1.65 ns per word, fitted before the engine prefetched, over-predicted long grids 2–3×:
+// 16×800 11.0 s against 3.9 s.) With the meet in the middle each pass's integers grow to half the
 // final size: a quarter of the bound's words on average.
-constexpr double kFrontierVisit_ns = 19.0;
-constexpr double kFrontierWord_ns = 1.1;
-// The state lists are merged in memory: threads speed a step up about T^0.3 (torus 12×12 on the
-// H100 host: 1.26×, 1.54×, 1.78×, 2.32× on 2, 4, 8, 16 threads; here 1.16× on 2, grid 20×24
-// 1.41×), not T×. The constants above are single-thread figures (torus 12×12 here: 0.97 s
-// predicted, 1.27 s measured; grid 20×24 0.71 s and 0.60 s).
+constexpr double kFrontierVertex_s = 5.4e-6;
+constexpr double kFrontierVisit_ns = 14.2;
+constexpr double kFrontierWord_ns = 0.43;
+constexpr double kFrontierCache_ns = 1.2;
+constexpr double kFrontierCacheFromLog2 = 14;
+// Threads: from two on, the forward and the backward pass run side by side, which doubles the
+// speed while the live lists fit the caches and gains little once they do not (here, 2 threads:
+// 1.9–2.0× on 16×600 and 18×40 grids, width 16–18; 1.3× on the 12×12 torus, 2^20.4 live states;
+// 1.1× on 12×14, 2^21.4): the second pass adds max(0.1, 1 − 0.12·(log2 peak − 14)) of a pass.
+// Within a pass the threads merge the lists in memory: (T/2)^0.3 (the 12×12 torus on the H100
+// host: 1.26×, 1.54×, 1.78×, 2.32× on 2, 4, 8, 16 threads).
 constexpr double kFrontierThreadExponent = 0.3;
+constexpr double kFrontierSecondPassLoss = 0.12;  // per doubling of the live states beyond 2^14
+
+/// How many times faster than one thread the frontier engine runs on `threads`, with live lists
+/// of up to `peak_states` states.
+double frontier_speedup(int threads, double peak_states) {
+    if (threads < 2) {
+        return 1;
+    }
+    const double doublings =
+        std::max(0.0, std::log2(std::max(1.0, peak_states)) - kFrontierCacheFromLog2);
+    const double second_pass = std::clamp(1 - kFrontierSecondPassLoss * doublings, 0.1, 1.0);
+    return (1 + second_pass) * std::pow(threads / 2.0, kFrontierThreadExponent);
+}
 
 double brute_force_seconds(vertex_t n) {
     double nodes = 1;
@@ -513,14 +535,21 @@ double frontier_words(const LeafFacts& f) {
                                                  : 2;
 }
 
+/// The model alone, at the development machine's speed.
+double frontier_model_seconds(const LeafFacts& f) {
+    const int threads = std::max(1, f.threads);
+    const double cache_doublings =
+        std::max(0.0, std::log2(std::max(1.0, f.frontier_peak_states)) - kFrontierCacheFromLog2);
+    const double visit_ns = kFrontierVisit_ns + kFrontierWord_ns * frontier_words(f) +
+                            kFrontierCache_ns * cache_doublings;
+    return (2.0 * f.order * kFrontierVertex_s + f.frontier_states * visit_ns * 1e-9) /
+           frontier_speedup(threads, f.frontier_peak_states);
+}
+
 }  // namespace
 
 double frontier_seconds(const LeafFacts& f) {
-    const int threads = std::max(1, f.threads);
-    return on_this_machine(f.frontier_states *
-                               (kFrontierVisit_ns + kFrontierWord_ns * 1.5 * frontier_words(f)) *
-                               1e-9 / std::pow(threads, kFrontierThreadExponent),
-                           threads);
+    return on_this_machine(frontier_model_seconds(f), std::max(1, f.threads));
 }
 
 double frontier_bytes(const LeafFacts& f) {
