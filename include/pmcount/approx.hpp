@@ -154,6 +154,9 @@ struct PopulationChoice {
     std::uint64_t samples = 0;
     double rel_error = 0;
     double time_s = 0;
+    /// A CPU run times a pilot first and may halve `particles` so that 16 populations fit in
+    /// half of time_s (an automatic P above 64, a time limit, no checkpoint; GPUs skip it).
+    bool time_pilot = false;
 };
 /// particles = 0 (automatic): populations of about 8n particles (a power of two in [64, 16384]),
 /// resampled every 16 steps on Φ^0.6 — on grids a population's log then has sd ≈ 0.04 from

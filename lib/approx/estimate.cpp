@@ -693,7 +693,10 @@ PopulationChoice choose_populations(vertex_t n, const EstimateOptions& o) {
         }
     }
     c.particles = p;
-    return with_stopping_rules(c, o);
+    c = with_stopping_rules(c, o);
+    // (Not under a checkpoint: a resumed run must draw populations of the same size.)
+    c.time_pilot = p > kMinAutoParticles && c.time_s > 0 && o.checkpoint.empty();
+    return c;
 }
 
 namespace {
@@ -711,8 +714,7 @@ constexpr std::uint64_t kPilotFirstPopulation = std::uint64_t{1} << 50;  // clea
 
 /// Wall seconds per particle of populations of `pilot` (all threads busy): draws one round of
 /// populations, doubling the count until a draw takes kPilotSeconds.
-template <class Source>
-double seconds_per_particle(Source& pilot, std::uint64_t particles) {
+double seconds_per_particle(SampleSource& pilot, std::uint64_t particles) {
     std::uint64_t count = pilot.population_round();
     std::vector<double> logs;
     while (true) {
@@ -740,20 +742,7 @@ std::vector<int> visible_gpus(const EstimateOptions& o, bool required) {
         }
         return {};
     }
-    if (!o.gpus.empty()) {
-        for (const int g : o.gpus) {
-            if (g < 0 || g >= static_cast<int>(devices.size())) {
-                throw DeviceError("GPU " + std::to_string(g) + " is not visible (" +
-                                  std::to_string(devices.size()) + " visible)");
-            }
-        }
-        return o.gpus;
-    }
-    std::vector<int> all;
-    for (const auto& d : devices) {
-        all.push_back(d.index);
-    }
-    return o.distributed ? run::mpi::gpu_share(all) : all;
+    return run::mpi::gpus_to_use(devices, o.gpus, o.distributed);
 }
 
 EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry> entries,
@@ -828,9 +817,7 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
         result.threads = exact::resolve_threads(options.threads);
         result.backend = "cpu";
         const int ranks = options.distributed ? std::max(1, run::mpi::size()) : 1;
-        if (options.particles == 0 && populations && choice.time_s > 0 &&
-            options.checkpoint.empty() && plan.particles > kMinAutoParticles) {
-            // (Not under a checkpoint: a resumed run must draw populations of the same size.)
+        if (choice.time_pilot) {
             CpuSource pilot(problem, config, result.threads,
                             PopulationPlan{kMinAutoParticles, plan.every});
             double per_particle = seconds_per_particle(pilot, kMinAutoParticles);

@@ -295,8 +295,6 @@ SparseMatrix<T> bipartite_embedding(const SparseMatrix<T>& b) {
     return {n, n, std::move(entries)};
 }
 
-/// Every count: what needs no engine, then the planner (structure front end, engines,
-/// combination).
 template <class T>
 CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& matrix,
                                        plan::Problem problem, const char* row_name,
@@ -309,6 +307,8 @@ CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& ma
 /// the figure and the truth.
 constexpr double kCancellationRelError = 1e-8;
 
+/// Every count: what needs no engine, then the planner (structure front end, engines,
+/// combination).
 template <class T>
 CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Problem problem,
                          const char* row_name, const char* col_name, const CountOptions& options) {
@@ -368,21 +368,8 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
     settings.gpus = options.gpus;
     if (options.backend != Backend::cpu && exact::gpu_available()) {
         const std::vector<DeviceInfo>& devices = visible_devices();
-        for (const int g : options.gpus) {
-            if (std::none_of(devices.begin(), devices.end(),
-                             [g](const DeviceInfo& d) { return d.index == g; })) {
-                throw DeviceError("GPU " + std::to_string(g) + " is not visible (" +
-                                  std::to_string(devices.size()) + " visible)");
-            }
-        }
-        const bool shared = settings.gpus.empty() && settings.ranks > 1;
-        if (shared) {
-            std::vector<int> visible;
-            for (const DeviceInfo& d : devices) {
-                visible.push_back(d.index);
-            }
-            settings.gpus = run::mpi::gpu_share(visible);
-        }
+        const bool shared = options.gpus.empty() && settings.ranks > 1;
+        settings.gpus = run::mpi::gpus_to_use(devices, options.gpus, settings.ranks > 1);
         settings.gpu_throughput = plan::gpu_throughput(devices, settings.gpus, settings.ranks,
                                                        mpi_world().local_size, shared);
     }

@@ -381,15 +381,19 @@ constexpr double kFrontierCacheFromLog2 = 14;
 constexpr double kFrontierThreadExponent = 0.3;
 constexpr double kFrontierSecondPassLoss = 0.12;  // per doubling of the live states beyond 2^14
 
+/// Doublings of the frontier's live states beyond 2^kFrontierCacheFromLog2.
+double frontier_cache_doublings(double peak_states) {
+    return std::max(0.0, std::log2(std::max(1.0, peak_states)) - kFrontierCacheFromLog2);
+}
+
 /// How many times faster than one thread the frontier engine runs on `threads`, with live lists
 /// of up to `peak_states` states.
 double frontier_speedup(int threads, double peak_states) {
     if (threads < 2) {
         return 1;
     }
-    const double doublings =
-        std::max(0.0, std::log2(std::max(1.0, peak_states)) - kFrontierCacheFromLog2);
-    const double second_pass = std::clamp(1 - kFrontierSecondPassLoss * doublings, 0.1, 1.0);
+    const double second_pass =
+        std::clamp(1 - kFrontierSecondPassLoss * frontier_cache_doublings(peak_states), 0.1, 1.0);
     return (1 + second_pass) * std::pow(threads / 2.0, kFrontierThreadExponent);
 }
 
@@ -538,10 +542,8 @@ double frontier_words(const LeafFacts& f) {
 /// The model alone, at the development machine's speed.
 double frontier_model_seconds(const LeafFacts& f) {
     const int threads = std::max(1, f.threads);
-    const double cache_doublings =
-        std::max(0.0, std::log2(std::max(1.0, f.frontier_peak_states)) - kFrontierCacheFromLog2);
     const double visit_ns = kFrontierVisit_ns + kFrontierWord_ns * frontier_words(f) +
-                            kFrontierCache_ns * cache_doublings;
+                            kFrontierCache_ns * frontier_cache_doublings(f.frontier_peak_states);
     return (2.0 * f.order * kFrontierVertex_s + f.frontier_states * visit_ns * 1e-9) /
            frontier_speedup(threads, f.frontier_peak_states);
 }

@@ -1,9 +1,11 @@
 #include "run/mpi.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 
 #include "pmcount/distributed.hpp"
+#include "pmcount/error.hpp"
 
 #if PMCOUNT_WITH_MPI
 #include <mpi.h>
@@ -120,6 +122,24 @@ std::vector<int> gpu_share(const std::vector<int>& visible, int local_rank, int 
     const auto last = static_cast<std::size_t>((local_rank + 1) * gpus / local_size);
     return {visible.begin() + static_cast<std::ptrdiff_t>(first),
             visible.begin() + static_cast<std::ptrdiff_t>(last)};
+}
+
+std::vector<int> gpus_to_use(const std::vector<DeviceInfo>& visible,
+                             const std::vector<int>& requested, bool distributed) {
+    std::vector<int> indices;
+    for (const DeviceInfo& d : visible) {
+        indices.push_back(d.index);
+    }
+    for (const int g : requested) {
+        if (std::find(indices.begin(), indices.end(), g) == indices.end()) {
+            throw DeviceError("GPU " + std::to_string(g) + " is not visible (" +
+                              std::to_string(indices.size()) + " visible)");
+        }
+    }
+    if (!requested.empty()) {
+        return requested;
+    }
+    return distributed ? gpu_share(indices) : indices;
 }
 
 std::vector<int> gpu_share(const std::vector<int>& visible) {

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "pmcount/build_info.hpp"
 #include "run/session.hpp"
 
 namespace pmcount::run::mpi {
@@ -39,6 +40,10 @@ int size() noexcept;
 std::vector<int> gpu_share(const std::vector<int>& visible);
 /// The same for a host of `local_size` ranks, this one `local_rank` among them.
 std::vector<int> gpu_share(const std::vector<int>& visible, int local_rank, int local_size);
+/// The GPUs this process uses: `requested` (--gpus; DeviceError names the first that is not
+/// among `visible`), else every visible one, this rank's share of them when `distributed`.
+std::vector<int> gpus_to_use(const std::vector<DeviceInfo>& visible,
+                             const std::vector<int>& requested, bool distributed);
 
 /// Rank 0's `text` on every rank (collective).
 std::string broadcast(const std::string& text);

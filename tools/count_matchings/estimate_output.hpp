@@ -117,13 +117,6 @@ inline std::string stopping_text(const PopulationChoice& c, double confidence) {
     return all + (rules.size() > 1 ? ", whichever comes first" : "");
 }
 
-/// Whether a CPU run may halve the automatic particles after its speed pilot (see
-/// EstimateResult::particles_reason): an automatic P above 64 under a time limit.
-inline bool time_pilot_may_halve(const EstimateOptions& o, const PopulationChoice& c) {
-    return o.particles == 0 && c.particles > 64 && c.time_s > 0 && o.backend != Backend::cuda &&
-           o.checkpoint.empty();
-}
-
 /// --approx --explain: how the estimate would draw its samples and when it would stop.
 inline nlohmann::json estimate_plan_json(const Input& input, const EstimateOptions& o,
                                          const PopulationChoice& c, const std::string& counted) {
@@ -137,7 +130,7 @@ inline nlohmann::json estimate_plan_json(const Input& input, const EstimateOptio
     j["potential_exponent"] = c.potential_exponent;
     j["choice"] = c.reason;
     // On the CPU under a time limit a speed pilot may halve an automatic P (particles_reason).
-    j["time_pilot"] = time_pilot_may_halve(o, c);
+    j["time_pilot"] = c.time_pilot && o.backend != Backend::cuda;
     j["stop_samples"] = c.samples;
     j["stop_rel_error"] = c.rel_error;
     j["stop_time_s"] = c.time_s;
@@ -152,7 +145,7 @@ inline void print_estimate_plan(const Input& input, const EstimateOptions& o,
               << "estimator " << to_string(o.estimator) << ", " << population_text(c) << " ("
               << c.reason << ")\n"
               << "stops " << stopping_text(c, o.confidence) << "\n";
-    if (time_pilot_may_halve(o, c)) {
+    if (c.time_pilot && o.backend != Backend::cuda) {
         std::cout << "on the CPU a speed pilot first halves the particles while 16 populations "
                      "would take more than half of the time limit\n";
     }

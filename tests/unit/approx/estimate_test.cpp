@@ -295,6 +295,7 @@ TEST(Estimators, UnderATimeLimitTheCpuTakesFewerParticlesSoThat16PopulationsFit)
     o.time_s = 4;
     const BipartiteGraph grid = grid_graph(32, 32);
     EXPECT_EQ(choose_populations(grid.n_left(), o).particles, 4096U);
+    EXPECT_TRUE(choose_populations(grid.n_left(), o).time_pilot);
     const EstimateResult r = estimate_perfect_matchings(grid, o);
     EXPECT_LT(r.particles, 4096U);
     EXPECT_GE(r.particles, 64U);
@@ -312,6 +313,13 @@ TEST(Estimators, UnderATimeLimitTheCpuTakesFewerParticlesSoThat16PopulationsFit)
     const EstimateResult budget = estimate_perfect_matchings(grid, b);
     EXPECT_EQ(budget.particles, 256U);
     EXPECT_EQ(budget.particles_reason, choose_populations(grid.n_left(), b).reason);
+    EXPECT_FALSE(choose_populations(grid.n_left(), b).time_pilot);
+    EstimateOptions asked = o;
+    asked.particles = 4096;  // asked for: kept, whatever the time
+    EXPECT_FALSE(choose_populations(grid.n_left(), asked).time_pilot);
+    EstimateOptions resumable = o;
+    resumable.checkpoint = "unused.ckpt";
+    EXPECT_FALSE(choose_populations(grid.n_left(), resumable).time_pilot);
 }
 
 TEST(Estimators, TheAutomaticPopulationsCoverAtTheNominalRateOverAThousandRunsOfThe8x8Grid) {

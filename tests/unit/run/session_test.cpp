@@ -264,6 +264,24 @@ TEST(GpuShare, RanksOfOneHostSplitTheGpusAndNeverLeaveOneIdle) {
     EXPECT_EQ(run::mpi::gpu_share(four), four);
 }
 
+TEST(GpuShare, TheGpusToUseAreTheNamedOnesOrAllOrTheRanksShare) {
+    std::vector<DeviceInfo> host;
+    for (const int g : {0, 1, 2, 3}) {
+        host.push_back({g, "H100", 9, 0, 132, 0});
+    }
+    EXPECT_EQ(run::mpi::gpus_to_use(host, {2, 0}, false), (std::vector<int>{2, 0}));
+    EXPECT_EQ(run::mpi::gpus_to_use(host, {}, false), (std::vector<int>{0, 1, 2, 3}));
+    // Outside a run of ranks the share is all of them.
+    EXPECT_EQ(run::mpi::gpus_to_use(host, {}, true), (std::vector<int>{0, 1, 2, 3}));
+    try {
+        run::mpi::gpus_to_use(host, {1, 7}, false);
+        FAIL() << "GPU 7 was accepted";
+    } catch (const DeviceError& e) {
+        EXPECT_EQ(std::string(e.what()), "GPU 7 is not visible (4 visible)");
+    }
+    EXPECT_THROW(run::mpi::gpus_to_use({}, {0}, false), DeviceError);
+}
+
 TEST(GpuShare, PredictionsCountTheGpusTheCountUses) {
     // Four H100s (132 multiprocessors, sm_90) seen by every rank of a host.
     std::vector<DeviceInfo> host;
