@@ -53,6 +53,8 @@ struct LaunchPolicy90 {
     static constexpr int kChunkLog2 = 12;
 };
 using Policy = LaunchPolicy90;
+static_assert(Policy::kChunkLog2 <= kGpuCertifiedChunkLog2,
+              "the certified error bound counts the terms one thread sums into a pair");
 
 /// Mirrors pmcount_gpu::Params and the work geometry in the kernel source (same layout).
 struct KernelParams {
@@ -67,6 +69,7 @@ struct KernelParams {
     int primes;
     std::uint32_t p[kGpuMaxPrimes];
     std::uint32_t neg_p_inverse[kGpuMaxPrimes];
+    double row_error[64];
 };
 constexpr int kGroupChunks = 32;
 constexpr int kGroupsPerSegment = 256;
@@ -100,7 +103,10 @@ KernelShape kernel_shape(int n, GpuMode mode) {
             shape.unroll_log2 = n <= 40 ? 4 : 3;
             shape.fuse_top = n <= 40;
             break;
-        case GpuMode::double_compensated: shape.unroll_log2 = 3; break;
+        case GpuMode::double_compensated:
+        case GpuMode::certified:
+            shape.unroll_log2 = 3;
+            break;
         case GpuMode::double_double:
         case GpuMode::complex: shape.unroll_log2 = 2; break;
         case GpuMode::modular:
@@ -451,6 +457,9 @@ GpuRyserResult ryser_dense(const GpuRyserJob& job) {
         throw InvalidArgument("the GPU engine handles orders 2 to 64");
     }
     check_primes(job.mode, job.primes);
+    if (job.mode == GpuMode::certified && job.row_error.size() != static_cast<std::size_t>(job.n)) {
+        throw InvalidArgument("the certified GPU kernel needs a row error per row");
+    }
     const std::string name = kernel_name(job.n, job.mode);
     Launch launch;
     launch.kernel = [&](const cudaDeviceProp& prop) { return load_kernel(name, prop.major, prop.minor); };
@@ -463,6 +472,7 @@ GpuRyserResult ryser_dense(const GpuRyserJob& job) {
     launch.upload = [&](KernelParams& params, DeviceMemory& memory) -> void* {
         params.columns = memory.upload(job.columns);
         params.base = memory.upload(job.base);
+        std::copy(job.row_error.begin(), job.row_error.end(), params.row_error);
         return const_cast<double*>(low.data());
     };
     const JobCommon common{job.n, job.mode == GpuMode::modular, &job.primes, &job.devices, &job.range};
@@ -603,6 +613,10 @@ std::string generated_source(const GpuSparseJob& job) {
 void validate(const GpuSparseJob& job) {
     if (job.n < 2 || job.n > 64) {
         throw InvalidArgument("the GPU engine handles orders 2 to 64");
+    }
+    if (job.mode == GpuMode::certified) {
+        throw InvalidArgument(
+            "certified arithmetic runs the dense GPU kernel, not the sparse ones");
     }
     check_primes(job.mode, job.primes);
     const auto n = static_cast<std::size_t>(job.n);

@@ -23,7 +23,8 @@
 // MODE 0 double, plain accumulation · 1 double, compensated (error-free sums and top products,
 // see Arith<1>) · 2 double-double · 3 complex, 2^F-term sums folded into Neumaier pairs
 // (F = kFoldLog2) · 4 modular (31-bit primes; x and 4 lane products exact in double, one
-// Montgomery reduction per lane and per product, all primes sharing the x update).
+// Montgomery reduction per lane and per product, all primes sharing the x update) · 5 double
+// with a certified bound beside every term (Arith<5>).
 // Work is handed out in groups of 32 chunks (one per warp at a time, from a counter); each
 // warp's chunk results are combined into one record per group and records into one per segment
 // (reduce_records), in double-double (modular: mod p), so the result does not depend on the
@@ -50,9 +51,10 @@ struct Shape {
 constexpr int kFoldLog2 = 3;
 /// Floating modes recompute x from the columns every 2^12 steps, so the rounding drift of the
 /// incremental updates stays bounded (the CPU engines do the same every 2^10 steps); the cost is
-/// about N·log2(chunk)/2 FMAs per 4096 steps, under 1%.
+/// about N·log2(chunk)/2 FMAs per 4096 steps, under 1%. An arithmetic's kResetLog2 (0: never).
 constexpr int kResetLog2 = 12;
 constexpr int kMaxPrimes = 16;
+constexpr int kMaxRows = 64;
 constexpr int kLanes = 4;
 constexpr int kBlockThreads = 128;
 
@@ -76,6 +78,7 @@ struct Params {
     int primes;
     u32 p[kMaxPrimes];
     u32 neg_p_inverse[kMaxPrimes];  // −p⁻¹ mod 2^32
+    double row_error[kMaxRows];     // MODE 5: a bound on |x̂_i − x_i| at every step (Arith<5>)
 };
 
 __device__ __forceinline__ u64 gray(u64 k) { return k ^ (k >> 1); }
@@ -148,7 +151,7 @@ __device__ __forceinline__ T tree_product(const T (&x)[N], Mul mul) {
 struct DoubleRows {
     typedef double Elem;
     static constexpr int kWords = 1;
-    static constexpr bool kReset = true;
+    static constexpr int kResetLog2 = pmcount_gpu::kResetLog2;
     __device__ static Elem load(const double* p) { return p[0]; }
     __device__ static Elem update(Elem x, Elem c, double sign) { return fma(sign, c, x); }
     template <int kSign>
@@ -242,7 +245,7 @@ struct Arith<2> {
         double magnitude = 0;
     };
     static constexpr int kWords = 2;
-    static constexpr bool kReset = false;  // x carries ~106 bits: drift is negligible
+    static constexpr int kResetLog2 = 0;  // x carries ~106 bits: drift is negligible
     __device__ static Elem load(const double* p) { return {p[0], p[1]}; }
     __device__ static Elem update(Elem x, Elem c, double sign) {
         return dd_add(x, sign > 0 ? c : dd_neg(c));
@@ -274,7 +277,7 @@ struct Arith<3> {
         double re = 0, im = 0, re_c = 0, im_c = 0, block_re = 0, block_im = 0, magnitude = 0;
     };
     static constexpr int kWords = 2;
-    static constexpr bool kReset = true;
+    static constexpr int kResetLog2 = pmcount_gpu::kResetLog2;
     __device__ static Elem load(const double* p) { return {p[0], p[1]}; }
     __device__ static Elem update(Elem x, Elem c, double sign) {
         return {fma(sign, c.re, x.re), fma(sign, c.im, x.im)};
@@ -321,7 +324,7 @@ struct Arith<4> {
         u32 sum[kMaxPrimes];
     };
     static constexpr int kWords = 1;
-    static constexpr bool kReset = false;  // exact integers
+    static constexpr int kResetLog2 = 0;  // exact integers
     __device__ static Elem load(const double* p) { return p[0]; }
     __device__ static Elem update(Elem x, Elem c, double sign) { return fma(sign, c, x); }
     template <int kSign>
@@ -365,6 +368,48 @@ struct Arith<4> {
             u32 s = acc.sum[k] + (negative ? p - r : r);  // < 2p < 2^32
             acc.sum[k] = s >= p ? s - p : s;
         }
+    }
+    __device__ static void end_block(Acc&) {}
+};
+
+/// γ_k = ku/(1 − ku), the bound on k roundings (Higham, §3.1), as the host computes it.
+constexpr double gamma_bound(double k) {
+    return k * 0x1p-53 / (1 - k * 0x1p-53);
+}
+
+/// Certified double (the CPU's Certified in lib/exact/ryser/ryser_arithmetic.hpp, on the GPU):
+/// x in double, recomputed every 2^8 steps, so a slot's x̂_i has taken at most N − 1 + 2^8
+/// rounded additions since it was exact; the host bounds |x̂_i − x_i| by q.row_error[i] (read
+/// as constant-bank operands). Per term p̂ = fl(Π x̂_i) and B̂ = fl(Π (|x̂_i| + E_i)); the term's
+/// distance from the exact term is at most B̂(1 + g) − |p̂|(1 − g) with g = 2γ_{2N+2} + 4u.
+/// Nothing is skipped (a zero x̂_i still has a bound). The terms are summed error-free into a
+/// pair (Ogita–Rump–Oishi Sum2: the pair's error is at most γ²_{2^12} of Σ|p̂| per chunk), the
+/// bounds and |p̂| in plain double (nonnegative: relative error γ of the term count); the
+/// record's imaginary slot carries Σ bounds. The host mirror of kResetLog2 is
+/// backend::cuda::kGpuCertifiedResetLog2.
+template <>
+struct Arith<5> : DoubleRows {
+    struct Acc {
+        double sum = 0, compensation = 0, magnitude = 0, bound = 0;
+    };
+    static constexpr int kResetLog2 = 8;
+    template <int N, class S>
+    __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params& q) {
+        constexpr double g = 2 * gamma_bound(2.0 * N + 2) + 4 * 0x1p-53;
+        auto mul = [](double a, double b) { return a * b; };
+        double upper[N];
+#pragma unroll
+        for (int i = 0; i < N; ++i) {
+            upper[i] = fabs(x[i]) + q.row_error[i];
+        }
+        const double p = tree_product<N>(x, mul);
+        const double b = tree_product<N>(upper, mul);
+        const double m = fabs(p);
+        acc.bound += fma(b, 1 + g, -(1 - g) * m);
+        acc.magnitude += m;
+        const DD s = two_sum(acc.sum, sign > 0 ? p : -p);
+        acc.sum = s.hi;
+        acc.compensation += s.lo;
     }
     __device__ static void end_block(Acc&) {}
 };
@@ -466,8 +511,8 @@ struct SuperBlock {
 
 /// The warp's 32 chunk results combined in lane order (a fixed tree of shuffles, so the record
 /// does not depend on which warp took the group), written by lane 0 as record `index`:
-/// floating modes (re.hi, re.lo, im.hi, im.lo, magnitude) with re/im in double-double, the
-/// modular mode one 32-bit residue per prime.
+/// floating modes (re.hi, re.lo, im.hi, im.lo, magnitude) with re/im in double-double (MODE 5:
+/// im is the sum of the terms' bounds), the modular mode one 32-bit residue per prime.
 template <int MODE>
 __device__ void write_record(const typename Arith<MODE>::Acc& acc, const Params& q, u64 index) {
     constexpr unsigned kAll = 0xffffffffu;
@@ -496,6 +541,9 @@ __device__ void write_record(const typename Arith<MODE>::Acc& acc, const Params&
             re = two_sum(acc.sum, acc.compensation);
         } else if constexpr (MODE == 2) {
             re = acc.sum;
+        } else if constexpr (MODE == 5) {
+            re = two_sum(acc.sum, acc.compensation);
+            im = {acc.bound, 0};
         } else {
             re = two_sum(acc.re, acc.re_c);
             im = two_sum(acc.im, acc.im_c);
@@ -590,7 +638,7 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
                 const u64 s = (first_block + b) << kM;  // the super-block's first Gray index
                 // Its first step flips column j = ctz(s) ≥ M, the same for every thread of the
                 // warp (chunks are aligned to 2^L > j); the direction is bit j of gray(s).
-                if (b == 0 || (A::kReset && (s & ((u64{1} << kResetLog2) - 1)) == 0)) {
+                if (b == 0 || (A::kResetLog2 > 0 && (s & ((u64{1} << A::kResetLog2) - 1)) == 0)) {
                     load(s);
                 } else {
                     const int j = __ffsll(static_cast<long long>(s)) - 1;

@@ -369,7 +369,7 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
 #pragma unroll 1
         for (u64 b = 0; b < blocks; ++b) {
             const u64 s = (first_block + b) << kM;
-            if (b == 0 || (A::kReset && (s & ((u64{1} << kResetLog2) - 1)) == 0)) {
+            if (b == 0 || (A::kResetLog2 > 0 && (s & ((u64{1} << A::kResetLog2) - 1)) == 0)) {
                 load(s);
             } else {
                 const int j = __ffsll(static_cast<long long>(s)) - 1;

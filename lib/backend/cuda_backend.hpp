@@ -30,7 +30,18 @@ enum class GpuMode : int {
     double_double = 2,
     complex = 3,
     modular = 4,  ///< y exact in double; 4 lane products, 31-bit primes, Montgomery
+    /// double terms, each with a rigorous bound on its distance from the exact term (needs
+    /// GpuRyserJob::row_error); the records' imaginary sum is the sum of the bounds
+    certified = 5,
 };
+
+/// The certified kernel recomputes y every 2^kGpuCertifiedResetLog2 Gray steps (Arith<5> in
+/// cuda/kernels/ryser_dense.cuh), so a slot's y has taken at most n − 1 + 2^8 rounded additions
+/// since it was exact: the row errors must cover that many.
+inline constexpr int kGpuCertifiedResetLog2 = 8;
+/// The certified kernel sums the terms of one chunk of at most 2^kGpuCertifiedChunkLog2 Gray
+/// steps error-free into a pair (Sum2): that pair is within γ²_{2^12} of their Σ|term|.
+inline constexpr int kGpuCertifiedChunkLog2 = 12;
 
 /// Doubles per column in GpuRyserJob::columns: n values (×2 for complex and double-double),
 /// rounded up to even so every column starts 16-byte aligned.
@@ -69,6 +80,8 @@ struct GpuRyserJob {
     /// Modular: odd primes below 2^31. Rows must be laid out so each lane (rows i ≡ l mod 4) has
     /// a product of row 1-norms below 2^53.
     std::vector<std::uint32_t> primes;
+    /// Certified: per row slot a bound on |ŷ_i − y_i| at every step (n values, at most 64).
+    std::vector<double> row_error;
     std::vector<int> devices;  ///< GPUs to use; empty: every visible one
     GpuRange range;
 };

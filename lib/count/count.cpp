@@ -341,7 +341,7 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
         return r;
     }
     if (precision == Precision::certified) {
-        // Only dense Ryser on the CPU tracks its roundings; Forbert–Marx merges would round
+        // Only dense Ryser (CPU and GPU) tracks its roundings; Forbert–Marx merges would round
         // the entries before it sees them.
         if (hafnian) {
             throw InvalidArgument("--precision certified counts permanents (bipartite graphs and "
@@ -351,9 +351,6 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
             throw InvalidArgument("--precision certified runs the dense Ryser engine (--method "
                                   "ryser), not " +
                                   std::string(to_string(options.method)));
-        }
-        if (options.backend == Backend::cuda) {
-            throw InvalidArgument("--precision certified runs on the CPU (--backend cpu)");
         }
     }
     plan::Settings settings;
@@ -472,7 +469,7 @@ constexpr double kRecountFactor = 4;
 constexpr double kRecountFloor_s = 10;
 
 /// The default precision's answer to cancellation (kCancellationRelError): the same count again
-/// in certified arithmetic (real permanents the CPU's dense Ryser can take), else in
+/// in certified arithmetic (real permanents dense Ryser can take), else in
 /// double-double, when the plan predicts it within the recount budget; otherwise the double
 /// result with a note naming the arithmetic that would settle it and its predicted time. Not
 /// under a checkpoint (its records are the double count's) or several MPI ranks.
@@ -498,8 +495,7 @@ CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& ma
     std::vector<Precision> candidates;
     const bool real = std::is_same_v<T, double>;
     if (real && problem == plan::Problem::permanent && !options.general &&
-        (options.method == Method::automatic || options.method == Method::ryser) &&
-        options.backend != Backend::cuda) {
+        (options.method == Method::automatic || options.method == Method::ryser)) {
         candidates.push_back(Precision::certified);
     }
     if (real) {

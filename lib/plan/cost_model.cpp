@@ -37,6 +37,9 @@ constexpr double kModularRow_ns = 1.0;
 // --precision certified over the compensated double on the CPU: 1.82× at n = 26, 1.95–1.98× at
 // n = 30 (`pmcount-bench --cases dense-real --precision double,certified --threads 2`).
 constexpr double kCertifiedOverDouble = 1.95;
+// The same on the GPU: per Gray step 4n + 6 FP64 instructions (y, |y| + E, two product trees)
+// against the compensated kernel's 2n + 15.
+constexpr double kGpuCertifiedOverCompensated = 1.75;
 // Sparse engines, checked with `pmcount-bench --cases sparse-binary,sparse-real --n 24,28,32
 // --density 0.05,0.1,0.2 --threads 2` (predicted/measured 0.6–1.3 for dense Ryser, 0.8–1.3 for
 // SpaRyser, 0.8–1.2 for SkipPer's 0-1 path and 1.1–1.5 for its general path at n ≥ 28). SpaRyser:
@@ -275,6 +278,9 @@ double gpu_ryser_seconds(const LeafFacts& f) {
         case Arithmetic::complex:
             factor = 3;
             break;
+    }
+    if (f.certified) {
+        factor *= kGpuCertifiedOverCompensated;
     }
     return 0.3 + factor * std::ldexp(2.0 * n, n - 1) / (0.92 * rate);
 }

@@ -454,7 +454,8 @@ const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backe
         const bool allowed = backend == Backend::automatic || e.backend == backend ||
                              (backend == Backend::cuda && e.backend == Backend::cpu);
         if (!wanted || !allowed || e.problem != facts.problem || !e.applies(facts) ||
-            (facts.certified && std::string_view(e.name) != "ryser")) {
+            (facts.certified && std::string_view(e.name) != "ryser" &&
+             std::string_view(e.name) != "ryser-gpu")) {
             continue;
         }
         double s = e.predict_s(facts);

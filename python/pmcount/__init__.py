@@ -538,8 +538,8 @@ def permanent(
     :class:`ComplexResult`, each a float/complex with ``.error``), SciPy sparse matrix or nested
     lists. A non-square matrix has permanent 0 (with a note in ``full=True``), 0×0 has 1.
     precision: "auto" (exact for integers, double otherwise), "exact", "double", "dd"
-    (double-double), "plain-double" (GPU), "certified" (CPU dense Ryser; ``.error`` is then a
-    proven bound). rows, cols: multiplicities — row i repeated rows[i]
+    (double-double), "plain-double" (GPU), "certified" (dense Ryser, CPU or GPU; ``.error`` is
+    then a proven bound). rows, cols: multiplicities — row i repeated rows[i]
     times, column j cols[j] times (as photonics codes write repeated modes). Other options as
     for :func:`count_perfect_matchings`.
 

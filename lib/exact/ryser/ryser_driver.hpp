@@ -360,50 +360,67 @@ inline double gamma_bound(double k) {
     return k * kUnitRoundoff / (1 - k * kUnitRoundoff);
 }
 
+/// Per row slot (`slots` entries, 0 for padding) a bound E_i on |ŷ_i − y_i| at every Gray step of
+/// a certified walk that recomputes y every 2^reset_log2 steps. Rows are scaled by powers of two
+/// (exact), so |y_i| ≤ R_i = Σ_j |a_ij| at every step. Each slot's start value is a recursive sum
+/// of 2|a_{i,n−1}| + Σ_j |a_ij| ≤ 3R_i in magnitude (error ≤ 3γ_{n+1}R_i; a start value summed
+/// more accurately is within that too), and a block adds at most n − 1 + 2^reset_log2 exact
+/// deltas to it, each rounding by at most u·1.01·R_i.
+template <class Scaled>
+std::vector<double> certified_row_errors(vertex_t n, const Scaled& scaled, int reset_log2,
+                                         std::size_t slots) {
+    std::vector<double> errors(slots, 0.0);
+    const double adds = std::ldexp(1.0, reset_log2);
+    for (int i = 0; i < n; ++i) {
+        double r = 0;
+        for (int j = 0; j < n; ++j) {
+            r += std::fabs(scaled(i, j));
+        }
+        r *= 1 + gamma_bound(n + 1.0);  // an upper bound on the exact R_i
+        errors[static_cast<std::size_t>(i)] =
+            (3 * gamma_bound(n + 1.0) + 1.01 * (n + adds) * kUnitRoundoff) * r *
+            (1 + 4 * kUnitRoundoff);
+    }
+    return errors;
+}
+
+/// The certified bound on |value − the exact signed sum| (the mantissa's scale) from a certified
+/// walk's sums: `bound` = Σ per-term bounds and `magnitude` = Σ|p̂| (nonnegative double sums of
+/// `terms` terms in any grouping: relative error ≤ γ_N), the signed sum kept in double-double
+/// (each addition within 3u²/(1 − 4u) of a partial sum, itself at most Σ|p̂|: Joldes, Muller,
+/// Popescu, TOMS 2017) plus `pair_error` of Σ|p̂| for error-free pairs summed before it (the
+/// GPU's Sum2), rounded once to `value`; subnormal results may lose 2^-1074 per product or sum.
+inline double certified_abs_error(double value, double bound, double magnitude, double terms,
+                                  vertex_t n, double pair_error = 0) {
+    const double widen = 1 / (1 - gamma_bound(terms + 2));
+    const double m = magnitude * widen;
+    const double dd_error =
+        (3.01 * kUnitRoundoff * kUnitRoundoff * (2 * terms + 2) + pair_error) * m;
+    const double underflow = std::ldexp(terms * (4.0 * n + 4), -1074);
+    return (bound * widen + dd_error + kUnitRoundoff * std::fabs(value) + underflow) *
+           (1 + 8 * kUnitRoundoff);
+}
+
 /// perm(A) of a real matrix with a certified error bound (Certified in ryser_arithmetic.hpp):
 /// |mantissa − the exact permanent of the given doubles (in the mantissa's scale)| ≤
-/// abs_error_mantissa, with every rounding accounted for. Rows are scaled by powers of two
-/// (exact), so |y_i| ≤ R_i = Σ_j |a_ij| at every Gray step. Each slot's start value is a plain
-/// recursive sum of 2|a_{i,n−1}| + Σ_j |a_ij| ≤ 3R_i in magnitude (error ≤ 3γ_{n+1}R_i), and a
-/// block adds at most n − 1 + 2^reset_log2 (64) exact deltas to it, each rounding by at most
-/// u·1.01·R_i.
+/// abs_error_mantissa, with every rounding accounted for (certified_row_errors,
+/// certified_abs_error).
 template <class Kernel, class Scaled>
 FloatOutcome certified_permanent(vertex_t n, const std::vector<int>& e, const Scaled& scaled,
                                  const EngineRun& run, const Kernel& kernel) {
     const char* arithmetic = "double, certified error bound";
     return dispatch_width(n, [&](auto width) {
         constexpr int W = decltype(width)::value;
-        std::vector<double> errors(W, 0.0);
-        for (int i = 0; i < n; ++i) {
-            double r = 0;
-            for (int j = 0; j < n; ++j) {
-                r += std::fabs(scaled(i, j));
-            }
-            r *= 1 + gamma_bound(n + 1.0);  // an upper bound on the exact R_i
-            constexpr double kAdds = double{1 << Certified::reset_log2};
-            errors[static_cast<std::size_t>(i)] =
-                (3 * gamma_bound(n + 1.0) + 1.01 * (n + kAdds) * kUnitRoundoff) * r *
-                (1 + 4 * kUnitRoundoff);
-        }
+        const std::vector<double> errors =
+            certified_row_errors(n, scaled, Certified::reset_log2, W);
         const Certified arith(errors.data(), n);
         const auto acc = kernel.template run<Certified, W>(
             arith, n, identity_layout(n, W), 1.0, [&](int i, int j) { return 2 * scaled(i, j); },
             [&](int i) { return start_value<double>(scaled, i, n); }, run);
-        const numeric::DoubleDouble sum = acc.even - acc.odd;
-        const double terms = static_cast<double>(acc.terms);
-        // Nonnegative double sums of N terms (in any grouping): relative error ≤ γ_N.
-        const double widen = 1 / (1 - gamma_bound(terms + 2));
-        const double magnitude = acc.magnitude * widen;
-        // Double-double additions (terms, chunk merges, the final difference): each within
-        // 3u²/(1 − 4u) of a partial sum, itself at most Σ|p̂|.
-        const double dd_error = 3.01 * kUnitRoundoff * kUnitRoundoff * (2 * terms + 2) * magnitude;
-        // Subnormal results: each product or sum may lose 2^-1074 absolutely.
-        const double underflow = std::ldexp(terms * (4.0 * n + 4), -1074);
-        const double value = sum.to_double();
+        const double value = (acc.even - acc.odd).to_double();
         FloatOutcome out = float_outcome(value, 0, 0, n, e, arithmetic);
-        out.abs_error_mantissa = (acc.bound * widen + dd_error + kUnitRoundoff * std::fabs(value) +
-                                  underflow) *
-                                 (1 + 8 * kUnitRoundoff);
+        out.abs_error_mantissa =
+            certified_abs_error(value, acc.bound, acc.magnitude, static_cast<double>(acc.terms), n);
         return out;
     });
 }

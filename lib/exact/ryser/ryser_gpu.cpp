@@ -156,13 +156,15 @@ double complex_norm(std::complex<double> v) { return std::fabs(v.real()) + std::
 
 /// GPU mode and arithmetic text of a real precision.
 gpu::GpuMode real_mode(Precision precision) {
-    return precision == Precision::double_double    ? gpu::GpuMode::double_double
+    return precision == Precision::double_double  ? gpu::GpuMode::double_double
            : precision == Precision::double_plain ? gpu::GpuMode::double_plain
+           : precision == Precision::certified    ? gpu::GpuMode::certified
                                                   : gpu::GpuMode::double_compensated;
 }
 const char* real_arithmetic(gpu::GpuMode mode) {
-    return mode == gpu::GpuMode::double_double ? "double-double"
+    return mode == gpu::GpuMode::double_double  ? "double-double"
            : mode == gpu::GpuMode::double_plain ? "double, plain accumulation"
+           : mode == gpu::GpuMode::certified    ? "double, certified error bound"
                                                 : "double, compensated accumulation";
 }
 /// The error factor of a real GPU mode (double-double: its own model).
@@ -378,9 +380,21 @@ FloatOutcome ryser_real_gpu(const DenseMatrix<double>& a, Precision precision, c
             column_word(job, j, i, 0) = 2 * scaled(i, j);  // dd: the low word stays 0
         }
     }
+    if (mode == gpu::GpuMode::certified) {
+        job.row_error = driver::certified_row_errors(n, scaled, gpu::kGpuCertifiedResetLog2,
+                                                     static_cast<std::size_t>(n));
+    }
     const gpu::GpuRyserResult r = run_range(job, run, gpu::ryser_dense);
+    const double value = r.re_hi + r.re_lo;
     FloatOutcome out =
-        driver::float_outcome(r.re_hi + r.re_lo, r.magnitude, real_error_factor(mode, n), n, e, arithmetic);
+        driver::float_outcome(value, r.magnitude, real_error_factor(mode, n), n, e, arithmetic);
+    if (mode == gpu::GpuMode::certified) {
+        // The records' imaginary sum is Σ of the terms' bounds (Arith<5>); each chunk's pair
+        // (Sum2) is within γ²_{2^12} of its Σ|p̂|.
+        const double pair = driver::gamma_bound(std::ldexp(1.0, gpu::kGpuCertifiedChunkLog2));
+        out.abs_error_mantissa = driver::certified_abs_error(
+            value, r.im_hi + r.im_lo, r.magnitude, std::ldexp(1.0, n - 1), n, pair * pair);
+    }
     out.where = report(r);
     return out;
 }

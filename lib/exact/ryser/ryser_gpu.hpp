@@ -27,8 +27,9 @@ ExactOutcome ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary, co
 /// Whether ryser_exact_gpu accepts this matrix.
 bool gpu_exact_fits(const DenseMatrix<std::int64_t>& a, bool binary);
 
-/// perm(A) of a real matrix: Precision::double_precision (compensated), double_plain or
-/// double_double. The outcome's `device` names the GPUs and how the work was split.
+/// perm(A) of a real matrix: Precision::double_precision (compensated), double_plain,
+/// double_double or certified (a rigorous bound, as the CPU's certified_permanent). The
+/// outcome's `device` names the GPUs and how the work was split.
 FloatOutcome ryser_real_gpu(const DenseMatrix<double>& a, Precision precision,
                             const EngineRun& run);
 FloatOutcome ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a, const EngineRun& run);
