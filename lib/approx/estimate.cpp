@@ -910,14 +910,15 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
         }
         const double elapsed = seconds_since(sampling_start);
         if (time_limit_s > 0 && done > 0) {
-            // Only a time limit makes round sizes depend on the speed of the machine. A round
-            // below min_round takes about as long as a full one (each GPU thread runs one
-            // sample), so stop when not even half of one fits.
+            // Only a time limit makes round sizes depend on the speed of the machine. The
+            // device draws busy_round at a time (a smaller round takes as long: each GPU thread
+            // runs one sample or particle), so a round takes whole waves of busy_round: it is cut
+            // to the waves that end within the limit, and none starts that would end past it (a
+            // limit is a limit: the run stops up to one wave early rather than late).
             const double per_sample = elapsed / static_cast<double>(done);
-            const double fit = (time_limit_s - elapsed) / per_sample;
-            const auto busy = static_cast<double>(busy_round);
-            const auto fitting = static_cast<std::uint64_t>(std::max(fit, busy));
-            round = fit < busy / 2 ? 0 : std::min(round, fitting);
+            const double wave_s = per_sample * static_cast<double>(busy_round);
+            const double waves = std::floor((time_limit_s - elapsed) / wave_s);
+            round = waves < 1 ? 0 : std::min(round, static_cast<std::uint64_t>(waves) * busy_round);
         }
         round = rank0_decides(round);
         if (round == 0) {
