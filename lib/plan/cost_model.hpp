@@ -118,7 +118,7 @@ int frontier_width_that_matters(vertex_t n);
 /// (a fixed cost + a cost per 64-bit word of the values — each of the two passes grows its
 /// integers to half the bound's bits, so a quarter of them on average — + a cost per doubling of
 /// the live states beyond 2^14), over the threads' speed-up (the two passes side by side, less
-/// for lists beyond the caches; (T/2)^0.3 within a pass).
+/// for lists beyond the caches; (T/2)^0.23 within a pass).
 double frontier_seconds(const LeafFacts& facts);
 
 /// Bound on the frontier engine's memory: the states held at once × (the masks, the sources
