@@ -38,8 +38,9 @@ constexpr double kModularRow_ns = 1.0;
 // n = 30 (`pmcount-bench --cases dense-real --precision double,certified --threads 2`).
 constexpr double kCertifiedOverDouble = 1.95;
 // The same on the GPU: per Gray step 4n + 6 FP64 instructions (y, |y| + E, two product trees)
-// against the compensated kernel's 2n + 15.
-constexpr double kGpuCertifiedOverCompensated = 1.75;
+// against the compensated kernel's 2n + 15; measured on the H100 1.93× at n = 40 (6.47 against
+// 3.36 s; `pmcount-bench --backend cuda --cases dense-real --precision double,certified`).
+constexpr double kGpuCertifiedOverCompensated = 1.93;
 // Sparse engines, checked with `pmcount-bench --cases sparse-binary,sparse-real --n 24,28,32
 // --density 0.05,0.1,0.2 --threads 2` (predicted/measured 0.6–1.3 for dense Ryser, 0.8–1.3 for
 // SpaRyser, 0.8–1.2 for SkipPer's 0-1 path and 1.1–1.5 for its general path at n ≥ 28). SpaRyser:
