@@ -38,6 +38,7 @@
 #include "approx/log_mean.hpp"
 #include "approx/population.hpp"
 #include "approx/problem.hpp"
+#include "approx/rounds.hpp"
 #include "approx/sampler.hpp"
 #include "backend/cuda_backend.hpp"
 #include "core/hash.hpp"
@@ -548,11 +549,6 @@ private:
     std::vector<std::unique_ptr<backend::cuda::GpuSampler>> samplers_;
 };
 
-/// Round boundaries (phase 4): half the samples so far, at least what keeps the source busy.
-std::uint64_t scheduled_round(std::uint64_t done, std::uint64_t min_round) {
-    return std::max(min_round, done / 2);
-}
-
 EstimateResult zero_result(const EstimateOptions& o, vertex_t n, edge_t nnz, std::string note) {
     EstimateResult r;
     r.estimator = to_string(o.estimator);
@@ -904,21 +900,15 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
             break;
         }
         const std::uint64_t busy_round = min_round * static_cast<std::uint64_t>(ranks);
-        std::uint64_t round = scheduled_round(done, busy_round);
+        std::uint64_t round = approx::scheduled_round(done, busy_round);
         if (max_samples > 0) {
             round = std::min(round, max_samples - done);
         }
         const double elapsed = seconds_since(sampling_start);
         if (time_limit_s > 0 && done > 0) {
-            // Only a time limit makes round sizes depend on the speed of the machine. The
-            // device draws busy_round at a time (a smaller round takes as long: each GPU thread
-            // runs one sample or particle), so a round takes whole waves of busy_round: it is cut
-            // to the waves that end within the limit, and none starts that would end past it (a
-            // limit is a limit: the run stops up to one wave early rather than late).
-            const double per_sample = elapsed / static_cast<double>(done);
-            const double wave_s = per_sample * static_cast<double>(busy_round);
-            const double waves = std::floor((time_limit_s - elapsed) / wave_s);
-            round = waves < 1 ? 0 : std::min(round, static_cast<std::uint64_t>(waves) * busy_round);
+            // Only a time limit makes round sizes depend on the speed of the machine.
+            round = approx::time_capped_round(round, busy_round, elapsed,
+                                              elapsed / static_cast<double>(done), time_limit_s);
         }
         round = rank0_decides(round);
         if (round == 0) {
