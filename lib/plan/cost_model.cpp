@@ -49,8 +49,14 @@ constexpr double kGpuCertifiedOverCompensated = 1.93;
 // product; the 0-1 path rebuilds y from popcounts per term and tests rows without a y.
 constexpr double kSparseStep_ns = 4.0;
 constexpr double kSparseEntry_ns = 1.0;
+// SkipPer's general path (floating, or exact on other than 0-1 matrices): a visit that finds a
+// term costs 4 + 0.4·W and the product; one that jumps 4 + 2.8·W (about 94 ns at W = 32: 0-1
+// patterns counted in double, n = 30, density 0.4–0.6, 2 threads: predicted/measured 0.76–1.25;
+// charging jumps as terms put SkipPer at 0.3–0.7 of its time where jumps are common, and the
+// planner took it over dense Ryser at density 0.5, 2× slower).
 constexpr double kSkipVisit_ns = 4.0;
 constexpr double kSkipVisitRow_ns = 0.4;
+constexpr double kSkipJumpRow_ns = 2.8;
 constexpr double kSkipBinaryVisit_ns = 10.0;
 constexpr double kSkipBinaryVisitRow_ns = 0.2;
 constexpr double kSkipBinaryTermRow_ns = 0.3;
@@ -215,9 +221,12 @@ double skipper_model_seconds(const LeafFacts& f, bool calibrated) {
         per_step = visits * (kSkipBinaryVisit_ns + kSkipBinaryVisitRow_ns * width) +
                    terms * (kSkipBinaryTermRow_ns * width + term_ns(f));
     } else {
+        // A visit with a term steps on and forms the product; one without jumps (the zero
+        // rows' next touches, the Gray difference applied, y's zeros tracked).
         const double product = (passes(f) > 1 ? kModularRow_ns : row_ns(f)) * width + term_ns(f);
-        per_step =
-            passes(f) * (visits * (kSkipVisit_ns + kSkipVisitRow_ns * width) + terms * product);
+        const double jumps = std::max(0.0, visits - terms);
+        per_step = passes(f) * (terms * (kSkipVisit_ns + kSkipVisitRow_ns * width + product) +
+                                jumps * (kSkipVisit_ns + kSkipJumpRow_ns * width));
     }
     return steps_seconds(f.order, per_step, f.threads, kSparseStart_s, f.ranks, calibrated);
 }
