@@ -725,6 +725,39 @@ double seconds_per_particle(SampleSource& pilot, std::uint64_t particles) {
     }
 }
 
+/// The automatic P halved until kMinPopulations populations are predicted within
+/// kPopulationTimeShare of the time limit, from the pilot's time per particle (rank 0's, so that
+/// every rank agrees); the halving is added to choice.reason and choice.particles.
+std::uint64_t particles_within_time(SampleSource& pilot, PopulationChoice& choice, int ranks) {
+    double per_particle = seconds_per_particle(pilot, kMinAutoParticles);
+    if (ranks > 1) {
+        std::vector<std::uint64_t> bits(1);
+        std::memcpy(bits.data(), &per_particle, sizeof per_particle);
+        run::mpi::broadcast(bits);
+        std::memcpy(&per_particle, bits.data(), sizeof per_particle);
+    }
+    const double rounds = std::ceil(static_cast<double>(kMinPopulations) / ranks);
+    auto predicted = [&](std::uint64_t p) {
+        return rounds * static_cast<double>(p) * per_particle;
+    };
+    std::uint64_t p = choice.particles;
+    while (p > kMinAutoParticles && predicted(p) > kPopulationTimeShare * choice.time_s) {
+        p /= 2;
+    }
+    if (p != choice.particles) {
+        char text[160];
+        std::snprintf(text, sizeof text,
+                      "; halved to %llu: %llu populations predicted in %.3g s of the %.3g s limit "
+                      "(pilot: %.3g ms per particle)",
+                      static_cast<unsigned long long>(p),
+                      static_cast<unsigned long long>(kMinPopulations), predicted(p), choice.time_s,
+                      per_particle * 1e3);
+        choice.reason += text;
+        choice.particles = p;
+    }
+    return p;
+}
+
 std::vector<int> visible_gpus(const EstimateOptions& o, bool required) {
     std::string status;
     const auto devices =
@@ -816,33 +849,7 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
         if (choice.time_pilot) {
             CpuSource pilot(problem, config, result.threads,
                             PopulationPlan{kMinAutoParticles, plan.every});
-            double per_particle = seconds_per_particle(pilot, kMinAutoParticles);
-            if (ranks > 1) {  // rank 0's measurement decides, so that every rank agrees
-                std::vector<std::uint64_t> bits(1);
-                std::memcpy(bits.data(), &per_particle, sizeof per_particle);
-                run::mpi::broadcast(bits);
-                std::memcpy(&per_particle, bits.data(), sizeof per_particle);
-            }
-            const double rounds = std::ceil(static_cast<double>(kMinPopulations) / ranks);
-            auto predicted = [&](std::uint64_t p) {
-                return rounds * static_cast<double>(p) * per_particle;
-            };
-            const std::uint64_t asked = plan.particles;
-            while (plan.particles > kMinAutoParticles &&
-                   predicted(plan.particles) > kPopulationTimeShare * choice.time_s) {
-                plan.particles /= 2;
-            }
-            if (plan.particles != asked) {
-                char text[160];
-                std::snprintf(text, sizeof text,
-                              "; halved to %llu: %llu populations predicted in %.3g s of the "
-                              "%.3g s limit (pilot: %.3g ms per particle)",
-                              static_cast<unsigned long long>(plan.particles),
-                              static_cast<unsigned long long>(kMinPopulations),
-                              predicted(plan.particles), choice.time_s, per_particle * 1e3);
-                choice.reason += text;
-                choice.particles = plan.particles;
-            }
+            plan.particles = particles_within_time(pilot, choice, ranks);
         }
         source = std::make_unique<CpuSource>(problem, config, result.threads, plan);
     }
