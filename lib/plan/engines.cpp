@@ -404,7 +404,7 @@ const std::vector<Engine>& engines() {
         {"direct", Method::automatic, Backend::cpu, Problem::permanent, true, direct_applies,
          direct_predict, direct_exact, direct_real, direct_complex},
         {"ryser", Method::ryser, Backend::cpu, Problem::permanent, true, ryser_applies,
-         ryser_predict, ryser_exact, ryser_real, ryser_complex},
+         ryser_predict, ryser_exact, ryser_real, ryser_complex, true},
         {"sparyser", Method::sparyser, Backend::cpu, Problem::permanent, true, ryser_applies,
          sparse_predict<SparseVariant::sparyser>, sparse_exact<SparseVariant::sparyser>,
          sparse_real<SparseVariant::sparyser>, sparse_complex<SparseVariant::sparyser>},
@@ -412,7 +412,7 @@ const std::vector<Engine>& engines() {
          sparse_predict<SparseVariant::skipper>, sparse_exact<SparseVariant::skipper>,
          sparse_real<SparseVariant::skipper>, sparse_complex<SparseVariant::skipper>},
         {"ryser-gpu", Method::ryser, Backend::cuda, Problem::permanent, true, gpu_applies,
-         gpu_predict, gpu_exact, gpu_real, gpu_complex},
+         gpu_predict, gpu_exact, gpu_real, gpu_complex, true},
         gpu_sparse_engine<SparseVariant::sparyser, exact::GpuKernelCode::tables>("sparyser-gpu"),
         gpu_sparse_engine<SparseVariant::sparyser, exact::GpuKernelCode::generated>(
             "sparyser-gpu-generated"),
@@ -432,9 +432,8 @@ const std::vector<Engine>& engines() {
          direct_predict, pair_exact, pair_real, pair_complex},
         {"hafnian", Method::hafnian, Backend::cpu, Problem::hafnian, true, hafnian_applies,
          hafnian_predict, hafnian_exact, hafnian_real, hafnian_complex},
-        {"hafnian-gpu", Method::hafnian, Backend::cuda, Problem::hafnian, true,
-         gpu_hafnian_applies, gpu_hafnian_predict, gpu_hafnian_exact, gpu_hafnian_real,
-         gpu_hafnian_complex},
+        {"hafnian-gpu", Method::hafnian, Backend::cuda, Problem::hafnian, true, gpu_hafnian_applies,
+         gpu_hafnian_predict, gpu_hafnian_exact, gpu_hafnian_real, gpu_hafnian_complex},
         {"pfaffian", Method::planar, Backend::cpu, Problem::hafnian, true, pfaffian_applies,
          pfaffian_predict, exact::pfaffian_exact, pfaffian_real, exact::pfaffian_complex},
         {"brute-force", Method::brute_force, Backend::cpu, Problem::hafnian, false,
@@ -454,8 +453,7 @@ const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backe
         const bool allowed = backend == Backend::automatic || e.backend == backend ||
                              (backend == Backend::cuda && e.backend == Backend::cpu);
         if (!wanted || !allowed || e.problem != facts.problem || !e.applies(facts) ||
-            (facts.certified && std::string_view(e.name) != "ryser" &&
-             std::string_view(e.name) != "ryser-gpu")) {
+            (facts.certified && !e.certifies)) {
             continue;
         }
         double s = e.predict_s(facts);

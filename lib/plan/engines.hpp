@@ -31,6 +31,8 @@ struct Engine {
                                       const exact::EngineRun&);
     exact::FloatOutcome (*count_complex)(const SparseMatrix<std::complex<double>>&,
                                          const exact::EngineRun&);
+    /// Counts in Precision::certified (tracks every rounding of its real arithmetic).
+    bool certifies = false;
 };
 
 /// Every engine, in the order ties are broken.
