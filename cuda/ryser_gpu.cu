@@ -69,6 +69,7 @@ struct KernelParams {
     int primes;
     std::uint32_t p[kGpuMaxPrimes];
     std::uint32_t neg_p_inverse[kGpuMaxPrimes];
+    std::uint32_t r96[kGpuMaxPrimes];
     double row_error[64];
 };
 constexpr int kGroupChunks = 32;
@@ -300,6 +301,8 @@ void run_device(int device, const JobCommon& job, const Launch& launch, const Pl
     for (std::size_t k = 0; k < primes.size(); ++k) {
         params.p[k] = primes[k];
         params.neg_p_inverse[k] = negative_inverse(primes[k]);
+        const auto two32 = static_cast<std::uint32_t>((u64{1} << 32) % primes[k]);
+        params.r96[k] = mul_mod(mul_mod(two32, two32, primes[k]), two32, primes[k]);
     }
     void* second = launch.upload(params, memory);
     int modular_flag = job.modular ? 1 : 0;
@@ -497,6 +500,7 @@ struct SparseTablesArg {
     int entries;
     int tests;
     int free_bits;
+    int sub_bits;
 };
 
 /// The sparse kernels' program: the dense source (arithmetic, records) and the sparse one.
@@ -507,14 +511,27 @@ const std::string& sparse_program() {
 
 /// Shape of the sparse walk: super-blocks as the dense kernel's for each arithmetic (shorter for
 /// the modular mode, whose terms are long), one block per SM asked of the register allocation.
-int sparse_unroll_log2(int n, GpuMode mode) {
+/// The generated compensated walk takes 2^6: a super-block's first step rebuilds every partial
+/// product (real, p = 0.1, n = 44 on an H100: M = 3 12.6 s, 4 9.81 s, 5 8.91 s, 6 8.28 s; compile
+/// 0.94 s). PMCOUNT_GPU_SPARSE_UNROLL=M (1 to 6) replaces M, to measure others.
+int sparse_unroll_log2(const GpuSparseJob& job) {
     int m = 2;
-    switch (mode) {
+    switch (job.mode) {
         case GpuMode::double_plain: m = 4; break;
-        case GpuMode::double_compensated: m = 3; break;
+        case GpuMode::double_compensated:
+            m = job.code == GpuCode::generated ? 6 : 3;
+            break;
         default: m = 2; break;
     }
-    return std::min(m, n - 1);
+    if (const char* text = std::getenv("PMCOUNT_GPU_SPARSE_UNROLL");
+        text != nullptr && *text != '\0') {
+        char tail = 0;
+        if (std::sscanf(text, "%d%c", &m, &tail) != 1 || m < 1 || m > 6) {
+            throw DeviceError("PMCOUNT_GPU_SPARSE_UNROLL=\"" + std::string(text) +
+                              "\": expected an unroll 1 <= M <= 6");
+        }
+    }
+    return std::min(m, job.n - 1);
 }
 
 std::string sparse_kernel_name(const GpuSparseJob& job) {
@@ -530,7 +547,7 @@ std::string sparse_kernel_name(const GpuSparseJob& job) {
         return "pmcount_gpu::skip_binary<" + n + ", pmcount_gpu::Shape<1, 4, false>, " + pattern + ">";
     }
     return "pmcount_gpu::sparse_walk<" + n + ", " + std::to_string(mode) + ", pmcount_gpu::Shape<" +
-           std::to_string(sparse_unroll_log2(job.n, job.mode)) + ", 1, false>, " + pattern + ">";
+           std::to_string(sparse_unroll_log2(job)) + ", 1, false>, " + pattern + ">";
 }
 
 /// A C++ initializer list of `values` ({0} when empty: arrays may not be empty).
@@ -588,13 +605,21 @@ void row_layers(const GpuSparseJob& job, int m, std::vector<int>& start, std::ve
 /// The struct pmcount_gpu::Generated that GeneratedPattern reads: the job's tables as literals.
 std::string generated_source(const GpuSparseJob& job) {
     std::vector<int> layer_start, layer_row;
-    row_layers(job, sparse_unroll_log2(job.n, job.mode), layer_start, layer_row);
+    row_layers(job, sparse_unroll_log2(job), layer_start, layer_row);
     std::string text = "\nnamespace pmcount_gpu {\nnamespace generated {\n";
     text += "__constant__ double base[] = " + literal_list(job.base, double_literal) + ";\n";
     text += "__constant__ u64 row_mask[] = " + literal_list(job.row_mask, u64_literal) + ";\n";
     text += "}  // namespace generated\nstruct Generated {\n";
     text += "    static constexpr int kTests = " + std::to_string(job.test_mask.size()) + ";\n";
     text += "    static constexpr int kFreeBits = " + std::to_string(job.free_bits) + ";\n";
+    text += "    static constexpr int kSubBits = " + std::to_string(job.sub_bits) + ";\n";
+    u64 dynamic_rows = 0;  // the rows a sub-block changes (GeneratedPattern::dynamic_row)
+    for (std::size_t s = 0; s < job.row_mask.size(); ++s) {
+        if ((job.row_mask[s] & ((u64{1} << job.sub_bits) - 1)) != 0) {
+            dynamic_rows |= u64{1} << s;
+        }
+    }
+    text += "    static constexpr u64 kDynamicRows = " + u64_literal(dynamic_rows) + ";\n";
     text += "    static constexpr int col_start[] = " + literal_list(job.col_start, int_literal) + ";\n";
     text += "    static constexpr int col_row[] = " + literal_list(job.col_row, int_literal) + ";\n";
     text += "    static constexpr double values[] = " + literal_list(job.col_value, double_literal) + ";\n";
@@ -635,9 +660,11 @@ void validate(const GpuSparseJob& job) {
         }
     } else {
         const std::size_t tests = job.test_mask.size();
-        if (job.mode != GpuMode::modular || job.row_mask.size() != n || job.test_low.size() != tests ||
-            job.test_low_bit.size() != tests || job.test_count.size() != tests || job.free_bits < 0 ||
-            job.free_bits > std::min(gpu_skip_chunk_log2(job.n), 16)) {
+        if (job.mode != GpuMode::modular || job.row_mask.size() != n ||
+            job.test_low.size() != tests || job.test_low_bit.size() != tests ||
+            job.test_count.size() != tests || job.free_bits < 0 ||
+            job.free_bits > std::min(gpu_skip_chunk_log2(job.n), 16) || job.sub_bits < 0 ||
+            job.sub_bits > gpu_skip_sub_bits(job.base, job.row_mask, job.free_bits)) {
             throw InvalidArgument("sparse GPU job: malformed SkipPer tables");
         }
     }
@@ -694,6 +721,7 @@ GpuRyserResult ryser_sparse(const GpuSparseJob& job) {
         t.entries = static_cast<int>(job.col_row.size());
         t.tests = static_cast<int>(job.test_mask.size());
         t.free_bits = job.free_bits;
+        t.sub_bits = job.sub_bits;
         const std::lock_guard<std::mutex> lock(args_mutex);
         args.push_back(t);
         return &args.back();

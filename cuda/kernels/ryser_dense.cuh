@@ -78,6 +78,7 @@ struct Params {
     int primes;
     u32 p[kMaxPrimes];
     u32 neg_p_inverse[kMaxPrimes];  // −p⁻¹ mod 2^32
+    u32 r96[kMaxPrimes];            // 2^96 mod p (Arith<4>::add_lanes_times)
     double row_error[kMaxRows];     // MODE 5: a bound on |x̂_i − x_i| at every step (Arith<5>)
 };
 
@@ -346,14 +347,7 @@ struct Arith<4> {
     __device__ static void add_lanes(Acc& acc, const double (&lane)[kLanes], double sign, const Params& q) {
         bool negative = sign < 0;
         u64 magnitude[kLanes];
-        bool zero = false;
-#pragma unroll
-        for (int l = 0; l < kLanes; ++l) {
-            negative ^= signbit(lane[l]) != 0;
-            magnitude[l] = static_cast<u64>(fabs(lane[l]));
-            zero |= magnitude[l] == 0;
-        }
-        if (zero) {
+        if (!magnitudes(lane, magnitude, negative)) {
             return;
         }
 #pragma unroll
@@ -361,13 +355,51 @@ struct Arith<4> {
             if (k >= q.primes) {
                 break;
             }
-            const u32 p = q.p[k], np = q.neg_p_inverse[k];
-            const u32 a = redc(static_cast<u64>(redc(magnitude[0], p, np)) * redc(magnitude[1], p, np), p, np);
-            const u32 b = redc(static_cast<u64>(redc(magnitude[2], p, np)) * redc(magnitude[3], p, np), p, np);
-            const u32 r = redc(static_cast<u64>(a) * b, p, np);
-            u32 s = acc.sum[k] + (negative ? p - r : r);  // < 2p < 2^32
-            acc.sum[k] = s >= p ? s - p : s;
+            add_residue(acc, k, lanes_product(magnitude, q.p[k], q.neg_p_inverse[k]), negative, q.p[k]);
         }
+    }
+    /// ± sum · the product of the four lane products (every factor an exact integer below 2^53
+    /// in magnitude) mod p, with the same factor 2^-224 as add_lanes: sum enters as
+    /// redc(redc(|sum|)·2^96) = |sum|·2^32.
+    __device__ static void add_lanes_times(Acc& acc, const double (&lane)[kLanes], double sum, double sign,
+                                           const Params& q) {
+        bool negative = (sign < 0) != (signbit(sum) != 0);
+        const u64 times = static_cast<u64>(fabs(sum));
+        u64 magnitude[kLanes];
+        if (times == 0 || !magnitudes(lane, magnitude, negative)) {
+            return;
+        }
+#pragma unroll
+        for (int k = 0; k < kMaxPrimes; ++k) {
+            if (k >= q.primes) {
+                break;
+            }
+            const u32 p = q.p[k], np = q.neg_p_inverse[k];
+            const u32 t = redc(static_cast<u64>(redc(times, p, np)) * q.r96[k], p, np);
+            add_residue(acc, k, redc(static_cast<u64>(lanes_product(magnitude, p, np)) * t, p, np), negative, p);
+        }
+    }
+    /// The lanes' magnitudes as integers, their signs folded into `negative`; false when one is 0.
+    __device__ static bool magnitudes(const double (&lane)[kLanes], u64 (&magnitude)[kLanes], bool& negative) {
+        bool zero = false;
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) {
+            negative ^= signbit(lane[l]) != 0;
+            magnitude[l] = static_cast<u64>(fabs(lane[l]));
+            zero |= magnitude[l] == 0;
+        }
+        return !zero;
+    }
+    /// The four magnitudes' product mod p, times 2^-224: each reduced with one Montgomery step,
+    /// then multiplied with three more.
+    __device__ static u32 lanes_product(const u64 (&magnitude)[kLanes], u32 p, u32 np) {
+        const u32 a = redc(static_cast<u64>(redc(magnitude[0], p, np)) * redc(magnitude[1], p, np), p, np);
+        const u32 b = redc(static_cast<u64>(redc(magnitude[2], p, np)) * redc(magnitude[3], p, np), p, np);
+        return redc(static_cast<u64>(a) * b, p, np);
+    }
+    __device__ static void add_residue(Acc& acc, int k, u32 r, bool negative, u32 p) {
+        const u32 s = acc.sum[k] + (negative ? p - r : r);  // < 2p < 2^32
+        acc.sum[k] = s >= p ? s - p : s;
     }
     __device__ static void end_block(Acc&) {}
 };

@@ -22,7 +22,9 @@
 //   zero straight from gray(k) (y_s = y_s(∅) + 2·popcount(gray(k) & mask_s)), jumps to the first
 //   index at which every zero row has been touched again, and queues a block of 2^free_bits
 //   indices when no row is zero. Lanes of a warp visit independently (their k differ, the code
-//   is the same); the warp forms queued term blocks 32 at a time, one per lane.
+//   is the same) and balance their ranges among themselves; the warp forms queued term blocks
+//   32 at a time, one per lane, each in sub-blocks whose static rows are multiplied once
+//   (skip_terms).
 
 namespace pmcount_gpu {
 
@@ -41,6 +43,7 @@ struct SparseTables {
     int entries;
     int tests;
     int free_bits;            // skip: a visit without a zero row covers 2^free_bits indices
+    int sub_bits;             //       its terms are summed in sub-blocks of 2^sub_bits (skip_terms)
 };
 
 template <int MODE>
@@ -55,6 +58,30 @@ __device__ __forceinline__ typename Arith<MODE>::Elem elem_of(double w0, double 
 template <int N, int MODE>
 __host__ __device__ constexpr int table_shared_bytes(int entries, int tests) {
     return 8 * (Arith<MODE>::kWords * (entries + N) + N + 3 * tests) + 4 * (N + entries + tests);
+}
+
+/// The next touch of a zero row from k: the first index above k whose flipped column (its
+/// lowest bit) is in the row's mask (lib/exact/ryser/sparse_ryser.cpp, binary_skip_range).
+__device__ __forceinline__ u64 next_touch(u64 k, u64 mask, u64 low, u64 low_bit) {
+    const u64 x = ~k & low;
+    const u64 p = x & (u64{0} - x);
+    const u64 join = low_bit & (u64{0} - (((mask & p) - 1) >> 63));
+    return ((k | (p - 1)) + 1) | join;
+}
+
+/// SkipPer's jump: the largest next touch over the zero tested rows (bits of `zero`), 0 when
+/// none is zero. The zero test is the cheap part of a visit and runs for every tested row; the
+/// next touch runs only for the one to three rows that are zero, with their tables read from
+/// shared memory.
+__device__ __forceinline__ u64 skip_jump(u64 k, u64 zero, const u64* masks, const u64* lows,
+                                         const u64* low_bits) {
+    u64 target = 0;
+    while (zero != 0) {
+        const int e = __ffsll(static_cast<long long>(zero)) - 1;
+        zero &= zero - 1;
+        target = max(target, next_touch(k, masks[e], lows[e], low_bits[e]));
+    }
+    return target;
 }
 
 template <int N, int MODE>
@@ -72,6 +99,7 @@ struct TablePattern {
     const int* test_counts;
     int tests;
     int free;
+    int sub;
 
     /// Copies the tables into `shared` (every thread of the block takes part; the caller
     /// synchronises afterwards) and points at the copies.
@@ -98,6 +126,7 @@ struct TablePattern {
         test_counts = i;
         tests = t.tests;
         free = t.free_bits;
+        sub = t.sub_bits;
         auto copy = [](auto* to, const auto* from, int count) {
             if (from != nullptr) {
                 for (int k = threadIdx.x; k < count; k += blockDim.x) {
@@ -145,22 +174,20 @@ struct TablePattern {
         return v;
     }
     __device__ int free_bits() const { return free; }
-    /// SkipPer's jump from k (g = gray(k)): the largest next touch of a zero tested row, 0 when
-    /// none is zero (lib/exact/ryser/sparse_ryser.cpp, binary_skip_range).
-    __device__ u64 skip_target(u64 k, u64 g) const {
-        u64 target = 0;
+    __device__ int sub_bits() const { return sub; }
+    /// Whether row s changes inside a sub-block (a Gray bit below sub_bits in its mask).
+    __device__ bool dynamic_row(int s) const { return (row_mask(s) & ((u64{1} << sub) - 1)) != 0; }
+    /// Bit e set when tested row e is zero at g (popcount(g & mask) equals its count).
+    __device__ u64 zero_tests(u64 g) const {
+        u64 zero = 0;
         for (int e = 0; e < tests; ++e) {
-            target = max(target, next_touch(k, g, test_masks[e], test_lows[e], test_low_bits[e],
-                                            test_counts[e]));
+            zero |= static_cast<u64>(__popcll(g & test_masks[e]) == test_counts[e]) << e;
         }
-        return target;
+        return zero;
     }
-    __device__ static u64 next_touch(u64 k, u64 g, u64 mask, u64 low, u64 low_bit, int count) {
-        const u64 zero = u64{0} - static_cast<u64>(__popcll(g & mask) == count);
-        const u64 x = ~k & low;
-        const u64 p = x & (u64{0} - x);
-        const u64 join = low_bit & (u64{0} - (((mask & p) - 1) >> 63));
-        return (((k | (p - 1)) + 1) | join) & zero;
+    /// SkipPer's jump from k (g = gray(k)), 0 when no tested row is zero.
+    __device__ u64 skip_target(u64 k, u64 g) const {
+        return skip_jump(k, zero_tests(g), test_masks, test_lows, test_low_bits);
     }
 };
 
@@ -176,7 +203,21 @@ struct GeneratedPattern {
     typedef typename A::Elem Elem;
     static constexpr int kWords = A::kWords;
 
-    __device__ GeneratedPattern(const SparseTables&, double*) {}
+    /// The test tables in shared memory, for skip_jump's reads at run-time indices (the
+    /// literals serve the zero tests); copied by every thread of the block, the caller
+    /// synchronises.
+    static constexpr int kTestSlots = G::kTests > 0 ? G::kTests : 1;
+    const u64* test_tables;
+
+    __device__ GeneratedPattern(const SparseTables& t, double*) {
+        __shared__ u64 tables[3 * kTestSlots];
+        for (int k = threadIdx.x; k < t.tests && t.test_mask != nullptr; k += blockDim.x) {
+            tables[k] = t.test_mask[k];
+            tables[kTestSlots + k] = t.test_low[k];
+            tables[2 * kTestSlots + k] = t.test_low_bit[k];
+        }
+        test_tables = tables;
+    }
 
     __device__ Elem base(int i) const {
         return elem_of<MODE>(G::base_word(kWords * i), kWords == 2 ? G::base_word(kWords * i + 1) : 0.0);
@@ -239,18 +280,23 @@ struct GeneratedPattern {
     }
     __device__ u64 row_mask(int s) const { return G::mask(s); }
     __device__ int free_bits() const { return G::kFreeBits; }
+    __device__ int sub_bits() const { return G::kSubBits; }
+    __device__ bool dynamic_row(int s) const { return ((G::kDynamicRows >> s) & 1) != 0; }
     template <int E>
-    __device__ __forceinline__ static u64 skip_from(u64 k, u64 g, u64 target) {
+    __device__ __forceinline__ static u64 zero_from(u64 g, u64 zero) {
         if constexpr (E < G::kTests) {
-            constexpr u64 mask = G::test_mask[E], low = G::test_low[E], low_bit = G::test_low_bit[E];
+            constexpr u64 mask = G::test_mask[E];
             constexpr int count = G::test_count[E];
-            target = max(target, TablePattern<N, MODE>::next_touch(k, g, mask, low, low_bit, count));
-            return skip_from<E + 1>(k, g, target);
+            zero |= static_cast<u64>(__popcll(g & mask) == count) << E;
+            return zero_from<E + 1>(g, zero);
         } else {
-            return target;
+            return zero;
         }
     }
-    __device__ u64 skip_target(u64 k, u64 g) const { return skip_from<0>(k, g, 0); }
+    __device__ u64 skip_target(u64 k, u64 g) const {
+        return skip_jump(k, zero_from<0>(g, 0), test_tables, test_tables + kTestSlots,
+                         test_tables + 2 * kTestSlots);
+    }
 };
 
 // ---- the walk ------------------------------------------------------------------------------------
@@ -392,34 +438,70 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
 
 // ---- SkipPer's 0-1 path --------------------------------------------------------------------------
 
-/// A warp's group (32 chunks) is cut into 32·2^kSplitLog2 sub-chunks that its lanes take one at
-/// a time from a counter in shared memory: the work of a stretch of SkipPer's walk varies by
-/// orders of magnitude (one lane may jump over its whole chunk while its neighbour forms
-/// terms), and with one chunk per lane the warp would wait for its slowest lane.
-constexpr int kSplitLog2 = 6;
 /// Term blocks found by the lanes' visits wait in a per-warp queue until there are 32, which
 /// the warp then forms together, one block per lane (a lane forming its own block while the
 /// others visit would leave 31 of 32 lanes idle through it).
 constexpr int kQueue = 64;
 
-/// The term block starting at k (g = gray(k)): 2^free_bits terms, each the product of the four
-/// lane products built straight from the popcounts (no y array: with y, the row masks and y(∅)
-/// live at once the kernel ran out of registers).
+/// y_s at Gray code h on a 0-1 matrix: y_s(∅) + 2·popcount(h & mask_s).
+template <class P>
+__device__ __forceinline__ double skip_row(const P& pattern, int s, u64 h) {
+    return pattern.base_volatile(s) + 2.0 * __popcll(h & pattern.row_mask(s));
+}
+
+/// The term block starting at k (a multiple of 2^free_bits): 2^free_bits terms, in sub-blocks
+/// of 2^sub_bits (sub_bits ≤ free_bits, k + b a multiple of 2^sub_bits, so gray(k + b + i) =
+/// gray(k + b) ^ gray(i) for i < 2^sub_bits). Inside a sub-block only the dynamic rows change
+/// (those with a Gray bit below sub_bits), so its terms sum to
+///     Π_static y_s · Σ_i (−1)^i Π_dynamic y_s(i):
+/// the static product is formed once, in the four exact lanes, and the inner sum in plain
+/// double, exact because the host picks sub_bits so that 2^sub_bits · Π_dynamic max|y_s| ≤ 2^53
+/// (job.sub_bits in cuda_backend.hpp). The modular arithmetic then runs once per sub-block
+/// instead of once per term. With sub_bits = 0 every row is static and each term goes to
+/// add_lanes as before. No y array: with y, the row masks and y(∅) live at once the kernel ran
+/// out of registers; rows come straight from the popcounts.
 template <int N, class S, class P>
 __device__ __forceinline__ void skip_terms(const P& pattern, u64 k, u64 block, typename Arith<4>::Acc& acc,
                                            const Params& q) {
-    const u64 g = gray(k);
-    for (u64 i = 0; i < block; ++i) {
-        const u64 h = g ^ gray(i);
+    const int sub = pattern.sub_bits();
+    const u64 sub_size = u64{1} << sub;
+    for (u64 b = 0; b < block; b += sub_size) {
+        const u64 g = gray(k + b);
         double lane[kLanes] = {1, 1, 1, 1};
 #pragma unroll
         for (int s = 0; s < N; ++s) {
-            lane[s % kLanes] *= pattern.base_volatile(s) + 2.0 * __popcll(h & pattern.row_mask(s));
+            if (!pattern.dynamic_row(s)) {
+                lane[s % kLanes] *= skip_row(pattern, s, g);
+            }
         }
-        Arith<4>::add_lanes(acc, lane, ((k + i) & 1) != 0 ? -1.0 : 1.0, q);
+        const double sign = ((k + b) & 1) != 0 ? -1.0 : 1.0;
+        if (sub == 0) {
+            Arith<4>::add_lanes(acc, lane, sign, q);
+            continue;
+        }
+        double sum = 0;
+        for (u64 i = 0; i < sub_size; ++i) {
+            const u64 h = g ^ gray(i);
+            double term = 1;
+#pragma unroll
+            for (int s = 0; s < N; ++s) {
+                if (pattern.dynamic_row(s)) {
+                    term *= skip_row(pattern, s, h);
+                }
+            }
+            sum += (i & 1) != 0 ? -term : term;
+        }
+        Arith<4>::add_lanes_times(acc, lane, sum, sign, q);
     }
 }
 
+/// SkipPer's walk over a warp's group of 32 chunks, one per lane to start with. The work of a
+/// stretch of the walk varies by orders of magnitude (one lane may jump over its whole chunk
+/// while its neighbour forms terms), so lanes balance it among themselves: on every pass, an
+/// idle lane takes the upper half of the largest range left in the warp (split at a multiple of
+/// 2^free_bits, where term blocks start). A range ends where its lane's jump leaves it, so a far
+/// jump costs one visit however many ranges it crosses. (Fixed sub-chunks cost a visit each: at
+/// n = 48 more visits than the walk itself makes.)
 template <int N, class S, class P>
 __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
     skip_binary(const __grid_constant__ Params q, const __grid_constant__ SparseTables t) {
@@ -427,7 +509,6 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
     constexpr unsigned kAll = 0xffffffffu;
     constexpr int kWarps = kBlockThreads / 32;
     extern __shared__ double2 shared_pairs[];
-    __shared__ u32 next_sub[kWarps];
     __shared__ u64 queue[kWarps][kQueue];
     const P pattern(t, reinterpret_cast<double*>(shared_pairs));
     __syncthreads();
@@ -435,37 +516,54 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
     const unsigned below = (1u << lane) - 1;
-    const u64 block = u64{1} << pattern.free_bits();
-    const int sub_log2 = max(pattern.free_bits(), q.chunk_log2 - kSplitLog2);
+    const int free = pattern.free_bits();
+    const u64 block = u64{1} << free;
     for_each_group<4>(q, [&](u64 taken, typename A::Acc& acc) {
-        const u64 begin = ((q.first_group + taken) * kGroupChunks) << q.chunk_log2;
-        const u64 end = min(begin + (u64{kGroupChunks} << q.chunk_log2), steps);
-        const u64 subs = begin < end ? (end - begin) >> sub_log2 : 0;
-        if (lane == 0) {
-            next_sub[warp] = 0;
-        }
-        __syncwarp();
-        u64 k = 0, stop = 0;  // this lane's position and the end of its sub-chunk
-        int queued = 0;       // the warp's queue length (the same in every lane)
-        bool working = true;
-        // Every pass: a lane at the end of its sub-chunk takes the next one (or retires); a
-        // working lane makes one visit: a jump, or a term block queued at k; a full queue is
-        // formed by the whole warp.
-        while (__any_sync(kAll, working)) {
-            if (working && k >= stop) {
-                const u64 sub = atomicAdd(&next_sub[warp], 1u);
-                if (sub < subs) {
-                    k = begin + (sub << sub_log2);
-                    stop = k + (u64{1} << sub_log2);
-                } else {
-                    working = false;
+        const u64 chunk = (q.first_group + taken) * kGroupChunks + lane;
+        u64 k = chunk << q.chunk_log2;  // this lane's position and the end of its range
+        u64 stop = chunk < q.chunk_count ? min(k + (u64{1} << q.chunk_log2), steps) : k;
+        int queued = 0;                 // the warp's queue length (the same in every lane)
+        for (;;) {
+            bool working = k < stop;
+            const unsigned idle = __ballot_sync(kAll, !working);
+            if (idle == kAll) {
+                break;
+            }
+            if (idle != 0) {
+                // The donor: the largest range left, in blocks (clamped to 27 bits, lane in
+                // the low 5 bits of the key).
+                const u64 left = working ? (stop - k) >> free : 0;
+                const u32 key = (static_cast<u32>(min(left, u64{(1u << 27) - 1})) << 5) | static_cast<u32>(lane);
+#if __CUDA_ARCH__ >= 800
+                const u32 best = __reduce_max_sync(kAll, key);
+#else
+                u32 best = key;
+                for (int offset = 16; offset > 0; offset >>= 1) {
+                    best = max(best, __shfl_xor_sync(kAll, best, offset));
+                }
+#endif
+                if ((best >> 5) >= 2) {
+                    const int donor = static_cast<int>(best & 31);
+                    const int thief = __ffs(static_cast<int>(idle)) - 1;
+                    const u64 donor_k = __shfl_sync(kAll, k, donor);
+                    const u64 donor_stop = __shfl_sync(kAll, stop, donor);
+                    const u64 mid = donor_k + (((donor_stop - donor_k) >> (free + 1)) << free);
+                    if (lane == donor) {
+                        stop = mid;
+                    } else if (lane == thief) {
+                        k = mid;
+                        stop = donor_stop;
+                    }
+                    working = k < stop;
                 }
             }
+            // One visit per working lane: a jump, or a term block queued at k; a full queue is
+            // formed by the whole warp.
             bool term = false;
             if (working) {
                 const u64 target = pattern.skip_target(k, gray(k));
                 if (target != 0) {
-                    k = target;
+                    k = min(target, stop);
                 } else {
                     term = true;
                 }

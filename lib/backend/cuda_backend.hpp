@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -130,11 +131,38 @@ enum class GpuSparseKernel : int {
 /// registers), compiled by NVRTC and cached on disk by the hash of its source.
 enum class GpuCode : int { tables, generated };
 
-/// Chunks of SkipPer's 0-1 kernel: 2^(n−23) at large n (2^22 chunks, so lanes have work to
-/// balance), at least 2^10 (or the whole range). The tables' free_bits must not exceed it.
+/// Chunks of SkipPer's 0-1 kernel: 2^(n−29) at large n (2^28 chunks: warps take groups of 32
+/// dynamically and the walk's work is concentrated in few regions, so fine groups keep the
+/// launch's tail short; n = 48 on an H100: 2^22 chunks 1.41 s, 2^25 1.21 s, 2^28 0.41 s), at least
+/// 2^10 (or the whole range). The tables' free_bits must not exceed it.
 inline int gpu_skip_chunk_log2(int n) noexcept {
     const int bits = n - 1;
-    return std::max(std::min(bits, 10), bits - 22);
+    return std::max(std::min(bits, 10), bits - 28);
+}
+
+/// The largest sub_bits ≤ free_bits for SkipPer's 0-1 kernel (GpuSparseJob::sub_bits) with
+/// 2^sub_bits · Π max|y_s| < 2^53 over the rows whose mask has a bit below sub_bits, where y_s
+/// runs over y_s(∅) + 2c, c = 0..popcount(mask_s): each sub-block's sum of 2^sub_bits products is
+/// then an exact double. (The bound is formed in double: exact while below 2^53, and a product
+/// whose true value reaches 2^53 rounds to at least 2^53.)
+inline int gpu_skip_sub_bits(const std::vector<double>& base,
+                             const std::vector<std::uint64_t>& row_mask, int free_bits) {
+    int sub = 0;
+    while (sub < free_bits) {
+        const int next = sub + 1;
+        double bound = std::ldexp(1.0, next);
+        for (std::size_t s = 0; s < row_mask.size() && s < base.size(); ++s) {
+            if ((row_mask[s] & ((std::uint64_t{1} << next) - 1)) != 0) {
+                const double top = base[s] + 2.0 * __builtin_popcountll(row_mask[s]);
+                bound *= std::max(std::fabs(base[s]), std::fabs(top));
+            }
+        }
+        if (!(bound < 0x1p53)) {
+            break;
+        }
+        sub = next;
+    }
+    return sub;
 }
 
 /// One sparse permanent sum: Σ over the Gray-code subsets of (−1)^k Π_i y_i as for the dense
@@ -155,6 +183,10 @@ struct GpuSparseJob {
     std::vector<std::uint64_t> row_mask, test_mask, test_low, test_low_bit;
     std::vector<int> test_count;
     int free_bits = 0;
+    /// skip_binary: a term block's terms are summed in sub-blocks of 2^sub_bits (≤ free_bits),
+    /// whose rows with a Gray bit below sub_bits are multiplied and summed in plain double: it
+    /// must hold 2^sub_bits · Π over those rows of max |y_s| ≤ 2^53 (skip_sub_bits).
+    int sub_bits = 0;
     std::vector<std::uint32_t> primes;  ///< modular: as GpuRyserJob (four exact lanes)
     std::vector<int> devices;
     GpuRange range;

@@ -306,13 +306,16 @@ double gpu_ryser_seconds(const LeafFacts& f) {
 // fixed cost and the row tests (AND, popcount, compare, the jump: integer instructions, about
 // one FP64 equivalent per row), per term y from popcounts and the lane products and reductions.
 // SkipPer's 0-1 path is predicted relative to the CPU SkipPer's model on 16 threads, with the
-// ratios measured side by side on the H100's host (n = 48, density 0.1: CPU 16 threads 8.73 s,
-// generated kernel 1.66 s, table kernel 3.76 s): both share the walk estimate
-// (exact::estimate_sparse_walk), which under-counts visits at large n (12× at n = 48), so the
-// planner's choice between them stays right where the absolute times do not.
-constexpr double kGpuSkipGeneratedOverCpu16 = 1.66 / 8.73;
+// ratios measured side by side on the H100's host (random:48,0.1,7 and random:48,0.1,1: CPU 16
+// threads 24.6 s and 2.1 s, generated kernel 0.41 s and 0.072 s, table kernel at 2^25 chunks 3.83
+// s and 0.95 s): both share the walk estimate (exact::estimate_sparse_walk), which under-counts
+// visits at large n (12× at n = 48), so the planner's choice between them stays right where the
+// absolute times do not. The generated sparse walk in compensated double runs super-blocks of
+// 2^6 steps, the model's per-step cost fitted at 2^3 (n = 44: 8.28 s against 12.6 s).
+constexpr double kGpuSkipGeneratedOverCpu16 = 0.025;
 constexpr double kH100Fp64Rate = 1.263e11 * 132;  // the one GPU of those ratios
-constexpr double kGpuSkipTablesOverCpu16 = 3.76 / 8.73;
+constexpr double kGpuSkipTablesOverCpu16 = 0.16;
+constexpr double kGpuGeneratedCompensatedUnroll = 8.28 / 12.6;
 constexpr double kGpuWalkStepFixed = 2.0;
 constexpr double kGpuWalkTermPrime = 4.0;
 constexpr double kGpuPartialProductShare = 1.0 / 3.0;
@@ -358,6 +361,8 @@ double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
         per_step = kGpuWalkStepFixed + f.entries_per_step + product;
         if (!generated) {
             per_step *= kGpuTablesSlowdown;
+        } else if (f.arithmetic == Arithmetic::double_precision) {
+            per_step *= kGpuGeneratedCompensatedUnroll;
         }
     }
     return kGpuSparseSetup_s + (generated ? kGpuGenerateCompile_s : 0.0) +

@@ -232,6 +232,7 @@ void fill_binary_tests(gpu::GpuSparseJob& job, const DenseMatrix<std::int64_t>& 
     while (job.free_bits < limit && ((tested >> job.free_bits) & 1U) == 0) {
         ++job.free_bits;
     }
+    job.sub_bits = gpu::gpu_skip_sub_bits(job.base, job.row_mask, job.free_bits);
 }
 
 template <class T, class Norm, class Words>
