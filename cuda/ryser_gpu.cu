@@ -23,10 +23,11 @@
 #include <vector>
 
 #include "backend/cuda_backend.hpp"
-#include "cuda_status.cuh"
 #include "cuda/ryser_dense_source.hpp"
 #include "cuda/ryser_sparse_source.hpp"
+#include "cuda_status.cuh"
 #include "device_workers.cuh"
+#include "numeric/sub_block_bits.hpp"
 #include "nvrtc_cache.cuh"
 #include "pmcount/error.hpp"
 
@@ -664,7 +665,7 @@ void validate(const GpuSparseJob& job) {
             job.test_low.size() != tests || job.test_low_bit.size() != tests ||
             job.test_count.size() != tests || job.free_bits < 0 ||
             job.free_bits > std::min(gpu_skip_chunk_log2(job.n), 16) || job.sub_bits < 0 ||
-            job.sub_bits > gpu_skip_sub_bits(job.base, job.row_mask, job.free_bits)) {
+            job.sub_bits > numeric::sub_block_bits(job.base, job.row_mask, job.free_bits)) {
             throw InvalidArgument("sparse GPU job: malformed SkipPer tables");
         }
     }

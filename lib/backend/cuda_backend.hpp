@@ -5,7 +5,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -140,31 +139,6 @@ inline int gpu_skip_chunk_log2(int n) noexcept {
     return std::max(std::min(bits, 10), bits - 28);
 }
 
-/// The largest sub_bits ≤ free_bits for SkipPer's 0-1 kernel (GpuSparseJob::sub_bits) with
-/// 2^sub_bits · Π max|y_s| < 2^53 over the rows whose mask has a bit below sub_bits, where y_s
-/// runs over y_s(∅) + 2c, c = 0..popcount(mask_s): each sub-block's sum of 2^sub_bits products is
-/// then an exact double. (The bound is formed in double: exact while below 2^53, and a product
-/// whose true value reaches 2^53 rounds to at least 2^53.)
-inline int gpu_skip_sub_bits(const std::vector<double>& base,
-                             const std::vector<std::uint64_t>& row_mask, int free_bits) {
-    int sub = 0;
-    while (sub < free_bits) {
-        const int next = sub + 1;
-        double bound = std::ldexp(1.0, next);
-        for (std::size_t s = 0; s < row_mask.size() && s < base.size(); ++s) {
-            if ((row_mask[s] & ((std::uint64_t{1} << next) - 1)) != 0) {
-                const double top = base[s] + 2.0 * __builtin_popcountll(row_mask[s]);
-                bound *= std::max(std::fabs(base[s]), std::fabs(top));
-            }
-        }
-        if (!(bound < 0x1p53)) {
-            break;
-        }
-        sub = next;
-    }
-    return sub;
-}
-
 /// One sparse permanent sum: Σ over the Gray-code subsets of (−1)^k Π_i y_i as for the dense
 /// engine (GpuRyserJob), with the Gray columns as lists of nonzeros.
 struct GpuSparseJob {
@@ -183,9 +157,8 @@ struct GpuSparseJob {
     std::vector<std::uint64_t> row_mask, test_mask, test_low, test_low_bit;
     std::vector<int> test_count;
     int free_bits = 0;
-    /// skip_binary: a term block's terms are summed in sub-blocks of 2^sub_bits (≤ free_bits),
-    /// whose rows with a Gray bit below sub_bits are multiplied and summed in plain double: it
-    /// must hold 2^sub_bits · Π over those rows of max |y_s| ≤ 2^53 (skip_sub_bits).
+    /// skip_binary: a term block's terms are summed in sub-blocks of 2^sub_bits indices, at most
+    /// numeric::sub_block_bits(base, row_mask, free_bits) (numeric/sub_block_bits.hpp).
     int sub_bits = 0;
     std::vector<std::uint32_t> primes;  ///< modular: as GpuRyserJob (four exact lanes)
     std::vector<int> devices;

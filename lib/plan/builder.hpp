@@ -265,6 +265,8 @@ private:
                 facts.visit_fraction = walk.visit_fraction;
                 facts.entries_per_step = walk.entries_per_step;
                 facts.binary_walk = walk.binary;
+                facts.sub_bits = walk.sub_bits;
+                facts.dynamic_rows = walk.dynamic_rows;
             }
         }
         if (settings_.precision == Precision::exact) {

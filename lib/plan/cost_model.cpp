@@ -60,6 +60,7 @@ constexpr double kSkipJumpRow_ns = 2.8;
 constexpr double kSkipBinaryVisit_ns = 10.0;
 constexpr double kSkipBinaryVisitRow_ns = 0.2;
 constexpr double kSkipBinaryTermRow_ns = 0.3;
+constexpr double kSkipDynamicRow = 3.0;  // a sub-block's dynamic row, in vectorised rows
 // Fixed start-up: the dense engines' thread start and tables; the sparse engines also order the
 // columns (O(n^3) for SkipOrder) and build their tables: 0.3–0.5 ms measured at n = 24–32.
 constexpr double kStart_s = 20e-6;
@@ -218,8 +219,15 @@ double skipper_model_seconds(const LeafFacts& f, bool calibrated) {
     const double visits = clamp01(f.visit_fraction), terms = clamp01(f.term_fraction);
     double per_step = 0;
     if (f.binary_walk && f.arithmetic == Arithmetic::exact && passes(f) == 1) {
-        per_step = visits * (kSkipBinaryVisit_ns + kSkipBinaryVisitRow_ns * width) +
-                   terms * (kSkipBinaryTermRow_ns * width + term_ns(f));
+        // A term's rows and lane reduction are shared by the 2^sub_bits terms of a sub-block,
+        // but for the dynamic rows, which every term forms one at a time (scalar: about three
+        // vectorised rows each; random:44,0.1,2 and ,6, random:48,0.1,1 on 2 threads measured
+        // 1.7–2.1× faster with sub-blocks, predicted 1.8–2.1× with this weight).
+        const double sub = std::ldexp(1.0, f.sub_bits);
+        per_step =
+            visits * (kSkipBinaryVisit_ns + kSkipBinaryVisitRow_ns * width) +
+            terms * (kSkipBinaryTermRow_ns * (width / sub + kSkipDynamicRow * f.dynamic_rows) +
+                     term_ns(f) / sub);
     } else {
         // A visit with a term steps on and forms the product; one without jumps (the zero
         // rows' next touches, the Gray difference applied, y's zeros tracked).
@@ -310,11 +318,14 @@ double gpu_ryser_seconds(const LeafFacts& f) {
 // threads 24.6 s and 2.1 s, generated kernel 0.41 s and 0.072 s, table kernel at 2^25 chunks 3.83
 // s and 0.95 s): both share the walk estimate (exact::estimate_sparse_walk), which under-counts
 // visits at large n (12× at n = 48), so the planner's choice between them stays right where the
-// absolute times do not. The generated sparse walk in compensated double runs super-blocks of
-// 2^6 steps, the model's per-step cost fitted at 2^3 (n = 44: 8.28 s against 12.6 s).
-constexpr double kGpuSkipGeneratedOverCpu16 = 0.025;
+// absolute times do not. Those CPU times predate the CPU's sub-blocks, which made it about 1.9×
+// faster on the 2-core machine, so the ratios are scaled by 1.9. The generated sparse walk in
+// compensated double runs super-blocks of 2^6 steps, the model's per-step cost fitted at 2^3
+// (n = 44: 8.28 s against 12.6 s).
+constexpr double kCpuSkipSubBlockSpeedup = 1.9;
+constexpr double kGpuSkipGeneratedOverCpu16 = 0.025 * kCpuSkipSubBlockSpeedup;
 constexpr double kH100Fp64Rate = 1.263e11 * 132;  // the one GPU of those ratios
-constexpr double kGpuSkipTablesOverCpu16 = 0.16;
+constexpr double kGpuSkipTablesOverCpu16 = 0.16 * kCpuSkipSubBlockSpeedup;
 constexpr double kGpuGeneratedCompensatedUnroll = 8.28 / 12.6;
 constexpr double kGpuWalkStepFixed = 2.0;
 constexpr double kGpuWalkTermPrime = 4.0;

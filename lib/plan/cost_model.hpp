@@ -65,6 +65,8 @@ struct LeafFacts {
     double visit_fraction = 1;
     double entries_per_step = 0;
     bool binary_walk = false;
+    int sub_bits = 0;  ///< the 0-1 path's sub-blocks (SparseWalkEstimate)
+    int dynamic_rows = 0;
     /// Structure for the polynomial engines, measured for leaves of order ≥
     /// kMinPolynomialOrder (and whenever --method names one of them): whether the nonzero
     /// pattern is planar, the frontier width of the best vertex order found (−1: not measured)

@@ -109,30 +109,6 @@ TEST(GpuSparse, ExactMatchesTheCpuOnRandomBinaryAndIntegerMatrices) {
 }
 
 // SkipPer's 0-1 path where it skips most of the range (density 0.1, n = 30..36), against the CPU.
-TEST(GpuSparse, SubBlockBitsKeepEverySubBlockSumAnExactDouble) {
-    // The host's rule for SkipPer's sub-blocks (no GPU needed): the largest sub_bits ≤ free_bits
-    // with 2^sub_bits · Π max|y_s| < 2^53 over the rows with a Gray bit below sub_bits, where
-    // y_s runs from y_s(∅) to y_s(∅) + 2·popcount(mask_s).
-    using backend::cuda::gpu_skip_sub_bits;
-    // Four rows, one Gray bit each, |y| up to 2^17 + 2: 2^2 · (2^17 + 2)^2 < 2^53 but
-    // 2^3 · (2^17 + 2)^3 > 2^53.
-    const double big = std::ldexp(1.0, 17);
-    const std::vector<double> base = {big, -big - 2, big, big, 3};
-    const std::vector<std::uint64_t> masks = {0b1, 0b10, 0b100, 0b1000, 0b110000};
-    EXPECT_EQ(gpu_skip_sub_bits(base, masks, 4), 2);
-    EXPECT_EQ(gpu_skip_sub_bits(base, masks, 1), 1);  // never above free_bits
-    EXPECT_EQ(gpu_skip_sub_bits(base, masks, 0), 0);
-    // Rows without a low bit do not count: the fifth row's bits start at 4.
-    const std::vector<double> small = {1, 1, 1, 1, std::ldexp(1.0, 60)};
-    EXPECT_EQ(gpu_skip_sub_bits(small, masks, 4), 4);
-    // The bound is strict: 2 · 2^52 = 2^53 is refused, 2 · 2^51 taken (y tops out at base + 2).
-    EXPECT_EQ(gpu_skip_sub_bits({std::ldexp(1.0, 52) - 2}, {0b1}, 1), 0);
-    EXPECT_EQ(gpu_skip_sub_bits({std::ldexp(1.0, 51) - 2}, {0b1}, 1), 1);
-    // The top end counts as much as y(∅): y(∅) = −1 with three bits reaches 5, and
-    // 2 · (2^50 + 2) · 5 > 2^53 (with |y(∅)| alone it would pass).
-    EXPECT_EQ(gpu_skip_sub_bits({std::ldexp(1.0, 50), -1}, {0b1, 0b111}, 1), 0);
-}
-
 TEST(GpuSparse, SkipperAtDensityOneTenth) {
     SKIP_WITHOUT_GPU();
     for (std::uint64_t seed = 0; seed < 4; ++seed) {

@@ -60,6 +60,12 @@ public:
             add(w.low);
             high += w.high;
         }
+        /// Adds v·2^64 (v < 2^128).
+        void add_shifted64(uint128_t v) noexcept {
+            const uint128_t shifted = v << 64;
+            add(shifted);
+            high += static_cast<std::uint64_t>(v >> 64);
+        }
         /// (high·2^128 + low) mod p, by Horner in base 2^64.
         std::uint64_t mod(std::uint64_t p) const noexcept {
             const std::uint64_t two64 = static_cast<std::uint64_t>((uint128_t{1} << 64) % p);
@@ -115,22 +121,35 @@ public:
     void accumulate_lanes(Acc& acc, const double (&lane)[L]) const noexcept {
         bool negative = Odd;
         std::uint64_t magnitude[L];
-        bool zero = false;
-        for (int l = 0; l < L; ++l) {
-            negative ^= std::signbit(lane[l]);
-            magnitude[l] = static_cast<std::uint64_t>(std::fabs(lane[l]));
-            zero |= magnitude[l] == 0;
-        }
-        if (zero) {
+        if (!magnitudes(lane, magnitude, negative)) {
             return;  // common for sparse 0-1 matrices; skips all modular work
         }
         if constexpr (Compact) {
-            const uint128_t product =
-                uint128_t{magnitude[0] * magnitude[1]} * (magnitude[2] * magnitude[3]);  // < 2^124
-            (negative ? acc.negative : acc.positive).add(product);
-            return;
+            (negative ? acc.negative : acc.positive).add(compact_product(magnitude));
         } else {
-            accumulate_modular(acc, magnitude, negative);
+            accumulate_modular(acc, magnitude, negative, 0);
+        }
+    }
+
+    /// Adds ±Π lanes · times (Odd: sign −), `times` an exact integer below 2^53 (SkipPer's
+    /// sub-block sums, numeric/sub_block_bits.hpp): in the compact form the product, below 2^177,
+    /// goes into the 192-bit sums; in the modular form `times` enters in Montgomery form, so the
+    /// factor R^-(L−1) stays.
+    template <bool Odd>
+    void accumulate_lanes_times(Acc& acc, const double (&lane)[L], double times) const noexcept {
+        bool negative = Odd != std::signbit(times);
+        const auto factor = static_cast<std::uint64_t>(std::fabs(times));
+        std::uint64_t magnitude[L];
+        if (factor == 0 || !magnitudes(lane, magnitude, negative)) {
+            return;
+        }
+        if constexpr (Compact) {
+            const uint128_t product = compact_product(magnitude);
+            Wide& sum = negative ? acc.negative : acc.positive;
+            sum.add(uint128_t{static_cast<std::uint64_t>(product)} * factor);
+            sum.add_shifted64(uint128_t{static_cast<std::uint64_t>(product >> 64)} * factor);
+        } else {
+            accumulate_modular(acc, magnitude, negative, factor);
         }
     }
 
@@ -162,9 +181,25 @@ public:
     }
 
 private:
-    /// Each prime: Montgomery products of the lane magnitudes (factor R^-(L−1)).
-    void accumulate_modular(ModularAcc& acc, const std::uint64_t (&magnitude)[L],
-                            bool negative) const noexcept {
+    /// The lanes' magnitudes as integers, their signs folded into `negative`; false when one is 0.
+    static bool magnitudes(const double (&lane)[L], std::uint64_t (&magnitude)[L],
+                           bool& negative) noexcept {
+        bool zero = false;
+        for (int l = 0; l < L; ++l) {
+            negative ^= std::signbit(lane[l]);
+            magnitude[l] = static_cast<std::uint64_t>(std::fabs(lane[l]));
+            zero |= magnitude[l] == 0;
+        }
+        return !zero;
+    }
+    /// The compact form's exact product (< 2^124).
+    static uint128_t compact_product(const std::uint64_t (&magnitude)[L]) noexcept {
+        return uint128_t{magnitude[0] * magnitude[1]} * (magnitude[2] * magnitude[3]);
+    }
+    /// Each prime: Montgomery products of the lane magnitudes (factor R^-(L−1)), times `factor`
+    /// in Montgomery form when it is not 0.
+    void accumulate_modular(ModularAcc& acc, const std::uint64_t (&magnitude)[L], bool negative,
+                            std::uint64_t factor) const noexcept {
         uint128_t* sums = acc.sums.data() + (negative ? 1 : 0);
         const numeric::Montgomery64* mont = moduli_.data();
         const std::size_t primes = moduli_.size();
@@ -173,6 +208,9 @@ private:
             std::uint64_t r = mont[k].redc(first);
             for (int l = 2; l < L; ++l) {
                 r = mont[k].mul(r, magnitude[l]);
+            }
+            if (factor != 0) {
+                r = mont[k].mul(r, mont[k].to_montgomery(factor));
             }
             sums[2 * k] += r;
         }

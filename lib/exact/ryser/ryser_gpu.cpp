@@ -13,6 +13,7 @@
 #include "backend/cuda_backend.hpp"
 #include "exact/ryser/ryser_driver.hpp"
 #include "numeric/double_double.hpp"
+#include "numeric/sub_block_bits.hpp"
 
 namespace pmcount::exact {
 
@@ -232,7 +233,7 @@ void fill_binary_tests(gpu::GpuSparseJob& job, const DenseMatrix<std::int64_t>& 
     while (job.free_bits < limit && ((tested >> job.free_bits) & 1U) == 0) {
         ++job.free_bits;
     }
-    job.sub_bits = gpu::gpu_skip_sub_bits(job.base, job.row_mask, job.free_bits);
+    job.sub_bits = numeric::sub_block_bits(job.base, job.row_mask, job.free_bits);
 }
 
 template <class T, class Norm, class Words>

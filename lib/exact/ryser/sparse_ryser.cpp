@@ -26,6 +26,7 @@
 #include "exact/ryser/gray_code.hpp"
 #include "exact/ryser/ryser_driver.hpp"
 #include "numeric/int128.hpp"
+#include "numeric/sub_block_bits.hpp"
 
 namespace pmcount::exact {
 
@@ -169,6 +170,13 @@ struct BinaryTables {
     std::vector<std::uint64_t> test_low;      // mask | bits above its lowest: candidate h
     std::vector<std::uint64_t> test_low_bit;  // the lowest bit of mask
     int free_bits = 0;  // the lowest Gray bits touch no tested row: a visit covers 2^free_bits
+    // Sub-blocks of 2^sub_bits terms (numeric/sub_block_bits.hpp): per slot, y is kept (keep 1,
+    // drop 0) for the static rows and replaced by 1 (keep 0, drop 1) for the dynamic ones, whose
+    // masks and y(∅) are listed apart.
+    int sub_bits = 0;
+    std::vector<double> keep, drop;  // W
+    std::vector<std::uint64_t> dynamic_mask;
+    std::vector<double> dynamic_base;
 };
 
 /// SkipPer's walk on a 0-1 matrix: a visit tests the rows that can be zero straight from
@@ -190,6 +198,12 @@ void binary_skip_range(const Arith& arith, const BinaryTables& t, std::uint64_t 
     const std::uint64_t* row_mask = t.row_mask.data();
     const double* base = t.base.data();
     const std::uint64_t block = std::uint64_t{1} << t.free_bits;
+    const std::uint64_t sub_size = std::uint64_t{1} << t.sub_bits;
+    const double* keep = t.keep.data();
+    const double* drop = t.drop.data();
+    const std::uint64_t* dynamic_mask = t.dynamic_mask.data();
+    const double* dynamic_base = t.dynamic_base.data();
+    const std::size_t dynamic = t.dynamic_mask.size();
     alignas(64) double y[W];
     std::uint64_t k = begin;
     while (k < end) {
@@ -212,17 +226,46 @@ void binary_skip_range(const Arith& arith, const BinaryTables& t, std::uint64_t 
             k = target;
             continue;
         }
-        for (std::uint64_t i = 0; i < block; ++i) {
-            const std::uint64_t h = g ^ gray(i);
-            for (int s = 0; s < W; ++s) {
-                y[s] = base[s] + 2.0 * static_cast<double>(__builtin_popcountll(h & row_mask[s]));
+        if (sub_size == 1) {
+            for (std::uint64_t i = 0; i < block; ++i) {
+                const std::uint64_t h = g ^ gray(i);
+                for (int s = 0; s < W; ++s) {
+                    y[s] =
+                        base[s] + 2.0 * static_cast<double>(__builtin_popcountll(h & row_mask[s]));
+                }
+                double lane[L];
+                lane_products_two_chains<L, W>(y, lane);
+                if (((k + i) & 1) != 0) {
+                    arith.template accumulate_lanes<true>(acc, lane);
+                } else {
+                    arith.template accumulate_lanes<false>(acc, lane);
+                }
             }
-            double lane[L];
-            lane_products_two_chains<L, W>(y, lane);
-            if (((k + i) & 1) != 0) {
-                arith.template accumulate_lanes<true>(acc, lane);
-            } else {
-                arith.template accumulate_lanes<false>(acc, lane);
+        } else {
+            // Sub-blocks: the static rows' lanes once, the dynamic rows' signed products summed
+            // exactly in double (k + b is even, so term i has sign (−1)^i).
+            for (std::uint64_t b = 0; b < block; b += sub_size) {
+                const std::uint64_t h = g ^ gray(b);
+                for (int s = 0; s < W; ++s) {
+                    y[s] = (base[s] +
+                            2.0 * static_cast<double>(__builtin_popcountll(h & row_mask[s]))) *
+                               keep[s] +
+                           drop[s];
+                }
+                double lane[L];
+                lane_products_two_chains<L, W>(y, lane);
+                double sum = 0;
+                for (std::uint64_t i = 0; i < sub_size; ++i) {
+                    const std::uint64_t hi = h ^ gray(i);
+                    double term = 1;
+                    for (std::size_t d = 0; d < dynamic; ++d) {
+                        term *=
+                            dynamic_base[d] +
+                            2.0 * static_cast<double>(__builtin_popcountll(hi & dynamic_mask[d]));
+                    }
+                    sum += (i & 1) != 0 ? -term : term;
+                }
+                arith.template accumulate_lanes_times<false>(acc, lane, sum);
             }
         }
         k += block;
@@ -293,6 +336,17 @@ struct SparseKernel {
                 const int free_limit = std::min(chunk_log2_for(t.gray_bits), kMaxFreeBits);
                 while (b.free_bits < free_limit && ((tested >> b.free_bits) & 1U) == 0) {
                     ++b.free_bits;
+                }
+                b.sub_bits = numeric::sub_block_bits(b.base, b.row_mask, b.free_bits);
+                const std::uint64_t low = (std::uint64_t{1} << b.sub_bits) - 1;
+                for (int s = 0; s < W; ++s) {
+                    const bool dynamic = (b.row_mask[static_cast<std::size_t>(s)] & low) != 0;
+                    b.keep.push_back(dynamic ? 0.0 : 1.0);
+                    b.drop.push_back(dynamic ? 1.0 : 0.0);
+                    if (dynamic) {
+                        b.dynamic_mask.push_back(b.row_mask[static_cast<std::size_t>(s)]);
+                        b.dynamic_base.push_back(b.base[static_cast<std::size_t>(s)]);
+                    }
                 }
                 while (b.test_mask.size() % 8 != 0) {
                     b.test_mask.push_back(0);
@@ -568,8 +622,16 @@ SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a) {
             tested |= base[s] <= 0 && base[s] % 2 == 0 ? row_mask[s] : 0;
         }
         const int limit = out.binary ? std::min(chunk_log2_for(bits), kMaxFreeBits) : 0;
-        for (int b = 0; b < limit && ((tested >> b) & 1U) == 0; ++b) {
+        int free_bits = 0;
+        for (; free_bits < limit && ((tested >> free_bits) & 1U) == 0; ++free_bits) {
             block *= 2;
+        }
+        if (out.binary) {
+            const std::vector<double> start(base.begin(), base.end());
+            out.sub_bits = numeric::sub_block_bits(start, row_mask, free_bits);
+            const std::uint64_t low = (std::uint64_t{1} << out.sub_bits) - 1;
+            out.dynamic_rows = static_cast<int>(std::count_if(
+                row_mask.begin(), row_mask.end(), [&](std::uint64_t m) { return (m & low) != 0; }));
         }
     }
     // One walk from `first`: SkipPer's visits and terms until `max_visits` or the end.

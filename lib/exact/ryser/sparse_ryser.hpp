@@ -77,6 +77,10 @@ struct SparseWalkEstimate {
     double entries_per_step = 0;
     /// The Gray columns are 0-1: with exact lanes SkipPer takes its 0-1 path.
     bool binary = false;
+    /// The 0-1 path's sub-blocks (numeric/sub_block_bits.hpp): 2^sub_bits terms share one static
+    /// product, and `dynamic_rows` rows change inside one.
+    int sub_bits = 0;
+    int dynamic_rows = 0;
 };
 
 /// Estimates by sampling (SkipOrder, SkipPer's jump rule, exact zero tests on the entries): the

@@ -13,7 +13,10 @@
 #include "exact/brute_force.hpp"
 #include "exact/ryser/gray_code.hpp"
 #include "exact/ryser/ryser.hpp"
+#include "exact/ryser/ryser_arithmetic.hpp"
 #include "numeric/crt.hpp"
+#include "numeric/montgomery.hpp"
+#include "numeric/primes.hpp"
 #include "support/engine_run.hpp"
 #include "support/random_matrices.hpp"
 
@@ -244,6 +247,54 @@ TEST(SparseWalkEstimate, SampledTermFractionIsCloseOnALargerSparseMatrix) {
     ASSERT_GT(truth, 0);
     EXPECT_GT(e.term_fraction, truth / 4);
     EXPECT_LT(e.term_fraction, truth * 4);
+}
+
+/// Σ ±Π lanes · times modulo each prime through accumulate_lanes_times, against the same sum
+/// formed with mul_mod: for both forms of the exact lanes (compact: lanes below 2^31, 192-bit
+/// sums; modular: lanes below 2^53), negative lanes and sums, and a zero.
+template <bool Compact>
+void check_lanes_times(int lane_bits) {
+    const std::vector<std::uint64_t> primes = numeric::largest_primes_below(62, 3);
+    const ExactLanes<4, Compact> arith(primes);
+    auto acc = arith.make_acc();
+    std::vector<std::uint64_t> expected(primes.size(), 0);
+    std::mt19937_64 rng(static_cast<std::uint64_t>(lane_bits));
+    for (int t = 0; t < 200; ++t) {
+        double lane[4];
+        bool negative = false;
+        std::vector<std::uint64_t> product(primes.size(), 1);
+        auto factor = [&](double v) {
+            negative ^= v < 0;
+            for (std::size_t k = 0; k < primes.size(); ++k) {
+                product[k] = numeric::mul_mod(
+                    product[k], static_cast<std::uint64_t>(std::fabs(v)) % primes[k], primes[k]);
+            }
+        };
+        for (double& l : lane) {
+            l = static_cast<double>(rng() >> (64 - lane_bits)) * ((rng() & 1) != 0 ? -1.0 : 1.0);
+            factor(l);
+        }
+        const double times =
+            t == 7 ? 0.0 : static_cast<double>(rng() >> 11) * ((rng() & 1) != 0 ? -1.0 : 1.0);
+        factor(times);
+        const bool odd = (t & 1) != 0;
+        negative ^= odd;
+        if (odd) {
+            arith.template accumulate_lanes_times<true>(acc, lane, times);
+        } else {
+            arith.template accumulate_lanes_times<false>(acc, lane, times);
+        }
+        for (std::size_t k = 0; k < primes.size(); ++k) {
+            expected[k] = negative ? numeric::sub_mod(expected[k], product[k], primes[k])
+                                   : (expected[k] + product[k]) % primes[k];
+        }
+    }
+    EXPECT_EQ(arith.residues(acc), expected);
+}
+
+TEST(SparseRyser, SubBlockSumsEnterTheExactLanesAsAFifthFactor) {
+    check_lanes_times<true>(31);
+    check_lanes_times<false>(53);
 }
 
 TEST(SparseRyser, BinarySkipPerEnumeratesBlocksOfColumnsThatNeverZeroARow) {
