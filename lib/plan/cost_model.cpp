@@ -220,9 +220,10 @@ double skipper_model_seconds(const LeafFacts& f, bool calibrated) {
     double per_step = 0;
     if (f.binary_walk && f.arithmetic == Arithmetic::exact && passes(f) == 1) {
         // A term's rows and lane reduction are shared by the 2^sub_bits terms of a sub-block,
-        // but for the dynamic rows, which every term forms one at a time (scalar: about three
-        // vectorised rows each; random:44,0.1,2 and ,6, random:48,0.1,1 on 2 threads measured
-        // 1.7–2.1× faster with sub-blocks, predicted 1.8–2.1× with this weight).
+        // but for the dynamic rows, which every term forms (about three vectorised rows each:
+        // random:44,0.1,2 and ,6 and random:48,0.1,1 on 2 threads ran 2.5×, 1.9× and 2.3×
+        // faster with sub-blocks; predicted/measured 1.42, 0.68, 0.90 against 1.17, 0.78, 0.81
+        // before, one calibration apart).
         const double sub = std::ldexp(1.0, f.sub_bits);
         per_step =
             visits * (kSkipBinaryVisit_ns + kSkipBinaryVisitRow_ns * width) +
@@ -318,11 +319,11 @@ double gpu_ryser_seconds(const LeafFacts& f) {
 // threads 24.6 s and 2.1 s, generated kernel 0.41 s and 0.072 s, table kernel at 2^25 chunks 3.83
 // s and 0.95 s): both share the walk estimate (exact::estimate_sparse_walk), which under-counts
 // visits at large n (12× at n = 48), so the planner's choice between them stays right where the
-// absolute times do not. Those CPU times predate the CPU's sub-blocks, which made it about 1.9×
-// faster on the 2-core machine, so the ratios are scaled by 1.9. The generated sparse walk in
+// absolute times do not. Those CPU times predate the CPU's sub-blocks, which made it about 2.2×
+// faster on the 2-core machine, so the ratios are scaled by 2.2. The generated sparse walk in
 // compensated double runs super-blocks of 2^6 steps, the model's per-step cost fitted at 2^3
 // (n = 44: 8.28 s against 12.6 s).
-constexpr double kCpuSkipSubBlockSpeedup = 1.9;
+constexpr double kCpuSkipSubBlockSpeedup = 2.2;
 constexpr double kGpuSkipGeneratedOverCpu16 = 0.025 * kCpuSkipSubBlockSpeedup;
 constexpr double kH100Fp64Rate = 1.263e11 * 132;  // the one GPU of those ratios
 constexpr double kGpuSkipTablesOverCpu16 = 0.16 * kCpuSkipSubBlockSpeedup;

@@ -298,35 +298,39 @@ TEST(SparseRyser, SubBlockSumsEnterTheExactLanesAsAFifthFactor) {
 }
 
 TEST(SparseRyser, BinarySkipPerEnumeratesBlocksOfColumnsThatNeverZeroARow) {
-    // Rows 0–11 get an odd number of ones, so their y_i is odd and never zero; columns 0–5 only
-    // touch those rows, so SkipPer's 0-1 path puts them on the lowest Gray bits and enumerates
-    // their 2^6 combinations without tests.
+    // Rows 0–11 get an odd number of ones, so their y_i is odd and never zero; columns below
+    // `low` only touch those rows, so SkipPer's 0-1 path puts them on the lowest Gray bits and
+    // enumerates their 2^low combinations without tests, in sub-blocks of up to 2^low terms
+    // (low = 9: several tiles of 64 terms per sub-block).
     constexpr int n = 24;
-    std::mt19937_64 rng(21);
-    DenseMatrix<std::int64_t> a(n, n);
-    for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j) {
-            a(i, j) = (j >= 6 || i < 12) && rng() % 4 == 0 ? 1 : 0;
+    for (const int low : {6, 9}) {
+        std::mt19937_64 rng(21);
+        DenseMatrix<std::int64_t> a(n, n);
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                a(i, j) = (j >= low || i < 12) && rng() % 4 == 0 ? 1 : 0;
+            }
+            a(i, i) = 1;
         }
-        a(i, i) = 1;
-    }
-    for (int i = 0; i < 12; ++i) {
-        std::int64_t ones = 0;
-        for (int j = 0; j < n; ++j) {
-            ones += a(i, j);
+        for (int i = 0; i < 12; ++i) {
+            std::int64_t ones = 0;
+            for (int j = 0; j < n; ++j) {
+                ones += a(i, j);
+            }
+            if (ones % 2 == 0) {
+                a(i, n - 1) = 1 - a(i, n - 1);
+            }
         }
-        if (ones % 2 == 0) {
-            a(i, n - 1) = 1 - a(i, n - 1);
+        const auto order = sparse_column_order(a, SparseVariant::skipper, true);
+        for (int b = 0; b < low; ++b) {
+            EXPECT_LT(order[static_cast<std::size_t>(b)], low) << "Gray bit " << b;
         }
-    }
-    const auto order = sparse_column_order(a, SparseVariant::skipper, true);
-    for (int b = 0; b < 6; ++b) {
-        EXPECT_LT(order[static_cast<std::size_t>(b)], 6) << "Gray bit " << b;
-    }
-    const BigInt dense = ryser_exact(a, true, threads(2)).value;
-    EXPECT_FALSE(dense.is_zero());
-    for (const int t : {1, 2}) {
-        EXPECT_EQ(sparse_ryser_exact(a, true, SparseVariant::skipper, threads(t)).value, dense);
+        const BigInt dense = ryser_exact(a, true, threads(2)).value;
+        EXPECT_FALSE(dense.is_zero());
+        for (const int t : {1, 2}) {
+            EXPECT_EQ(sparse_ryser_exact(a, true, SparseVariant::skipper, threads(t)).value, dense)
+                << "low " << low;
+        }
     }
 }
 
