@@ -455,8 +455,8 @@ __device__ __forceinline__ double skip_row(const P& pattern, int s, u64 h) {
 /// (those with a Gray bit below sub_bits), so its terms sum to
 ///     Π_static y_s · Σ_i (−1)^i Π_dynamic y_s(i):
 /// the static product is formed once, in the four exact lanes, and the inner sum in plain
-/// double, exact because the host picks sub_bits so that 2^sub_bits · Π_dynamic max|y_s| ≤ 2^53
-/// (job.sub_bits in cuda_backend.hpp). The modular arithmetic then runs once per sub-block
+/// double, exact because the host picks sub_bits so that 2^sub_bits · Π_dynamic max|y_s| < 2^53
+/// (numeric/sub_block_bits.hpp). The modular arithmetic then runs once per sub-block
 /// instead of once per term. With sub_bits = 0 every row is static and each term goes to
 /// add_lanes as before. No y array: with y, the row masks and y(∅) live at once the kernel ran
 /// out of registers; rows come straight from the popcounts.
@@ -516,8 +516,8 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
     const unsigned below = (1u << lane) - 1;
-    const int free = pattern.free_bits();
-    const u64 block = u64{1} << free;
+    const int block_log2 = pattern.free_bits();
+    const u64 block = u64{1} << block_log2;
     for_each_group<4>(q, [&](u64 taken, typename A::Acc& acc) {
         const u64 chunk = (q.first_group + taken) * kGroupChunks + lane;
         u64 k = chunk << q.chunk_log2;  // this lane's position and the end of its range
@@ -532,7 +532,7 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
             if (idle != 0) {
                 // The donor: the largest range left, in blocks (clamped to 27 bits, lane in
                 // the low 5 bits of the key).
-                const u64 left = working ? (stop - k) >> free : 0;
+                const u64 left = working ? (stop - k) >> block_log2 : 0;
                 const u32 key = (static_cast<u32>(min(left, u64{(1u << 27) - 1})) << 5) | static_cast<u32>(lane);
 #if __CUDA_ARCH__ >= 800
                 const u32 best = __reduce_max_sync(kAll, key);
@@ -547,7 +547,7 @@ __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
                     const int thief = __ffs(static_cast<int>(idle)) - 1;
                     const u64 donor_k = __shfl_sync(kAll, k, donor);
                     const u64 donor_stop = __shfl_sync(kAll, stop, donor);
-                    const u64 mid = donor_k + (((donor_stop - donor_k) >> (free + 1)) << free);
+                    const u64 mid = donor_k + (((donor_stop - donor_k) >> (block_log2 + 1)) << block_log2);
                     if (lane == donor) {
                         stop = mid;
                     } else if (lane == thief) {
