@@ -188,7 +188,7 @@ struct BinaryTables {
 /// bound), half the latency of one chain. With sub_bits > 0 a block's terms go by sub-blocks of
 /// 2^sub_bits (numeric/sub_block_bits.hpp): the static rows' lanes once per sub-block, the
 /// dynamic rows' products of its terms summed exactly in double, and the sum handed to the
-/// exact lanes as a fifth factor (2.5× faster at n = 44 and 48, density 0.1, on 2 threads).
+/// exact lanes as a fifth factor (1.9–2.5× faster at n = 44 and 48, density 0.1, 2 threads).
 template <class Arith, int W>
 void binary_skip_range(const Arith& arith, const BinaryTables& t, std::uint64_t begin,
                        std::uint64_t end, typename Arith::Acc& result) noexcept {
