@@ -153,6 +153,44 @@ TEST(GpuSparse, FloatingArithmeticsAgreeWithTheCpuWithinTheBounds) {
     }
 }
 
+/// Sets PMCOUNT_GPU_SPARSE_UNROLL for one scope.
+class UnrollOverride {
+public:
+    explicit UnrollOverride(const char* m) { ::setenv("PMCOUNT_GPU_SPARSE_UNROLL", m, 1); }
+    ~UnrollOverride() { ::unsetenv("PMCOUNT_GPU_SPARSE_UNROLL"); }
+    UnrollOverride(const UnrollOverride&) = delete;
+    UnrollOverride& operator=(const UnrollOverride&) = delete;
+};
+
+TEST(GpuSparse, EveryWalkUnrollGivesTheSameAnswerAndAMalformedOneIsAnError) {
+    SKIP_WITHOUT_GPU();
+    // The walk's super-block length M is a template argument, and the generated kernel's row
+    // layers depend on it (GeneratedPattern::layer): every M from 1 to 6 must agree with the
+    // CPU, in both codes (the generated compensated walk's default is 6, the others' less).
+    const auto a = test::random_real(18, -1.0, 1.0, 0.3, 77);
+    const FloatOutcome cpu = ryser_real(a, Precision::double_double, {});
+    for (const char* m : {"1", "2", "3", "4", "5", "6"}) {
+        const UnrollOverride override(m);
+        for (const GpuKernelCode code : kCodes) {
+            const FloatOutcome gpu = sparse_ryser_real_gpu(a, Precision::double_precision,
+                                                           SparseVariant::sparyser, code, {});
+            EXPECT_LE(std::fabs(value(gpu) - value(cpu)), error_bound(gpu) + error_bound(cpu))
+                << "M " << m << " " << name(code);
+        }
+    }
+    for (const char* m : {"0", "7", "3,", "x", "-1"}) {
+        const UnrollOverride override(m);
+        try {
+            sparse_ryser_real_gpu(a, Precision::double_precision, SparseVariant::sparyser,
+                                  GpuKernelCode::generated, {});
+            ADD_FAILURE() << "PMCOUNT_GPU_SPARSE_UNROLL=" << m << " was accepted";
+        } catch (const std::exception& e) {
+            EXPECT_NE(std::string(e.what()).find("PMCOUNT_GPU_SPARSE_UNROLL"), std::string::npos)
+                << e.what();
+        }
+    }
+}
+
 // Repeated runs and two queues on one GPU (as two GPUs would) give the same bits; table and
 // generated kernels (which multiply in another order: partial products) agree within their
 // bounds, and exactly in modular arithmetic.
