@@ -15,6 +15,7 @@
 #include "support/cancelling_matrices.hpp"
 #include "support/closed_forms.hpp"
 #include "support/random_matrices.hpp"
+#include "support/scoped_env.hpp"
 
 namespace pmcount::exact {
 namespace {
@@ -86,13 +87,9 @@ TEST(GpuRyser, ResultDoesNotDependOnTheSchedule) {
     EXPECT_EQ(ryser_exact_gpu(b, true, two_queues).value, ryser_exact(b, true, {}).value);
 }
 
-/// Sets PMCOUNT_GPU_SHAPE for one scope.
-class ShapeOverride {
-public:
-    explicit ShapeOverride(const char* shape) { ::setenv("PMCOUNT_GPU_SHAPE", shape, 1); }
-    ~ShapeOverride() { ::unsetenv("PMCOUNT_GPU_SHAPE"); }
-    ShapeOverride(const ShapeOverride&) = delete;
-    ShapeOverride& operator=(const ShapeOverride&) = delete;
+/// PMCOUNT_GPU_SHAPE for one scope.
+struct ShapeOverride : test::ScopedEnv {
+    explicit ShapeOverride(const char* shape) : ScopedEnv("PMCOUNT_GPU_SHAPE", shape) {}
 };
 
 TEST(GpuRyser, EveryKernelShapeGivesTheSameAnswer) {

@@ -16,6 +16,7 @@
 #include "exact/ryser/sparse_ryser.hpp"
 #include "pmcount/count.hpp"
 #include "support/random_matrices.hpp"
+#include "support/scoped_env.hpp"
 
 namespace pmcount::exact {
 namespace {
@@ -47,22 +48,14 @@ bool binary(const DenseMatrix<std::int64_t>& a) {
 /// A kernel cache directory of its own for the duration of a test.
 class ScratchCache {
 public:
-    ScratchCache() {
-        const char* old = std::getenv("PMCOUNT_KERNEL_CACHE");
-        had_old_ = old != nullptr;
-        old_ = had_old_ ? old : "";
-        path_ = std::filesystem::temp_directory_path() /
-                ("pmcount-gpu-sparse-test-" + std::to_string(::getpid()));
+    ScratchCache()
+        : path_(std::filesystem::temp_directory_path() /
+                ("pmcount-gpu-sparse-test-" + std::to_string(::getpid()))),
+          env_("PMCOUNT_KERNEL_CACHE", path_.string()) {
         std::filesystem::remove_all(path_);
-        setenv("PMCOUNT_KERNEL_CACHE", path_.c_str(), 1);
         backend::cuda::forget_loaded_kernels();
     }
     ~ScratchCache() {
-        if (had_old_) {
-            setenv("PMCOUNT_KERNEL_CACHE", old_.c_str(), 1);
-        } else {
-            unsetenv("PMCOUNT_KERNEL_CACHE");
-        }
         std::filesystem::remove_all(path_);
         backend::cuda::forget_loaded_kernels();
     }
@@ -76,8 +69,7 @@ public:
 
 private:
     std::filesystem::path path_;
-    std::string old_;
-    bool had_old_ = false;
+    test::ScopedEnv env_;
 };
 
 // 120 seeded sparse matrices (0-1 with a planted perfect matching, and small integers; orders
@@ -153,13 +145,9 @@ TEST(GpuSparse, FloatingArithmeticsAgreeWithTheCpuWithinTheBounds) {
     }
 }
 
-/// Sets PMCOUNT_GPU_SPARSE_UNROLL for one scope.
-class UnrollOverride {
-public:
-    explicit UnrollOverride(const char* m) { ::setenv("PMCOUNT_GPU_SPARSE_UNROLL", m, 1); }
-    ~UnrollOverride() { ::unsetenv("PMCOUNT_GPU_SPARSE_UNROLL"); }
-    UnrollOverride(const UnrollOverride&) = delete;
-    UnrollOverride& operator=(const UnrollOverride&) = delete;
+/// PMCOUNT_GPU_SPARSE_UNROLL for one scope.
+struct UnrollOverride : test::ScopedEnv {
+    explicit UnrollOverride(const char* m) : ScopedEnv("PMCOUNT_GPU_SPARSE_UNROLL", m) {}
 };
 
 TEST(GpuSparse, EveryWalkUnrollGivesTheSameAnswerAndAMalformedOneIsAnError) {
