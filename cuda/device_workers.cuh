@@ -1,11 +1,12 @@
 // Host-side pieces shared by the engines that spread batches over several GPUs
 // (cuda/ryser_gpu.cu, cuda/hafnian_gpu.cu): one worker thread per device, and the double-double
-// sum in which the host combines the batches' records (in batch order, so that the result does
-// not depend on which GPU finished first).
+// sums in which the host forms each unit's floating record from its segments and combines the
+// units' records (in unit order, so that the result does not depend on which GPU finished first).
 #pragma once
 
 #include <atomic>
 #include <cstddef>
+#include <cstring>
 #include <exception>
 #include <thread>
 #include <vector>
@@ -26,6 +27,39 @@ inline DD dd_add(DD a, DD b) {
     e += a.lo + b.lo;
     const double hi = s + e;
     return {hi, e - (hi - s)};
+}
+
+/// The floating record of a unit (5 doubles: re hi/lo, im hi/lo, Σ|term|) from its `count`
+/// segment records of `stride` doubles each (re hi/lo, im hi/lo, Σ|term| first), added in order.
+inline void float_unit_record(const double* segments, std::size_t count, std::size_t stride,
+                              unsigned char* record) {
+    DD re, im;
+    double magnitude = 0;
+    for (std::size_t g = 0; g < count; ++g) {
+        const double* r = segments + g * stride;
+        re = dd_add(re, {r[0], r[1]});
+        im = dd_add(im, {r[2], r[3]});
+        magnitude += r[4];
+    }
+    const double sums[5] = {re.hi, re.lo, im.hi, im.lo, magnitude};
+    std::memcpy(record, sums, sizeof sums);
+}
+
+/// Σ of floating unit records (float_unit_record's layout, `units` of them), in unit order.
+struct FloatSums {
+    DD re, im;
+    double magnitude = 0;
+};
+inline FloatSums add_float_records(const unsigned char* records, std::size_t units) {
+    FloatSums total;
+    for (std::size_t u = 0; u < units; ++u) {
+        double sums[5];
+        std::memcpy(sums, records + u * sizeof sums, sizeof sums);
+        total.re = dd_add(total.re, {sums[0], sums[1]});
+        total.im = dd_add(total.im, {sums[2], sums[3]});
+        total.magnitude += sums[4];
+    }
+    return total;
 }
 
 /// Calls work(g) on its own thread for every device slot g < devices and waits for all of them.

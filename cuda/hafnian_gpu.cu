@@ -2,16 +2,18 @@
 // described in cuda/kernels/hafnian.cuh, the work split in hafnian_plan.cuh). The kernels are
 // compiled by NVRTC for the order and arithmetic at hand and cached on disk (nvrtc_cache.cuh).
 //
-// Layers (CUB style): hafnian() (device-wide entry: plan, compile, start one worker per GPU,
-// combine the batches in list order) → run_device() (one GPU: upload, then per batch tier 0,
-// tier 1 and tier 2 launches and the record reduction) → the kernels. Work: about
-// 4.75·m²·2^m multiply-adds per prime (m = n/2). Every CUDA status becomes DeviceError.
+// Layers (CUB style): hafnian() (device-wide entry: plan the batches of the job's units, compile,
+// start one worker per GPU) → run_device() (one GPU: upload, then per batch tier 0, tier 1 and
+// tier 2 launches, the record reduction and each unit's record) → the kernels. The caller merges
+// the units' records in unit order (merge_hafnian_records). Work: about 4.75·m²·2^m
+// multiply-adds per prime (m = n/2). Every CUDA status becomes DeviceError.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -32,10 +34,10 @@ using u64 = unsigned long long;
 constexpr int kMaxPairs = 32;         // pmcount_hafnian::kMaxPairs
 constexpr int kMaxSubtreeLevels = 6;  // pmcount_hafnian::kMaxSubtreeLevels
 constexpr int kExpandThreads = 128;   // pmcount_hafnian::kExpandThreads
-constexpr int kSegmentTasks = 256;    // pmcount_hafnian::kSegmentTasks
 constexpr int kRecordDoubles = 8;     // pmcount_hafnian::kRecordDoubles
 static_assert(kMaxGpuHafnianOrder / 2 <= kMaxPairs, "the kernels' pool table is too short");
 static_assert(HafnianPolicy::kSubtreeLevels <= kMaxSubtreeLevels, "one leaf per lane at most");
+constexpr auto kSegmentTasks = static_cast<int>(kHafnianSegmentTasks);
 
 /// Mirrors pmcount_hafnian::Params in the kernel source (same layout).
 struct HafnianParams {
@@ -100,12 +102,6 @@ Kernels load(int n, GpuHafnianMode mode, int major, int minor) {
         major, minor);
     return {k[0], k[1], k[2]};
 }
-
-struct BatchRecord {
-    DD re, im;
-    double magnitude = 0;
-    std::uint32_t residue = 0;
-};
 
 /// The level-m block (hafnian.cuh: polynomial 0 is g = 1, polynomial 1 + j(j−1)/2 + k holds a_jk
 /// as its constant coefficient) of every prime, or of the one floating matrix.
@@ -174,11 +170,12 @@ void launch(cudaKernel_t kernel, u64 blocks, int threads, void** args, std::size
         what);
 }
 
-/// One GPU's worker: uploads the matrix blocks, then runs batches until none is left.
+/// One GPU's worker: uploads the matrix blocks, then runs batches until none is left, handing
+/// each unit's record to job.range.finished; device 0's worker asks job.range.keep_going after
+/// each batch.
 void run_device(int device, const GpuHafnianJob& job, const HafnianPlan& plan,
-                const std::vector<unsigned char>& matrix, std::atomic<int>& next,
-                std::vector<BatchRecord>& records, GpuDeviceUse& use,
-                std::atomic<int>& batches_done, bool report_progress, std::atomic<bool>& stop) {
+                const std::vector<unsigned char>& matrix, std::atomic<int>& next, GpuDeviceUse& use,
+                bool report, std::atomic<bool>& stop) {
     const auto start = std::chrono::steady_clock::now();
     check(cudaSetDevice(device), "cudaSetDevice");
     cudaDeviceProp prop{};
@@ -217,6 +214,7 @@ void run_device(int device, const GpuHafnianJob& job, const HafnianPlan& plan,
         q.shared_offset[r] = plan.shared_offset[static_cast<std::size_t>(r)];
     }
     std::vector<double> host(plan.segments() * kRecordDoubles);
+    std::vector<unsigned char> record(hafnian_record_bytes(job.mode));
     const int m = plan.pairs;
 
     for (int b = next++; b < static_cast<int>(plan.batches.size()) && !stop; b = next++) {
@@ -255,21 +253,25 @@ void run_device(int device, const GpuHafnianJob& job, const HafnianPlan& plan,
         check(cudaMemcpy(host.data(), segments, segment_count * kRecordDoubles * sizeof(double),
                          cudaMemcpyDeviceToHost),
               "hafnian kernels");
-        BatchRecord& record = records[static_cast<std::size_t>(b)];
-        for (u64 s = 0; s < segment_count; ++s) {
-            const double* r = host.data() + s * kRecordDoubles;
-            record.re = dd_add(record.re, {r[0], r[1]});
-            record.im = dd_add(record.im, {r[2], r[3]});
-            record.magnitude += r[4];
+        // Each unit (root) owns unit_segments whole segments (a batch of roots smaller than a
+        // segment holds one root).
+        for (u64 k = 0; k < batch.roots; ++k) {
+            const double* first = host.data() + k * plan.unit_segments * kRecordDoubles;
             if (job.mode == GpuHafnianMode::modular) {
-                record.residue = static_cast<std::uint32_t>(
-                    (static_cast<u64>(record.residue) + static_cast<u64>(r[5])) % q.prime);
+                u64 residue = 0;
+                for (u64 g = 0; g < plan.unit_segments; ++g) {
+                    residue = (residue + static_cast<u64>(first[g * kRecordDoubles + 5])) % q.prime;
+                }
+                const auto r = static_cast<std::uint32_t>(residue);
+                std::memcpy(record.data(), &r, sizeof r);
+            } else {
+                float_unit_record(first, plan.unit_segments, kRecordDoubles, record.data());
             }
+            job.range.finished(batch.first_unit + k, record.data());
         }
         ++use.batches;
-        const int done = ++batches_done;
-        if (report_progress && job.progress) {
-            job.progress(static_cast<double>(done) / static_cast<double>(plan.batches.size()));
+        if (report && job.range.keep_going && !job.range.keep_going()) {
+            stop = true;
         }
     }
     use.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -322,10 +324,34 @@ void validate(const GpuHafnianJob& job) {
     }
 }
 
+/// The units the job asks for, checked (every unit when empty).
+const std::vector<std::uint64_t>& checked_units(const GpuHafnianJob& job, std::uint64_t units) {
+    const std::vector<std::uint64_t>& list = job.range.units;
+    if (!list.empty() && (!std::is_sorted(list.begin(), list.end()) || list.back() >= units ||
+                          std::adjacent_find(list.begin(), list.end()) != list.end())) {
+        throw InvalidArgument("GPU hafnian: the units must be distinct, ascending and below " +
+                              std::to_string(units));
+    }
+    if (!job.range.finished) {
+        throw InvalidArgument("GPU hafnian: no receiver for the units' records");
+    }
+    return list;
+}
+
+int passes(const GpuHafnianJob& job) {
+    return job.mode == GpuHafnianMode::modular ? static_cast<int>(job.primes.size()) : 1;
+}
+
 }  // namespace
 
-GpuHafnianResult hafnian(const GpuHafnianJob& job) {
+std::uint64_t hafnian_units(const GpuHafnianJob& job) {
     validate(job);
+    return hafnian_geometry(job.n, job.expand_levels).roots *
+           static_cast<std::uint64_t>(passes(job));
+}
+
+GpuHafnianResult hafnian(const GpuHafnianJob& job) {
+    const std::vector<std::uint64_t>& units = checked_units(job, hafnian_units(job));
     const std::vector<int> gpus = chosen_devices(job.devices);
     const auto start = std::chrono::steady_clock::now();
 
@@ -337,11 +363,9 @@ GpuHafnianResult hafnian(const GpuHafnianJob& job) {
     load(job.n, job.mode, prop.major, prop.minor);
     std::size_t free_bytes = 0, total_bytes = 0;
     check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    const bool modular = job.mode == GpuHafnianMode::modular;
-    const int passes = modular ? static_cast<int>(job.primes.size()) : 1;
     const HafnianPlan plan =
-        make_hafnian_plan(job.n, element_bytes(job.mode), passes, job.expand_levels,
-                          job.roots_per_batch, free_bytes / 2);
+        make_hafnian_plan(job.n, element_bytes(job.mode), passes(job), job.expand_levels,
+                          job.roots_per_batch, free_bytes / 2, units);
     if (plan.shared_bytes > prop.sharedMemPerBlockOptin) {
         throw DeviceError("the hafnian subtrees need " + std::to_string(plan.shared_bytes) +
                           " bytes of shared memory per block, GPU " + std::to_string(gpus[0]) +
@@ -354,42 +378,49 @@ GpuHafnianResult hafnian(const GpuHafnianJob& job) {
     result.expand_levels = plan.expand_levels;
     result.roots = plan.roots;
     result.tasks = plan.roots << plan.expand_levels;
+    result.units = plan.roots * static_cast<std::uint64_t>(passes(job));
     result.batches = static_cast<int>(plan.batches.size());
     const auto ready = std::chrono::steady_clock::now();
     result.setup_seconds = std::chrono::duration<double>(ready - start).count();
 
-    std::vector<BatchRecord> records(plan.batches.size());
     result.devices.resize(gpus.size());
     std::atomic<int> next{0};
-    std::atomic<int> batches_done{0};
     std::atomic<bool> stop{false};
     run_on_devices(gpus.size(), stop, [&](std::size_t g) {
-        run_device(gpus[g], job, plan, matrix, next, records, result.devices[g], batches_done,
-                   g == 0, stop);
+        run_device(gpus[g], job, plan, matrix, next, result.devices[g], g == 0, stop);
     });
-
-    // Batch order, never completion order: the same sums for any number of GPUs.
-    DD re, im;
-    std::vector<std::uint32_t> residues(job.primes.size(), 0);
-    for (std::size_t b = 0; b < records.size(); ++b) {
-        const BatchRecord& r = records[b];
-        re = dd_add(re, r.re);
-        im = dd_add(im, r.im);
-        result.magnitude += r.magnitude;
-        if (modular) {
-            const auto k = static_cast<std::size_t>(plan.batches[b].prime);
-            residues[k] = static_cast<std::uint32_t>((static_cast<u64>(residues[k]) + r.residue) %
-                                                     job.primes[k]);
-        }
-    }
-    result.re_hi = re.hi;
-    result.re_lo = re.lo;
-    result.im_hi = im.hi;
-    result.im_lo = im.lo;
-    result.residues = std::move(residues);
     result.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - ready).count();
     return result;
+}
+
+void merge_hafnian_records(const GpuHafnianJob& job, const std::vector<unsigned char>& records,
+                           GpuHafnianResult& result) {
+    const std::uint64_t units = hafnian_units(job);
+    const std::size_t bytes = hafnian_record_bytes(job.mode);
+    if (records.size() != units * bytes) {
+        throw InvalidArgument("GPU hafnian: " + std::to_string(records.size()) +
+                              " bytes of records, expected " + std::to_string(units * bytes));
+    }
+    if (job.mode == GpuHafnianMode::modular) {
+        // Unit prime·roots + root: each prime's roots, in order.
+        const std::uint64_t roots = units / job.primes.size();
+        result.residues.assign(job.primes.size(), 0);
+        for (std::uint64_t u = 0; u < units; ++u) {
+            std::uint32_t r = 0;
+            std::memcpy(&r, records.data() + u * bytes, sizeof r);
+            const std::size_t k = u / roots;
+            result.residues[k] = static_cast<std::uint32_t>(
+                (static_cast<u64>(result.residues[k]) + r) % job.primes[k]);
+        }
+        return;
+    }
+    const FloatSums sums = add_float_records(records.data(), units);
+    result.re_hi = sums.re.hi;
+    result.re_lo = sums.re.lo;
+    result.im_hi = sums.im.hi;
+    result.im_lo = sums.im.lo;
+    result.magnitude = sums.magnitude;
 }
 
 }  // namespace pmcount::backend::cuda

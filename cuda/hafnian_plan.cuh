@@ -1,19 +1,14 @@
 // The work split of the GPU hafnian (cuda/kernels/hafnian.cuh): how many levels each tier takes,
-// the batches handed to the GPUs, and every buffer's size. Plain host C++, no CUDA calls.
+// the units and batches handed to the GPUs, and every buffer's size. Plain host C++, no CUDA calls.
 //
 // For m = n/2 pairs: a warp solves a subtree of J = min(5, m) levels in shared memory (tier 2);
 // above it, H levels are expanded breadth-first in global memory (tier 1) from roots at level
 // R = J + H, and the 2^(m−R) roots are rebuilt from the matrix along their paths (tier 0). A
-// batch is `roots_per_batch` consecutive roots for one prime; the batch list is fixed before any
-// GPU starts, and batch results are combined in list order.
+// unit is one root for one prime (unit = prime·roots + root): it depends on n, the number of
+// primes and H only, never on the GPU. A batch is a run of consecutive units of one prime, at
+// most `roots_per_batch` (sized from the GPU's memory); each unit's record is the sum of its
+// 256-task segments in order, so it does not depend on the batch it ran in.
 //
-// Buffers of a batch (elements of the mode's type; Q = m|1 coefficients per polynomial, P(r) =
-// 1 + r(2r−1) polynomials per level-r block):
-//   matrix      P(m)·Q per prime (all primes uploaded once);
-//   replay      two buffers of roots_per_batch·P(m−1)·Q (tier 0's ping-pong), when R < m;
-//   pool[L]     roots_per_batch·2^(R−L−1)·P(L)·Q for J ≤ L < R (tier 1's include children);
-//   records     8 doubles per task (roots_per_batch·2^H tasks), and 8 per 256-task segment;
-//   shared      per warp Σ_{1≤r<J} 2^(J−1−r)·P(r)·Q (tier 2; 27.7 KB for doubles at n = 64).
 #pragma once
 
 #include <algorithm>
@@ -22,6 +17,9 @@
 #include <vector>
 
 namespace pmcount::backend::cuda {
+
+/// Tasks (warp subtrees) per record segment: pmcount_hafnian::kSegmentTasks.
+inline constexpr std::uint64_t kHafnianSegmentTasks = 256;
 
 /// Work-split policy for sm_90 (H100/H200).
 /// - kSubtreeLevels: a level-5 subtree's include levels have 29, 32, 28 and 16 polynomials, so
@@ -43,6 +41,7 @@ struct HafnianBatch {
     int prime = 0;  ///< index into the job's primes (0 for the floating modes)
     std::uint64_t first_root = 0;
     std::uint64_t roots = 0;
+    std::uint64_t first_unit = 0;  ///< prime·roots + first_root
 };
 
 struct HafnianPlan {
@@ -52,6 +51,7 @@ struct HafnianPlan {
     int root_level = 0;       ///< R = J + H
     std::uint64_t roots = 0;  ///< 2^(m − R)
     std::uint64_t roots_per_batch = 0;
+    std::uint64_t unit_segments = 0;  ///< record segments per unit (one root)
     std::vector<HafnianBatch> batches;
     int coefficient_stride = 0;  ///< Q
     std::size_t element_bytes = 0;
@@ -63,7 +63,9 @@ struct HafnianPlan {
     std::size_t shared_bytes = 0;
 
     static std::size_t polys(int r) { return 1 + static_cast<std::size_t>(r) * (2 * r - 1); }
-    std::uint64_t segments() const { return (max_tasks + 255) / 256; }
+    std::uint64_t segments() const {
+        return (max_tasks + kHafnianSegmentTasks - 1) / kHafnianSegmentTasks;
+    }
     /// Device memory of one GPU's buffers for `primes` primes, records included.
     std::size_t device_bytes(int primes) const {
         std::size_t elements = matrix_elements * static_cast<std::size_t>(primes) +
@@ -75,12 +77,9 @@ struct HafnianPlan {
     }
 };
 
-/// The plan for order n (even, ≥ 2), elements of `element_bytes`, `primes` passes (1 for the
-/// floating modes). expand_levels < 0 and roots_per_batch = 0 choose automatically; the batches
-/// shrink until the buffers fit `memory_budget` bytes (never below one root).
-inline HafnianPlan make_hafnian_plan(int n, std::size_t element_bytes, int primes,
-                                     int expand_levels, std::uint64_t roots_per_batch,
-                                     std::size_t memory_budget) {
+/// The levels of the split at order n (even, ≥ 2), the roots per prime and the segments per
+/// unit; expand_levels < 0 takes the policy's. They fix the units, so they depend on nothing else.
+inline HafnianPlan hafnian_geometry(int n, int expand_levels) {
     HafnianPlan plan;
     const int m = n / 2;
     plan.pairs = m;
@@ -90,6 +89,22 @@ inline HafnianPlan make_hafnian_plan(int n, std::size_t element_bytes, int prime
         std::min(expand_levels < 0 ? HafnianPolicy::kExpandLevels : expand_levels, most);
     plan.root_level = plan.subtree_levels + plan.expand_levels;
     plan.roots = std::uint64_t{1} << (m - plan.root_level);
+    const std::uint64_t root_tasks = std::uint64_t{1} << plan.expand_levels;
+    plan.unit_segments = (root_tasks + kHafnianSegmentTasks - 1) / kHafnianSegmentTasks;
+    return plan;
+}
+
+/// The plan for order n (even, ≥ 2), elements of `element_bytes`, `primes` passes (1 for the
+/// floating modes), the units to run (ascending; every unit when empty). expand_levels < 0 and
+/// roots_per_batch = 0 choose automatically; the batches shrink until the buffers fit
+/// `memory_budget` bytes (never below one root). A root of fewer tasks than a segment runs alone
+/// in its batch, so that segments never span two units.
+inline HafnianPlan make_hafnian_plan(int n, std::size_t element_bytes, int primes,
+                                     int expand_levels, std::uint64_t roots_per_batch,
+                                     std::size_t memory_budget,
+                                     const std::vector<std::uint64_t>& units) {
+    HafnianPlan plan = hafnian_geometry(n, expand_levels);
+    const int m = plan.pairs;
     plan.coefficient_stride = m | 1;
     plan.element_bytes = element_bytes;
     const auto q = static_cast<std::size_t>(plan.coefficient_stride);
@@ -100,6 +115,9 @@ inline HafnianPlan make_hafnian_plan(int n, std::size_t element_bytes, int prime
             ? roots_per_batch
             : std::max<std::uint64_t>(1, HafnianPolicy::kTasksPerBatch >> plan.expand_levels);
     per_batch = std::min(per_batch, plan.roots);
+    if ((std::uint64_t{1} << plan.expand_levels) < kHafnianSegmentTasks) {
+        per_batch = 1;
+    }
     for (;;) {
         plan.roots_per_batch = per_batch;
         plan.replay_elements = plan.root_level < m ? per_batch * HafnianPlan::polys(m - 1) * q : 0;
@@ -123,11 +141,21 @@ inline HafnianPlan make_hafnian_plan(int n, std::size_t element_bytes, int prime
     }
     plan.shared_bytes = offset * element_bytes;
 
-    for (int prime = 0; prime < primes; ++prime) {
-        for (std::uint64_t first = 0; first < plan.roots; first += plan.roots_per_batch) {
-            plan.batches.push_back(
-                {prime, first, std::min(plan.roots_per_batch, plan.roots - first)});
+    // Runs of consecutive units of one prime, cut at roots_per_batch.
+    const std::size_t count =
+        units.empty() ? static_cast<std::size_t>(plan.roots) * static_cast<std::size_t>(primes)
+                      : units.size();
+    auto unit = [&units](std::size_t k) { return units.empty() ? k : units[k]; };
+    for (std::size_t k = 0; k < count;) {
+        const std::uint64_t first = unit(k);
+        const std::uint64_t root = first % plan.roots;
+        std::uint64_t run = 1;
+        while (run < plan.roots_per_batch && root + run < plan.roots && k + run < count &&
+               unit(k + run) == first + run) {
+            ++run;
         }
+        plan.batches.push_back({static_cast<int>(first / plan.roots), root, run, first});
+        k += run;
     }
     return plan;
 }

@@ -345,16 +345,7 @@ void run_device(int device, const JobCommon& job, const Launch& launch, const Pl
                 }
                 std::memcpy(record.data(), residues.data(), record_bytes);
             } else {
-                DD re, im;
-                double magnitude = 0;
-                for (u64 g = 0; g < plan.unit_segments; ++g) {
-                    const double* r = first + g * kRecordDoubles;
-                    re = dd_add(re, {r[0], r[1]});
-                    im = dd_add(im, {r[2], r[3]});
-                    magnitude += r[4];
-                }
-                const double sums[5] = {re.hi, re.lo, im.hi, im.lo, magnitude};
-                std::memcpy(record.data(), sums, record_bytes);
+                float_unit_record(first, plan.unit_segments, kRecordDoubles, record.data());
             }
             job.range->finished(batch.first_unit + u, record.data());
         }
@@ -767,20 +758,12 @@ void merge_range_records(GpuMode mode, const std::vector<std::uint32_t>& primes,
         result.residues = std::move(residues);
         return;
     }
-    DD re, im;
-    double magnitude = 0;
-    for (std::size_t u = 0; u < units; ++u) {
-        double sums[5];
-        std::memcpy(sums, records.data() + u * bytes, bytes);
-        re = dd_add(re, {sums[0], sums[1]});
-        im = dd_add(im, {sums[2], sums[3]});
-        magnitude += sums[4];
-    }
-    result.re_hi = re.hi;
-    result.re_lo = re.lo;
-    result.im_hi = im.hi;
-    result.im_lo = im.lo;
-    result.magnitude = magnitude;
+    const FloatSums sums = add_float_records(records.data(), units);
+    result.re_hi = sums.re.hi;
+    result.re_lo = sums.re.lo;
+    result.im_hi = sums.im.hi;
+    result.im_lo = sums.im.lo;
+    result.magnitude = sums.magnitude;
 }
 
 double fp64_rate(int device) {

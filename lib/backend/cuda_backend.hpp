@@ -208,7 +208,11 @@ inline int gpu_hafnian_prime_bits(int n) noexcept {
 }
 
 /// haf(A) of a symmetric matrix of even order n ≥ 2 by Björklund's recursion over the n/2 pairs
-/// (0,1), (2,3), …; the diagonal is not used.
+/// (0,1), (2,3), …; the diagonal is not used. The work is cut into units: one subtree root of
+/// the recursion (cuda/hafnian_plan.cuh) for one prime (modular) or for the one floating matrix,
+/// numbered prime·roots + root. Their number, hafnian_units(), depends only on n, the number of
+/// primes and expand_levels, never on the GPU, so a checkpoint or an MPI rank can hold, send or
+/// compute any set of them (GpuRange, as the Ryser kernels' units).
 struct GpuHafnianJob {
     int n = 0;
     GpuHafnianMode mode = GpuHafnianMode::double_precision;
@@ -219,11 +223,11 @@ struct GpuHafnianJob {
     /// the entries (same order) reduced into [0, p).
     std::vector<std::uint32_t> primes;
     std::vector<std::uint32_t> residues;
-    std::vector<int> devices;              ///< GPUs to use; empty: every visible one
-    std::function<void(double)> progress;  ///< fraction of batches done, from one host thread
+    std::vector<int> devices;  ///< GPUs to use; empty: every visible one
+    GpuRange range;            ///< the units to compute and the receiver of their records
     /// Work split, for tests and measurements: levels expanded breadth-first in global memory
-    /// (< 0: automatic), and subtree roots per batch (0: automatic). The value does not depend on
-    /// them (modular: exactly; double: up to the rounding of the double-double sums of batches).
+    /// (< 0: automatic; it sets the roots, hence the units), and subtree roots per batch (0:
+    /// automatic, from the GPU's memory). Neither changes a unit's record.
     int expand_levels = -1;
     std::uint64_t roots_per_batch = 0;
 };
@@ -238,15 +242,31 @@ struct GpuHafnianResult {
     int expand_levels = 0;     ///< levels expanded breadth-first in global memory
     std::uint64_t roots = 0;   ///< subtree roots rebuilt from the matrix
     std::uint64_t tasks = 0;   ///< warp subtrees per prime
+    std::uint64_t units = 0;   ///< units of the whole job (roots × primes)
     int batches = 0;
     double seconds = 0;        ///< kernels and transfers, after compilation and set-up
     double setup_seconds = 0;  ///< compilation (or cache hit), planning
 };
 
-/// Runs the hafnian kernels; batches of subtree roots (for each prime) are handed out dynamically
-/// to one host thread per GPU and combined in batch order, so the value does not depend on the
-/// number of GPUs. Throws InvalidArgument (a malformed job), DeviceError, NotCompiled (stub).
+/// Bytes of one hafnian unit's record: its residue (modular), or the double-double sums and
+/// Σ|leaf| as range_record_bytes' floating records.
+inline std::size_t hafnian_record_bytes(GpuHafnianMode mode) noexcept {
+    return mode == GpuHafnianMode::modular ? 4 : 5 * sizeof(double);
+}
+
+/// Units of the job (GpuHafnianJob).
+std::uint64_t hafnian_units(const GpuHafnianJob& job);
+
+/// Runs the hafnian kernels over the job's units: batches of consecutive roots of one prime,
+/// handed out dynamically to one host thread per GPU, each unit's record to job.range.finished.
+/// The result has the work split and timings; its sums come from merge_hafnian_records().
+/// Throws InvalidArgument (a malformed job), DeviceError, NotCompiled (stub).
 GpuHafnianResult hafnian(const GpuHafnianJob& job);
+
+/// The sums of every unit's record (`records`: hafnian_units() records in unit order) into
+/// `result`'s re/im/magnitude (double-double, added in unit order) or residues (per prime).
+void merge_hafnian_records(const GpuHafnianJob& job, const std::vector<unsigned char>& records,
+                           GpuHafnianResult& result);
 
 /// Measured FP64 add/multiply instructions per second of a GPU (independent DMUL/DADD chains).
 double fp64_rate(int device);

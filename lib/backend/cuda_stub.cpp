@@ -38,6 +38,15 @@ void forget_loaded_kernels() {}
 
 GpuHafnianResult hafnian(const GpuHafnianJob&) { not_compiled(); }
 
+std::uint64_t hafnian_units(const GpuHafnianJob&) {
+    not_compiled();
+}
+
+void merge_hafnian_records(const GpuHafnianJob&, const std::vector<unsigned char>&,
+                           GpuHafnianResult&) {
+    not_compiled();
+}
+
 double fp64_rate(int) { not_compiled(); }
 
 std::unique_ptr<GpuSampler> make_gpu_sampler(const GpuSamplerJob&) { not_compiled(); }

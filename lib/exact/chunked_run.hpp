@@ -131,6 +131,50 @@ void run_chunk_batches(int bits, std::uint64_t chunks, std::size_t record_bytes,
                        const EngineRun& run, const BatchCompute& compute,
                        const std::function<void(std::uint64_t, const unsigned char*)>& load);
 
+/// run_chunk_batches for a GPU job (backend::cuda::GpuRyserJob, GpuSparseJob, GpuHafnianJob):
+/// its `units` units of `bytes`-byte records are the chunks of a loop of 2^bits steps, and
+/// `launch(job)` runs the units put in job.range (units, finished, keep_going) and returns the
+/// backend's result. Returns every unit's record in unit order; `result` gets the first launch's
+/// result (its work split and compilation) with the later launches' times and batches added.
+template <class Job, class Result, class Launch>
+std::vector<unsigned char> run_gpu_units(Job& job, int bits, std::uint64_t units, std::size_t bytes,
+                                         const EngineRun& run, Launch launch, Result& result) {
+    std::vector<unsigned char> records(units * bytes);
+    bool launched = false;
+    auto compute = [&](const std::vector<std::uint64_t>& chunks, const auto& finished,
+                       const auto& keep_going) {
+        if (chunks.empty()) {
+            return true;
+        }
+        bool cut = false;
+        job.range.units = chunks;
+        job.range.finished = finished;
+        job.range.keep_going = [&] {
+            cut = !keep_going();
+            return !cut;
+        };
+        const Result r = launch(job);
+        if (!launched) {
+            result = r;
+            launched = true;
+        } else {
+            result.seconds += r.seconds;
+            result.setup_seconds += r.setup_seconds;
+            result.batches += r.batches;
+            for (std::size_t g = 0; g < r.devices.size() && g < result.devices.size(); ++g) {
+                result.devices[g].batches += r.devices[g].batches;
+                result.devices[g].seconds += r.devices[g].seconds;
+            }
+        }
+        return !cut;
+    };
+    run_chunk_batches(bits, units, bytes, run, compute,
+                      [&](std::uint64_t u, const unsigned char* record) {
+                          std::copy(record, record + bytes, records.data() + u * bytes);
+                      });
+    return records;
+}
+
 /// The run of pass `pass` of `passes` (one per prime, say): its progress mapped onto one overall
 /// fraction.
 inline EngineRun pass_run(const EngineRun& run, std::size_t pass, std::size_t passes) {

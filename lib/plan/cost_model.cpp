@@ -257,6 +257,7 @@ GpuThroughput gpu_throughput(const std::vector<DeviceInfo>& devices, const std::
                              int ranks, int local_ranks, bool shared) {
     GpuThroughput t;
     double host_rate = 0;
+    double host_multiprocessors = 0;
     for (const DeviceInfo& d : devices) {
         const bool mine =
             chosen.empty() || std::find(chosen.begin(), chosen.end(), d.index) != chosen.end();
@@ -264,14 +265,19 @@ GpuThroughput gpu_throughput(const std::vector<DeviceInfo>& devices, const std::
             t.own_rate += gpu_fp64_rate(d);
             t.own_multiprocessors += d.multiprocessors;
         }
-        host_rate += mine || shared ? gpu_fp64_rate(d) : 0.0;
+        if (mine || shared) {
+            host_rate += gpu_fp64_rate(d);
+            host_multiprocessors += d.multiprocessors;
+        }
     }
     if (ranks <= 1) {
         t.shared_rate = t.own_rate;
+        t.shared_multiprocessors = t.own_multiprocessors;
         return t;
     }
     const int hosts = std::max(1, ranks / std::max(1, local_ranks));
     t.shared_rate = hosts * (shared ? host_rate : t.own_rate);
+    t.shared_multiprocessors = hosts * (shared ? host_multiprocessors : t.own_multiprocessors);
     return t;
 }
 
@@ -525,7 +531,9 @@ double hafnian_seconds(const LeafFacts& f) {
 }
 
 double gpu_hafnian_seconds(const LeafFacts& f) {
-    const double multiprocessors = f.gpus.own_multiprocessors;
+    // From 20 pairs (2^20 leaves) the ranks share the subtree roots (run/session.cpp).
+    const double multiprocessors =
+        f.order < 40 ? f.gpus.own_multiprocessors : f.gpus.shared_multiprocessors;
     if (multiprocessors <= 0 || f.arithmetic == Arithmetic::double_double) {
         return std::numeric_limits<double>::infinity();
     }

@@ -20,9 +20,10 @@ enum class Arithmetic { exact, double_precision, double_double, complex };
 
 /// FP64 throughput and multiprocessors of the GPUs a count uses.
 struct GpuThroughput {
-    double own_rate = 0;             ///< FP64 instructions/s of this rank's GPUs
-    double own_multiprocessors = 0;  ///< engines that run whole on each rank (the hafnian)
-    double shared_rate = 0;          ///< all ranks' GPUs together, for the loops ranks share
+    double own_rate = 0;                ///< FP64 instructions/s of this rank's GPUs
+    double own_multiprocessors = 0;     ///< theirs (the hafnian's rates are per multiprocessor)
+    double shared_rate = 0;             ///< all ranks' GPUs together, for the loops ranks share
+    double shared_multiprocessors = 0;  ///< theirs
 };
 
 /// FP64 instructions per second of a GPU (per multiprocessor: 1.263·10^11 on sm_90, measured

@@ -1,7 +1,8 @@
 // The GPU Ryser engines (dense, SpaRyser walk, SkipPer's 0-1 path; table and generated kernels)
-// through the count's session (ctest label gpu): a count stopped by request_stop() and resumed
-// from its checkpoint gives the uninterrupted value, bit for bit for floating ones, having
-// loaded the finished units instead of computing them. Skips cleanly without a GPU.
+// and the GPU hafnian through the count's session (ctest label gpu): a count stopped by
+// request_stop() and resumed from its checkpoint gives the uninterrupted value, bit for bit for
+// floating ones, having loaded the finished units instead of computing them. Skips cleanly without
+// a GPU.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include "exact/ryser/ryser_gpu.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
+#include "support/general_graphs.hpp"
 #include "support/random_matrices.hpp"
 #include "support/scratch.hpp"
 
@@ -105,6 +107,28 @@ TEST_F(GpuCheckpoints, FloatingEnginesResumeBitForBit) {
             EXPECT_EQ(resumed.exponent2, plain.exponent2) << name;
             EXPECT_EQ(resumed.abs_error, plain.abs_error) << name;
         }
+    }
+}
+
+TEST_F(GpuCheckpoints, TheHafnianResumesToTheUninterruptedValue) {
+    // Order 48: 128 subtree roots per prime, 8 batches each; exact (several primes in one loop)
+    // and double (bit for bit).
+    const auto a = test::random_symmetric_integer(48, 0.5, 1, 1, 45);
+    const auto r = test::random_symmetric_float<double>(48, 0.0, 1.0, 46);
+    for (const Precision precision : {Precision::exact, Precision::double_precision}) {
+        const CountOptions options = on_gpu(Method::hafnian, GpuKernels::automatic, precision);
+        const std::string name = "hafnian-" + std::string(to_string(precision));
+        auto count = [&](const CountOptions& o) {
+            return precision == Precision::exact ? hafnian(a, o) : hafnian(r, o);
+        };
+        const CountResult plain = count(options);
+        EXPECT_EQ(plain.method, "hafnian-gpu") << name;
+        const CountResult resumed = interrupted_and_resumed(count, options, name);
+        EXPECT_EQ(resumed.method, "hafnian-gpu") << name;
+        EXPECT_EQ(resumed.exact.to_string(), plain.exact.to_string()) << name;
+        EXPECT_EQ(resumed.mantissa, plain.mantissa) << name;
+        EXPECT_EQ(resumed.exponent2, plain.exponent2) << name;
+        EXPECT_EQ(resumed.abs_error, plain.abs_error) << name;
     }
 }
 

@@ -250,34 +250,82 @@ backend::cuda::GpuHafnianJob job_for(const DenseMatrix<std::int64_t>& a,
     return job;
 }
 
-TEST(GpuHafnian, ResultDoesNotDependOnTheWorkSplitOrTheNumberOfGpus) {
-    SKIP_WITHOUT_GPU();
-    // Roots rebuilt from the matrix (tier 0) or expanded breadth-first (tier 1), batches of any
-    // size, one or two host queues on GPU 0 (as two GPUs would share the batches): every task is
-    // computed the same way, and batches are combined in list order.
-    using backend::cuda::GpuHafnianMode;
-    const auto a = symmetric(test::random_integer(28, -2, 3, 0.7, 5));
-    struct Split {
-        int levels;
-        std::uint64_t roots;
-        std::vector<int> devices;
+/// Runs the job's units (every one when job.range.units is empty) on the backend; their records
+/// in unit order, the units not run left zero.
+std::vector<unsigned char> unit_records(backend::cuda::GpuHafnianJob job,
+                                        backend::cuda::GpuHafnianResult* result = nullptr) {
+    const std::size_t bytes = backend::cuda::hafnian_record_bytes(job.mode);
+    std::vector<unsigned char> records(backend::cuda::hafnian_units(job) * bytes, 0);
+    job.range.finished = [&](std::uint64_t unit, const unsigned char* record) {
+        std::copy(record, record + bytes,
+                  records.begin() + static_cast<std::ptrdiff_t>(unit * bytes));
     };
-    const std::vector<Split> splits = {
-        {-1, 0, {}}, {0, 1, {}}, {3, 5, {0, 0}}, {9, 1, {}}, {2, 7, {0, 0}}};
+    const backend::cuda::GpuHafnianResult r = backend::cuda::hafnian(job);
+    if (result != nullptr) {
+        *result = r;
+    }
+    return records;
+}
+
+/// Every unit of the job, merged in unit order (what the library does).
+backend::cuda::GpuHafnianResult merged(const backend::cuda::GpuHafnianJob& job) {
+    backend::cuda::GpuHafnianResult result;
+    const std::vector<unsigned char> records = unit_records(job, &result);
+    backend::cuda::merge_hafnian_records(job, records, result);
+    return result;
+}
+
+TEST(GpuHafnian, UnitRecordsDoNotDependOnTheBatchesOrTheNumberOfGpus) {
+    SKIP_WITHOUT_GPU();
+    // Units are subtree roots per prime: fixed by the order and the expanded levels. Batches of
+    // any size, one or two host queues on GPU 0 (as two GPUs would share the batches), and any
+    // subset of the units give every unit the same record, byte for byte; another number of
+    // expanded levels gives other units but the same haf (exactly, or to the rounding of the
+    // double-double sums).
+    using backend::cuda::GpuHafnianMode;
+    const auto a = symmetric(test::random_integer(38, -2, 3, 0.7, 5));
     for (const GpuHafnianMode mode : {GpuHafnianMode::modular, GpuHafnianMode::double_precision}) {
+        auto job = job_for(a, mode);
+        job.expand_levels = 9;  // 2^(19 − 14) = 32 roots of 512 tasks: two segments each
+        const std::vector<unsigned char> whole = unit_records(job);
+        ASSERT_EQ(backend::cuda::hafnian_units(job), 32u);
+        struct Batches {
+            std::uint64_t roots;
+            std::vector<int> devices;
+        };
+        for (const Batches& b : {Batches{1, {}}, Batches{5, {0, 0}}, Batches{32, {}}}) {
+            auto split = job;
+            split.roots_per_batch = b.roots;
+            split.devices = b.devices;
+            EXPECT_EQ(unit_records(split), whole) << b.roots << " roots per batch";
+        }
+        // Odd units, then even ones: two jobs whose records together are the whole.
+        std::vector<unsigned char> parts(whole.size(), 0);
+        for (const std::uint64_t parity : {1u, 0u}) {
+            auto part = job;
+            for (std::uint64_t u = parity; u < 32; u += 2) {
+                part.range.units.push_back(u);
+            }
+            const std::vector<unsigned char> r = unit_records(part);
+            const std::size_t bytes = backend::cuda::hafnian_record_bytes(mode);
+            for (std::uint64_t u = parity; u < 32; u += 2) {
+                std::copy(r.begin() + static_cast<std::ptrdiff_t>(u * bytes),
+                          r.begin() + static_cast<std::ptrdiff_t>((u + 1) * bytes),
+                          parts.begin() + static_cast<std::ptrdiff_t>(u * bytes));
+            }
+        }
+        EXPECT_EQ(parts, whole);
+
         std::vector<backend::cuda::GpuHafnianResult> results;
-        for (const Split& s : splits) {
-            auto job = job_for(a, mode);
-            job.expand_levels = s.levels;
-            job.roots_per_batch = s.roots;
-            job.devices = s.devices;
-            results.push_back(backend::cuda::hafnian(job));
+        for (const int levels : {-1, 3, 9, 6}) {
+            auto other = job_for(a, mode);
+            other.expand_levels = levels;
+            results.push_back(merged(other));
         }
         for (std::size_t k = 1; k < results.size(); ++k) {
             if (mode == GpuHafnianMode::modular) {
                 EXPECT_EQ(results[k].residues, results[0].residues) << "split " << k;
             } else {
-                // Same task values; only the grouping of the double-double sums differs.
                 EXPECT_NEAR(results[k].re_hi + results[k].re_lo,
                             results[0].re_hi + results[0].re_lo, 1e-24 * results[0].magnitude)
                     << "split " << k;
@@ -286,7 +334,7 @@ TEST(GpuHafnian, ResultDoesNotDependOnTheWorkSplitOrTheNumberOfGpus) {
         }
         EXPECT_GT(results[1].roots, 1u);
     }
-    // The same batches on one queue or two: bit-identical.
+    // Through the library: one queue or two, bit-identical.
     const auto r = symmetric(test::random_real(30, 0.0, 1.0, 1.0, 11));
     EngineRun two_queues;
     two_queues.gpus = {0, 0};
@@ -359,15 +407,37 @@ TEST(GpuHafnian, RejectsMalformedInput) {
 TEST(GpuHafnian, BackendRejectsMalformedJobs) {
     SKIP_WITHOUT_GPU();
     using backend::cuda::GpuHafnianMode;
-    auto job = job_for(complete_graph(8), GpuHafnianMode::modular);
+    // Each job has a receiver for its records, so each throw is its own defect's.
+    auto receiving = [](backend::cuda::GpuHafnianJob job) {
+        job.range.finished = [](std::uint64_t, const unsigned char*) {};
+        return job;
+    };
+    const auto good = receiving(job_for(complete_graph(24), GpuHafnianMode::modular));
+    EXPECT_NO_THROW(backend::cuda::hafnian(good));
+    auto job = good;
     job.primes = {(1u << 30) + 3};  // above 2^29
     EXPECT_THROW(backend::cuda::hafnian(job), InvalidArgument);
-    job = job_for(complete_graph(8), GpuHafnianMode::double_precision);
+    job = receiving(job_for(complete_graph(8), GpuHafnianMode::double_precision));
     job.entries.pop_back();
     EXPECT_THROW(backend::cuda::hafnian(job), InvalidArgument);
-    job = job_for(complete_graph(8), GpuHafnianMode::double_precision);
+    job = receiving(job_for(complete_graph(8), GpuHafnianMode::double_precision));
     job.n = 7;
     EXPECT_THROW(backend::cuda::hafnian(job), InvalidArgument);
+    job = good;
+    job.expand_levels = 2;  // 2^(12 − 7) = 32 units
+    job.range.units = {3, 1};
+    EXPECT_THROW(backend::cuda::hafnian(job), InvalidArgument);
+    job.range.units = {1, 1};
+    EXPECT_THROW(backend::cuda::hafnian(job), InvalidArgument);
+    job.range.units = {1, 32};
+    EXPECT_THROW(backend::cuda::hafnian(job), InvalidArgument);
+    job.range.units = {1, 31};
+    EXPECT_NO_THROW(backend::cuda::hafnian(job));
+    job.range.finished = nullptr;
+    EXPECT_THROW(backend::cuda::hafnian(job), InvalidArgument);
+    backend::cuda::GpuHafnianResult result;
+    EXPECT_THROW(backend::cuda::merge_hafnian_records(good, std::vector<unsigned char>(3), result),
+                 InvalidArgument);
 }
 
 /// The measurements of docs/gpu.md, one JSON line each: with

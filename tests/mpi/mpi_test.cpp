@@ -111,6 +111,8 @@ TEST_F(TwoRanks, GpuEnginesGiveTheOneProcessAnswerBitForBit) {
         "--backend cuda --method ryser --precision double random:33,0.6,6",
         "--backend cuda --method skipper random:38,0.2,6",
         "--backend cuda --method sparyser --gpu-kernels generated --precision dd random:33,0.3,4",
+        // 44 vertices: 22 pairs, so the ranks share the hafnian's subtree roots.
+        "--general --backend cuda --method hafnian random:22,0.5,3",
     };
     for (const char* args : cases) {
         const nlohmann::json one = json(0, args);

@@ -3,7 +3,8 @@
 //      without neighbours → 0, all without a GPU;
 //   2. the entries below the diagonal as the kernels take them: residues for each prime (exact),
 //      or the matrix scaled to D·A·D (floats);
-//   3. backend::cuda::hafnian() runs the recursion on the GPUs;
+//   3. backend::cuda::hafnian() runs the recursion's units (subtree roots, per prime) on the GPUs,
+//      through the count's session (checkpoints, MPI ranks), records merged in unit order;
 //   4. exact: CRT with the spare's check; floats: haf = Σ·2^Σe with the error estimate below.
 //
 // Error model of the double modes. Every polynomial coefficient the recursion computes is one
@@ -83,16 +84,25 @@ bool has_isolated_vertex(const DenseMatrix<T>& a) {
     return false;
 }
 
-gpu::GpuHafnianJob make_job(vertex_t n, gpu::GpuHafnianMode mode, const EngineRun& run,
-                            ProgressThrottle& throttle) {
+gpu::GpuHafnianJob make_job(vertex_t n, gpu::GpuHafnianMode mode, const EngineRun& run) {
     gpu::GpuHafnianJob job;
     job.n = n;
     job.mode = mode;
     job.devices = run.gpus;
-    if (run.progress) {
-        job.progress = [&throttle](double fraction) { throttle.report(fraction); };
-    }
     return job;
+}
+
+/// Runs the job's units through the count's session, as the Ryser engines run their ranges (a
+/// resumed checkpoint's and other MPI ranks' units are loaded, not computed), and merges their
+/// records in unit order.
+gpu::GpuHafnianResult run_units(gpu::GpuHafnianJob& job, const EngineRun& run) {
+    const std::uint64_t units = gpu::hafnian_units(job);
+    gpu::GpuHafnianResult result;
+    const std::vector<unsigned char> records = run_gpu_units(
+        job, job.n / 2, units, gpu::hafnian_record_bytes(job.mode), run, gpu::hafnian, result);
+    result.units = units;
+    gpu::merge_hafnian_records(job, records, result);
+    return result;
 }
 
 std::string describe(const gpu::GpuHafnianResult& r) {
@@ -229,8 +239,7 @@ ExactOutcome hafnian_exact_gpu(const DenseMatrix<std::int64_t>& a, const EngineR
         }
     }
 
-    ProgressThrottle throttle(run);
-    gpu::GpuHafnianJob job = make_job(n, gpu::GpuHafnianMode::modular, run, throttle);
+    gpu::GpuHafnianJob job = make_job(n, gpu::GpuHafnianMode::modular, run);
     for (const std::uint64_t p : moduli) {
         job.primes.push_back(static_cast<std::uint32_t>(p));
         for (vertex_t j = 1; j < n; ++j) {
@@ -241,7 +250,7 @@ ExactOutcome hafnian_exact_gpu(const DenseMatrix<std::int64_t>& a, const EngineR
             }
         }
     }
-    const gpu::GpuHafnianResult r = gpu::hafnian(job);
+    const gpu::GpuHafnianResult r = run_units(job, run);
     std::vector<std::uint64_t> residues(r.residues.begin(), r.residues.end());
     out.value = numeric::crt_with_spare(residues, moduli, kEngine);
     out.primes = static_cast<int>(moduli.size());
@@ -266,15 +275,14 @@ FloatOutcome hafnian_real_gpu(const DenseMatrix<double>& a, Precision precision,
         return *known;
     }
     const std::vector<int> e = symmetric_exponents(a, [](double v) { return std::fabs(v); });
-    ProgressThrottle throttle(run);
-    gpu::GpuHafnianJob job = make_job(n, gpu::GpuHafnianMode::double_precision, run, throttle);
+    gpu::GpuHafnianJob job = make_job(n, gpu::GpuHafnianMode::double_precision, run);
     for (vertex_t j = 1; j < n; ++j) {
         for (vertex_t k = 0; k < j; ++k) {
             job.entries.push_back(std::ldexp(
                 a(j, k), -e[static_cast<std::size_t>(j)] - e[static_cast<std::size_t>(k)]));
         }
     }
-    const gpu::GpuHafnianResult r = gpu::hafnian(job);
+    const gpu::GpuHafnianResult r = run_units(job, run);
     const double m = n / 2;
     return float_outcome(r, r.re_hi + r.re_lo, 2 * (2 * m * m + m), e, arithmetic);
 }
@@ -288,8 +296,7 @@ FloatOutcome hafnian_complex_gpu(const DenseMatrix<std::complex<double>>& a, con
     const std::vector<int> e = symmetric_exponents(a, [](std::complex<double> v) {
         return std::max(std::fabs(v.real()), std::fabs(v.imag()));
     });
-    ProgressThrottle throttle(run);
-    gpu::GpuHafnianJob job = make_job(n, gpu::GpuHafnianMode::complex, run, throttle);
+    gpu::GpuHafnianJob job = make_job(n, gpu::GpuHafnianMode::complex, run);
     for (vertex_t j = 1; j < n; ++j) {
         for (vertex_t k = 0; k < j; ++k) {
             const int s = -e[static_cast<std::size_t>(j)] - e[static_cast<std::size_t>(k)];
@@ -297,7 +304,7 @@ FloatOutcome hafnian_complex_gpu(const DenseMatrix<std::complex<double>>& a, con
             job.entries.push_back(std::ldexp(a(j, k).imag(), s));
         }
     }
-    const gpu::GpuHafnianResult r = gpu::hafnian(job);
+    const gpu::GpuHafnianResult r = run_units(job, run);
     const double m = n / 2;
     return float_outcome(r, {r.re_hi + r.re_lo, r.im_hi + r.im_lo}, 4 * (2 * m * m + m), e,
                          arithmetic);

@@ -58,41 +58,10 @@ DeviceReport report(const gpu::GpuRyserResult& r) {
 template <class Job, class Launch>
 gpu::GpuRyserResult run_range(Job& job, const EngineRun& run, Launch launch) {
     const std::uint64_t units = gpu::range_units(job);
-    const std::size_t bytes = gpu::range_record_bytes(job.mode, job.primes.size());
-    std::vector<unsigned char> records(units * bytes);
     gpu::GpuRyserResult result;
-    bool launched = false;
-    auto compute = [&](const std::vector<std::uint64_t>& chunks, const auto& finished,
-                       const auto& keep_going) {
-        if (chunks.empty()) {
-            return true;
-        }
-        bool cut = false;
-        job.range.units = chunks;
-        job.range.finished = finished;
-        job.range.keep_going = [&] {
-            cut = !keep_going();
-            return !cut;
-        };
-        const gpu::GpuRyserResult r = launch(job);
-        if (!launched) {
-            result = r;
-            launched = true;
-        } else {
-            result.seconds += r.seconds;
-            result.setup_seconds += r.setup_seconds;
-            result.batches += r.batches;
-            for (std::size_t g = 0; g < r.devices.size() && g < result.devices.size(); ++g) {
-                result.devices[g].batches += r.devices[g].batches;
-                result.devices[g].seconds += r.devices[g].seconds;
-            }
-        }
-        return !cut;
-    };
-    run_chunk_batches(job.n - 1, units, bytes, run, compute,
-                      [&](std::uint64_t u, const unsigned char* record) {
-                          std::copy(record, record + bytes, records.data() + u * bytes);
-                      });
+    const std::vector<unsigned char> records =
+        run_gpu_units(job, job.n - 1, units, gpu::range_record_bytes(job.mode, job.primes.size()),
+                      run, launch, result);
     result.units = units;
     gpu::merge_range_records(job.mode, job.primes, records, result);
     return result;
