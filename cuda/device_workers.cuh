@@ -45,21 +45,24 @@ inline void float_unit_record(const double* segments, std::size_t count, std::si
     std::memcpy(record, sums, sizeof sums);
 }
 
-/// Σ of floating unit records (float_unit_record's layout, `units` of them), in unit order.
-struct FloatSums {
+/// Σ of floating unit records (float_unit_record's layout, `units` of them), in unit order, into
+/// a result's re_hi, re_lo, im_hi, im_lo and magnitude (GpuRyserResult, GpuHafnianResult).
+template <class Result>
+void merge_float_records(const unsigned char* records, std::size_t units, Result& result) {
     DD re, im;
     double magnitude = 0;
-};
-inline FloatSums add_float_records(const unsigned char* records, std::size_t units) {
-    FloatSums total;
     for (std::size_t u = 0; u < units; ++u) {
         double sums[5];
         std::memcpy(sums, records + u * sizeof sums, sizeof sums);
-        total.re = dd_add(total.re, {sums[0], sums[1]});
-        total.im = dd_add(total.im, {sums[2], sums[3]});
-        total.magnitude += sums[4];
+        re = dd_add(re, {sums[0], sums[1]});
+        im = dd_add(im, {sums[2], sums[3]});
+        magnitude += sums[4];
     }
-    return total;
+    result.re_hi = re.hi;
+    result.re_lo = re.lo;
+    result.im_hi = im.hi;
+    result.im_lo = im.lo;
+    result.magnitude = magnitude;
 }
 
 /// Calls work(g) on its own thread for every device slot g < devices and waits for all of them.

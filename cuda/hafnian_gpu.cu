@@ -415,12 +415,7 @@ void merge_hafnian_records(const GpuHafnianJob& job, const std::vector<unsigned 
         }
         return;
     }
-    const FloatSums sums = add_float_records(records.data(), units);
-    result.re_hi = sums.re.hi;
-    result.re_lo = sums.re.lo;
-    result.im_hi = sums.im.hi;
-    result.im_lo = sums.im.lo;
-    result.magnitude = sums.magnitude;
+    merge_float_records(records.data(), units, result);
 }
 
 }  // namespace pmcount::backend::cuda

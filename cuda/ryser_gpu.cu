@@ -758,12 +758,7 @@ void merge_range_records(GpuMode mode, const std::vector<std::uint32_t>& primes,
         result.residues = std::move(residues);
         return;
     }
-    const FloatSums sums = add_float_records(records.data(), units);
-    result.re_hi = sums.re.hi;
-    result.re_lo = sums.re.lo;
-    result.im_hi = sums.im.hi;
-    result.im_lo = sums.im.lo;
-    result.magnitude = sums.magnitude;
+    merge_float_records(records.data(), units, result);
 }
 
 double fp64_rate(int device) {
