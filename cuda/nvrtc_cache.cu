@@ -259,6 +259,19 @@ LoadedKernels load_kernels_reporting(const KernelSource& source,
     return out;
 }
 
+bool kernels_cached(const KernelSource& source, const std::vector<std::string>& name_expressions,
+                    int major, int minor) {
+    const std::string key = cache_key(source, name_expressions, compile_options(major, minor));
+    {
+        const std::lock_guard<std::mutex> lock(loaded_mutex);
+        if (loaded_kernels.count(key) != 0) {
+            return true;
+        }
+    }
+    const std::string path = cache_directory() + "/" + key + ".cubin";
+    return !parse_cache_file(read_file(path), name_expressions.size()).cubin.empty();
+}
+
 void forget_loaded_kernels() {
     const std::lock_guard<std::mutex> lock(loaded_mutex);
     loaded_kernels.clear();  // the libraries stay loaded: kernels handed out remain valid

@@ -48,6 +48,11 @@ LoadedKernels load_kernels_reporting(const KernelSource& source,
                                      const std::vector<std::string>& name_expressions, int major,
                                      int minor);
 
+/// Whether load_kernels would find the kernels without NVRTC: loaded in this process, or a
+/// well-formed file in the disk cache (the driver may still refuse it; then they are compiled).
+bool kernels_cached(const KernelSource& source, const std::vector<std::string>& name_expressions,
+                    int major, int minor);
+
 /// load_kernels with one name.
 cudaKernel_t load_kernel(const KernelSource& source, const std::string& name_expression, int major,
                          int minor);

@@ -670,6 +670,19 @@ int sparse_chunk_log2(const GpuSparseJob& job) {
 }
 }  // namespace
 
+bool sparse_kernel_cached(const GpuSparseJob& job) {
+    if (job.code != GpuCode::generated) {
+        return true;
+    }
+    validate(job);
+    const std::vector<int> gpus = chosen_devices(job.devices);
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, gpus[0]), "cudaGetDeviceProperties");
+    const std::string text = sparse_program() + generated_source(job);
+    return kernels_cached(KernelSource{text.c_str(), "ryser_generated.cu"},
+                          {sparse_kernel_name(job)}, prop.major, prop.minor);
+}
+
 GpuRyserResult ryser_sparse(const GpuSparseJob& job) {
     validate(job);
     const std::string name = sparse_kernel_name(job);

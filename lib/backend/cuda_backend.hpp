@@ -169,6 +169,11 @@ struct GpuSparseJob {
 /// Throws InvalidArgument, DeviceError, NotCompiled (stub).
 GpuRyserResult ryser_sparse(const GpuSparseJob& job);
 
+/// Whether ryser_sparse would find the job's kernel compiled (loaded in this process or in the
+/// disk cache), so that it pays no NVRTC compilation: always for table kernels. For the
+/// planner's predictions; throws as ryser_sparse on a malformed job.
+bool sparse_kernel_cached(const GpuSparseJob& job);
+
 /// Units of the job's Gray range (GpuRange).
 std::uint64_t range_units(const GpuRyserJob& job);
 std::uint64_t range_units(const GpuSparseJob& job);

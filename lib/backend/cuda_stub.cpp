@@ -25,6 +25,10 @@ GpuRyserResult ryser_dense(const GpuRyserJob&) { not_compiled(); }
 
 GpuRyserResult ryser_sparse(const GpuSparseJob&) { not_compiled(); }
 
+bool sparse_kernel_cached(const GpuSparseJob&) {
+    not_compiled();
+}
+
 std::uint64_t range_units(const GpuRyserJob&) { not_compiled(); }
 
 std::uint64_t range_units(const GpuSparseJob&) { not_compiled(); }

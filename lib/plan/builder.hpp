@@ -228,6 +228,19 @@ private:
         }
     }
 
+    /// Whether a leaf with these facts may go to a generated sparse GPU kernel, so that its
+    /// prediction needs to know whether the kernel is compiled already (the probe writes the
+    /// kernel's source: milliseconds).
+    bool generated_kernels_matter(const LeafFacts& facts) const {
+        const bool sparse = settings_.method == Method::automatic ||
+                            settings_.method == Method::sparyser ||
+                            settings_.method == Method::skipper;
+        return sparse && settings_.backend != Backend::cpu &&
+               settings_.gpu_kernels != GpuKernels::tables && facts.gpus.shared_rate > 0 &&
+               facts.order >= kMinWalkEstimateOrder && !facts.certified &&
+               (facts.arithmetic != Arithmetic::exact || (facts.gpu_exact_fits && kIntegral<T>));
+    }
+
     Node<T> zero(std::string origin) {
         Node<T> node;
         node.kind = Node<T>::Kind::zero;
@@ -291,6 +304,9 @@ private:
                                    ? Arithmetic::double_double
                                    : Arithmetic::double_precision;
             facts.certified = settings_.precision == Precision::certified;
+        }
+        if (dense && generated_kernels_matter(facts)) {
+            generated_kernel_facts(*dense, settings_.precision, settings_.gpus, facts);
         }
         double untested_planar_s = std::numeric_limits<double>::infinity();
         if (a.rows() >= kMinPolynomialOrder || settings_.method == Method::planar ||

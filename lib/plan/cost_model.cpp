@@ -339,10 +339,14 @@ constexpr double kGpuWalkTermPrime = 4.0;
 constexpr double kGpuPartialProductShare = 1.0 / 3.0;
 constexpr double kGpuTablesSlowdown = 3.3;
 constexpr double kGpuSparseSetup_s = 0.3;
+// A generated kernel's NVRTC compilation, unless the kernel cache holds it (a hit: under 1 ms).
 constexpr double kGpuGenerateCompile_s = 1.0;  // measured 0.6–1.4 s at n = 36–48
 
 double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
     const double rate = f.gpus.shared_rate;
+    const bool compiles =
+        generated && !(skipper ? f.generated_cached_skipper : f.generated_cached_sparyser);
+    const double compile_s = compiles ? kGpuGenerateCompile_s : 0.0;
     if (rate <= 0 || f.order < 2) {
         return std::numeric_limits<double>::infinity();
     }
@@ -354,7 +358,7 @@ double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
         LeafFacts host = f;
         host.threads = 16;
         // (uncalibrated, as when the ratios were fitted)
-        return kGpuSparseSetup_s + (generated ? kGpuGenerateCompile_s : 0.0) +
+        return kGpuSparseSetup_s + compile_s +
                skipper_model_seconds(host, false) *
                    (generated ? kGpuSkipGeneratedOverCpu16 : kGpuSkipTablesOverCpu16) *
                    (kH100Fp64Rate / rate);
@@ -383,8 +387,7 @@ double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
             per_step *= kGpuGeneratedCompensatedUnroll;
         }
     }
-    return kGpuSparseSetup_s + (generated ? kGpuGenerateCompile_s : 0.0) +
-           std::ldexp(per_step, f.order - 1) / (0.92 * rate);
+    return kGpuSparseSetup_s + compile_s + std::ldexp(per_step, f.order - 1) / (0.92 * rate);
 }
 
 // Planar engine, measured on the 2-core machine (scratch timings of the engine's phases, 2

@@ -68,6 +68,11 @@ struct LeafFacts {
     bool binary_walk = false;
     int sub_bits = 0;  ///< the 0-1 path's sub-blocks (SparseWalkEstimate)
     int dynamic_rows = 0;
+    /// Whether the sparse GPU engines' generated kernels for this leaf are compiled already (in
+    /// this process or the disk cache: exact::sparse_generated_cached), in SpaRyser's and in
+    /// SkipPer's column order; then their predictions leave NVRTC's compilation out.
+    bool generated_cached_sparyser = false;
+    bool generated_cached_skipper = false;
     /// Structure for the polynomial engines, measured for leaves of order ≥
     /// kMinPolynomialOrder (and whenever --method names one of them): whether the nonzero
     /// pattern is planar, the frontier width of the best vertex order found (−1: not measured)

@@ -470,6 +470,49 @@ const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backe
     return best;
 }
 
+void generated_kernel_facts(const DenseMatrix<std::int64_t>& a, Precision precision,
+                            const std::vector<int>& gpus, LeafFacts& facts) {
+    if (precision != Precision::exact) {
+        DenseMatrix<double> real(a.rows(), a.cols());
+        for (vertex_t i = 0; i < a.rows(); ++i) {
+            for (vertex_t j = 0; j < a.cols(); ++j) {
+                real(i, j) = static_cast<double>(a(i, j));
+            }
+        }
+        generated_kernel_facts(real, precision, gpus, facts);
+        return;
+    }
+    try {
+        facts.generated_cached_sparyser =
+            exact::sparse_generated_cached(a, facts.binary, SparseVariant::sparyser, gpus);
+        facts.generated_cached_skipper =
+            exact::sparse_generated_cached(a, facts.binary, SparseVariant::skipper, gpus);
+    } catch (const std::exception&) {
+        facts.generated_cached_sparyser = facts.generated_cached_skipper = false;
+    }
+}
+
+void generated_kernel_facts(const DenseMatrix<double>& a, Precision precision,
+                            const std::vector<int>& gpus, LeafFacts& facts) {
+    try {
+        // One walk, in SkipPer's column order, for both variants (ryser_gpu.hpp).
+        facts.generated_cached_sparyser = facts.generated_cached_skipper =
+            precision != Precision::exact && exact::sparse_generated_cached(a, precision, gpus);
+    } catch (const std::exception&) {
+        facts.generated_cached_sparyser = facts.generated_cached_skipper = false;
+    }
+}
+
+void generated_kernel_facts(const DenseMatrix<std::complex<double>>& a, Precision precision,
+                            const std::vector<int>& gpus, LeafFacts& facts) {
+    try {
+        facts.generated_cached_sparyser = facts.generated_cached_skipper =
+            precision != Precision::exact && exact::sparse_generated_cached(a, gpus);
+    } catch (const std::exception&) {
+        facts.generated_cached_sparyser = facts.generated_cached_skipper = false;
+    }
+}
+
 const Engine& engine_named(const std::string& name, Problem problem) {
     for (const Engine& e : engines()) {
         if (name == e.name && e.problem == problem) {

@@ -46,4 +46,14 @@ const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backe
 /// The engine called `name` for `problem` (InternalError if there is none).
 const Engine& engine_named(const std::string& name, Problem problem);
 
+/// LeafFacts::generated_cached_sparyser and _skipper for the leaf `a` counted in `precision` on
+/// `gpus` (exact::sparse_generated_cached). Left false (the compilation predicted) when the
+/// probe fails: the engine itself reports the failure, if it is chosen.
+void generated_kernel_facts(const DenseMatrix<std::int64_t>& a, Precision precision,
+                            const std::vector<int>& gpus, LeafFacts& facts);
+void generated_kernel_facts(const DenseMatrix<double>& a, Precision precision,
+                            const std::vector<int>& gpus, LeafFacts& facts);
+void generated_kernel_facts(const DenseMatrix<std::complex<double>>& a, Precision precision,
+                            const std::vector<int>& gpus, LeafFacts& facts);
+
 }  // namespace pmcount::plan

@@ -282,5 +282,52 @@ TEST(GpuSparse, PlannerTakesTheSparseGpuEnginesWhenAsked) {
     }
 }
 
+// A generated kernel's prediction includes NVRTC's compilation (1 s) only while the kernel cache
+// lacks the kernel: after a count, in this process and (forget_loaded_kernels standing for a new
+// process) from the disk, the same leaf is predicted a second faster; with the cache emptied, the
+// compilation is back. Both variants, 0-1 exact (SkipPer's 0-1 kernel and the walk) and real.
+TEST(GpuSparse, GeneratedPredictionsCountTheCompilationOnlyOnACacheMiss) {
+    SKIP_WITHOUT_GPU();
+    const auto b = test::random_binary_with_matching(30, 0.15, 47);
+    // Real values on a pattern with a perfect matching (no zero row: the engine needs a kernel).
+    const auto pattern = test::random_binary_with_matching(28, 0.2, 48);
+    DenseMatrix<double> r(28, 28);
+    for (vertex_t i = 0; i < 28; ++i) {
+        for (vertex_t j = 0; j < 28; ++j) {
+            r(i, j) = static_cast<double>(pattern(i, j)) * (1 + (7 * i + 3 * j) % 5) / 5.0;
+        }
+    }
+    for (const Method method : {Method::skipper, Method::sparyser}) {
+        for (const Precision precision : {Precision::exact, Precision::double_precision}) {
+            const ScratchCache cache;
+            CountOptions options;
+            options.backend = Backend::cuda;
+            options.method = method;
+            options.gpu_kernels = GpuKernels::generated;
+            options.precision = precision;
+            options.dulmage_mendelsohn = false;
+            options.reductions = false;
+            const std::string name =
+                std::string(to_string(method)) + " " + std::string(to_string(precision));
+            auto count = [&](bool explain) {
+                CountOptions o = options;
+                o.explain_only = explain;
+                return precision == Precision::exact ? permanent(b, o) : permanent(r, o);
+            };
+            const double miss = count(true).structure.predicted_s;
+            const CountResult counted = count(false);
+            EXPECT_EQ(counted.timings.kernel_cache, "compiled") << name;
+            EXPECT_NEAR(miss - count(true).structure.predicted_s, 1.0, 1e-9) << name;
+            backend::cuda::forget_loaded_kernels();
+            EXPECT_NEAR(miss - count(true).structure.predicted_s, 1.0, 1e-9) << name << ", disk";
+            for (const auto& file : cache.files()) {
+                std::filesystem::remove(file);
+            }
+            backend::cuda::forget_loaded_kernels();
+            EXPECT_DOUBLE_EQ(count(true).structure.predicted_s, miss) << name << ", emptied";
+        }
+    }
+}
+
 }  // namespace
 }  // namespace pmcount::exact

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdio>
 #include <numeric>
+#include <optional>
 
 #include "backend/cuda_backend.hpp"
 #include "exact/ryser/ryser_driver.hpp"
@@ -205,10 +206,17 @@ void fill_binary_tests(gpu::GpuSparseJob& job, const DenseMatrix<std::int64_t>& 
     job.sub_bits = numeric::sub_block_bits(job.base, job.row_mask, job.free_bits);
 }
 
+/// A floating sparse job and its rows' power-of-two exponents; nullopt when a row is zero
+/// (perm = 0, no kernel needed).
+struct FloatSparseJob {
+    gpu::GpuSparseJob job;
+    std::vector<int> e;
+};
+
 template <class T, class Norm, class Words>
-FloatOutcome sparse_float_gpu(const DenseMatrix<T>& a, gpu::GpuMode mode, const char* arithmetic,
-                              GpuKernelCode code, const EngineRun& run,
-                              Norm norm, Words words) {
+std::optional<FloatSparseJob> float_sparse_job(const DenseMatrix<T>& a, gpu::GpuMode mode,
+                                               GpuKernelCode code, const EngineRun& run, Norm norm,
+                                               Words words) {
     driver::check_order(a.rows(), a.cols(), kEngine);
     const vertex_t n = a.rows();
     if (n < 2) {
@@ -218,12 +226,13 @@ FloatOutcome sparse_float_gpu(const DenseMatrix<T>& a, gpu::GpuMode mode, const 
     // column adds the fewest new rows, which keeps the generated kernel's partial products short
     // (ryser_sparse.cuh); the table kernel does not mind the order.
     const DenseMatrix<T> b = permute_columns(a, sparse_column_order(pattern_of(a), SparseVariant::skipper, false));
-    std::vector<int> e;
+    FloatSparseJob out{make_sparse_job(n, mode, code, run), {}};
+    std::vector<int>& e = out.e;
+    gpu::GpuSparseJob& job = out.job;
     if (!driver::row_exponents(b, norm, e)) {
-        return driver::zero_outcome(arithmetic);
+        return std::nullopt;
     }
     auto scaled = [&](int i, int j) { return words(b(i, j), -e[static_cast<std::size_t>(i)]); };
-    gpu::GpuSparseJob job = make_sparse_job(n, mode, code, run);
     const bool pairs = mode == gpu::GpuMode::double_double || mode == gpu::GpuMode::complex;
     std::vector<int> identity(static_cast<std::size_t>(n));
     std::iota(identity.begin(), identity.end(), 0);
@@ -251,6 +260,18 @@ FloatOutcome sparse_float_gpu(const DenseMatrix<T>& a, gpu::GpuMode mode, const 
             return pairs ? std::vector<double>{2 * w[0], mode == gpu::GpuMode::double_double ? 0.0 : 2 * w[1]}
                          : std::vector<double>{2 * w[0]};
         });
+    return out;
+}
+
+/// Runs a floating sparse job (nullopt: perm = 0).
+FloatOutcome run_float_sparse(std::optional<FloatSparseJob> prepared, gpu::GpuMode mode,
+                              const char* arithmetic, const EngineRun& run) {
+    if (!prepared) {
+        return driver::zero_outcome(arithmetic);
+    }
+    gpu::GpuSparseJob& job = prepared->job;
+    const std::vector<int>& e = prepared->e;
+    const vertex_t n = job.n;
     const gpu::GpuRyserResult r = run_range(job, run, gpu::ryser_sparse);
     const std::string text = std::string(arithmetic) + "; SpaRyser walk";
     FloatOutcome out =
@@ -261,6 +282,74 @@ FloatOutcome sparse_float_gpu(const DenseMatrix<T>& a, gpu::GpuMode mode, const 
                                     text.c_str());
     out.where = report(r);
     return out;
+}
+
+/// The words of a real or complex entry scaled by 2^shift (imaginary word 0 for real ones).
+std::array<double, 2> real_words(double v, int shift) {
+    return {std::ldexp(v, shift), 0.0};
+}
+std::array<double, 2> complex_words(std::complex<double> v, int shift) {
+    return {std::ldexp(v.real(), shift), std::ldexp(v.imag(), shift)};
+}
+
+/// The exact sparse job and the walk it runs (for the arithmetic text); nullopt when perm = 0 (a
+/// zero row or column: no kernel needed).
+struct ExactSparseJob {
+    gpu::GpuSparseJob job;
+    std::string walk;
+};
+
+std::optional<ExactSparseJob> exact_sparse_job(const DenseMatrix<std::int64_t>& a, bool binary,
+                                               SparseVariant variant, GpuKernelCode code,
+                                               const EngineRun& run) {
+    driver::check_order(a.rows(), a.cols(), kEngine);
+    const vertex_t n = a.rows();
+    if (n < 2) {
+        throw InvalidArgument("the GPU engine starts at order 2");
+    }
+    if (std::isinf(numeric::permanent_bound_log2(a, binary))) {
+        return std::nullopt;
+    }
+    const DenseMatrix<std::int64_t> b =
+        permute_columns(a, sparse_column_order(pattern_of(a), variant, binary));
+    const std::vector<int> layout =
+        driver::lane_layout(driver::row_norms(b), 4 * ((n + 3) / 4), 4, n);
+    const std::vector<std::uint32_t> primes = exact_primes(b, binary);
+    if (layout.empty() || primes.empty()) {
+        throw InvalidArgument("this integer matrix does not fit the GPU's exact lanes");
+    }
+    ExactSparseJob out{make_sparse_job(n, gpu::GpuMode::modular, code, run), {}};
+    gpu::GpuSparseJob& job = out.job;
+    job.primes = primes;
+    for (vertex_t s = 0; s < n; ++s) {
+        const int i = layout[static_cast<std::size_t>(s)];
+        job.base.push_back(i < 0 ? 1.0 : static_cast<double>(driver::start_value(b, i)));
+    }
+    if (variant == SparseVariant::skipper && binary) {
+        fill_binary_tests(job, b, layout);
+        out.walk = "; SkipPer 0-1 path";
+    } else {
+        fill_columns(
+            job, layout, [&](int i, int j) { return b(i, j) != 0; },
+            [&](int i, int j) {
+                return std::array<double, 1>{static_cast<double>(driver::twice_entry(b, i, j))};
+            });
+        out.walk = "; SpaRyser walk";
+    }
+    return out;
+}
+
+/// Whether a prepared job's generated kernel is compiled already (nullopt: no kernel at all).
+template <class Prepared>
+bool generated_cached(const std::optional<Prepared>& prepared) {
+    return !prepared || gpu::sparse_kernel_cached(prepared->job);
+}
+
+/// The EngineRun of a cache probe on `gpus`.
+EngineRun probe_run(const std::vector<int>& gpus) {
+    EngineRun run;
+    run.gpus = gpus;
+    return run;
 }
 
 }  // namespace
@@ -412,40 +501,15 @@ FloatOutcome ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a, const
 ExactOutcome sparse_ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary,
                                     SparseVariant variant, GpuKernelCode code,
                                     const EngineRun& run) {
-    driver::check_order(a.rows(), a.cols(), kEngine);
-    const vertex_t n = a.rows();
-    if (n < 2) {
-        throw InvalidArgument("the GPU engine starts at order 2");
-    }
-    if (std::isinf(numeric::permanent_bound_log2(a, binary))) {
+    std::optional<ExactSparseJob> prepared = exact_sparse_job(a, binary, variant, code, run);
+    if (!prepared) {
         ExactOutcome out;
         out.value = 0;
         out.arithmetic = "none (a zero row or column)";
         return out;
     }
-    const DenseMatrix<std::int64_t> b = permute_columns(a, sparse_column_order(pattern_of(a), variant, binary));
-    const std::vector<int> layout = driver::lane_layout(driver::row_norms(b), 4 * ((n + 3) / 4), 4, n);
-    const std::vector<std::uint32_t> primes = exact_primes(b, binary);
-    if (layout.empty() || primes.empty()) {
-        throw InvalidArgument("this integer matrix does not fit the GPU's exact lanes");
-    }
-    gpu::GpuSparseJob job = make_sparse_job(n, gpu::GpuMode::modular, code, run);
-    job.primes = primes;
-    for (vertex_t s = 0; s < n; ++s) {
-        const int i = layout[static_cast<std::size_t>(s)];
-        job.base.push_back(i < 0 ? 1.0 : static_cast<double>(driver::start_value(b, i)));
-    }
-    std::string walk;
-    if (variant == SparseVariant::skipper && binary) {
-        fill_binary_tests(job, b, layout);
-        walk = "; SkipPer 0-1 path";
-    } else {
-        fill_columns(
-            job, layout, [&](int i, int j) { return b(i, j) != 0; },
-            [&](int i, int j) { return std::array<double, 1>{static_cast<double>(driver::twice_entry(b, i, j))}; });
-        walk = "; SpaRyser walk";
-    }
-    return exact_outcome(run_range(job, run, gpu::ryser_sparse), primes, n, walk);
+    gpu::GpuSparseJob& job = prepared->job;
+    return exact_outcome(run_range(job, run, gpu::ryser_sparse), job.primes, job.n, prepared->walk);
 }
 
 FloatOutcome sparse_ryser_real_gpu(const DenseMatrix<double>& a, Precision precision,
@@ -453,19 +517,35 @@ FloatOutcome sparse_ryser_real_gpu(const DenseMatrix<double>& a, Precision preci
                                    const EngineRun& run) {
     const gpu::GpuMode mode = real_mode(precision);
     (void)variant;  // the same walk for both variants (ryser_gpu.hpp)
-    return sparse_float_gpu(a, mode, real_arithmetic(mode), code, run, real_norm,
-                            [](double v, int shift) { return std::array<double, 2>{std::ldexp(v, shift), 0.0}; });
+    return run_float_sparse(float_sparse_job(a, mode, code, run, real_norm, real_words), mode,
+                            real_arithmetic(mode), run);
 }
 
 FloatOutcome sparse_ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a,
                                       SparseVariant variant, GpuKernelCode code,
                                       const EngineRun& run) {
     (void)variant;
-    return sparse_float_gpu(a, gpu::GpuMode::complex, "complex double, compensated accumulation",
-                            code, run, complex_norm, [](std::complex<double> v, int shift) {
-                                return std::array<double, 2>{std::ldexp(v.real(), shift),
-                                                             std::ldexp(v.imag(), shift)};
-                            });
+    return run_float_sparse(
+        float_sparse_job(a, gpu::GpuMode::complex, code, run, complex_norm, complex_words),
+        gpu::GpuMode::complex, "complex double, compensated accumulation", run);
+}
+
+bool sparse_generated_cached(const DenseMatrix<std::int64_t>& a, bool binary, SparseVariant variant,
+                             const std::vector<int>& gpus) {
+    return generated_cached(
+        exact_sparse_job(a, binary, variant, GpuKernelCode::generated, probe_run(gpus)));
+}
+
+bool sparse_generated_cached(const DenseMatrix<double>& a, Precision precision,
+                             const std::vector<int>& gpus) {
+    return generated_cached(float_sparse_job(a, real_mode(precision), GpuKernelCode::generated,
+                                             probe_run(gpus), real_norm, real_words));
+}
+
+bool sparse_generated_cached(const DenseMatrix<std::complex<double>>& a,
+                             const std::vector<int>& gpus) {
+    return generated_cached(float_sparse_job(a, gpu::GpuMode::complex, GpuKernelCode::generated,
+                                             probe_run(gpus), complex_norm, complex_words));
 }
 
 }  // namespace pmcount::exact

@@ -54,4 +54,16 @@ FloatOutcome sparse_ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a
                                       SparseVariant variant, GpuKernelCode code,
                                       const EngineRun& run);
 
+/// Whether the kernel sparse_ryser_*_gpu would generate for this matrix (GpuKernelCode::generated)
+/// is compiled already, loaded in this process or in the disk cache, on the first of `gpus`
+/// (empty: GPU 0): the planner's predictions then leave NVRTC's compilation out. True when the
+/// engine needs no kernel (a zero permanent). Builds the engine's job and writes its source
+/// (milliseconds at order 48); throws as the engines do.
+bool sparse_generated_cached(const DenseMatrix<std::int64_t>& a, bool binary, SparseVariant variant,
+                             const std::vector<int>& gpus);
+bool sparse_generated_cached(const DenseMatrix<double>& a, Precision precision,
+                             const std::vector<int>& gpus);
+bool sparse_generated_cached(const DenseMatrix<std::complex<double>>& a,
+                             const std::vector<int>& gpus);
+
 }  // namespace pmcount::exact
