@@ -64,6 +64,8 @@
 // generated for the matrix; its lines add codegen_seconds, compile_seconds and kernel_cache:
 // "compiled", "disk" or "memory"); skipper's only on 0-1 matrices. Ratio lines: generated over
 // tables, and the GPU engines over the CPU's skipper and sparyser at the same thread count.
+// --engines names the engines to run; the others are only predicted ("skipped": "not in
+// --engines"), and enter the ratios with their predictions as the skipped ones do.
 //
 // The hafnian cases (hafnian-binary: the adjacency matrix of a random graph, each edge present
 // with probability --density; hafnian-real, hafnian-signed, hafnian-complex: symmetric matrices
@@ -125,6 +127,8 @@ constexpr const char* examples_text = R"(Examples:
   pmcount-bench --cases reducible-binary --n 60 --threads 1,2 --repeat 3
   pmcount-bench --cases sparse-binary,sparse-real --n 24:36:4 --density 0.1 --threads 2
   pmcount-bench --backend cuda --cases sparse-real,sparse-binary --n 40,48 --threads 16
+  pmcount-bench --backend cuda --cases sparse-real --n 48 --threads 16 \
+                --engines sparyser-gpu,sparyser-gpu-generated
   pmcount-bench --backend cuda --cases dense-real,dense-binary --n 30,36,40 --density 0.8 \
                 --precision plain-double,double --exact --thewalrus off
   pmcount-bench --cases hafnian-binary --n 40,48 --exact --precision double --threads 2
@@ -191,6 +195,8 @@ struct BenchOptions {
     double density = 0.5;            // dense-binary, reducible-binary
     double sparse_density = 0.1;     // sparse-binary, sparse-real (--density overrides both)
     double dense_max_seconds = 600;  // sparse cases: skip an engine predicted to take longer
+    std::vector<std::string>
+        engines;                     // sparse cases: engines to run (empty: all; others predicted)
     int max_block = 26;              // reducible-binary: largest diagonal block
     bool exact = false;
     int dd_reference_max_n = 24;
@@ -543,6 +549,7 @@ struct RunSpec {
     // when the prediction exceeds skip_above_predicted_s (sparse cases).
     bool predict = false;
     double skip_above_predicted_s = std::numeric_limits<double>::infinity();
+    bool predict_only = false;  // sparse cases: not in --engines (predicted, never run)
     pmcount::Backend backend = pmcount::Backend::cpu;
     std::vector<int> gpus{};
     pmcount::GpuKernels gpu_kernels = pmcount::GpuKernels::automatic;
@@ -619,7 +626,9 @@ void predict(const TestMatrix& matrix, const RunSpec& spec, Measurement& m) {
     try {
         const double predicted = count(matrix, options).structure.predicted_s;
         m.predicted_seconds = predicted;
-        if (!(predicted <= spec.skip_above_predicted_s)) {
+        if (spec.predict_only) {
+            m.skipped = "not in --engines";
+        } else if (!(predicted <= spec.skip_above_predicted_s)) {
             m.skipped = "predicted " + format_short(predicted) + " s > --dense-max-seconds " +
                         format_short(spec.skip_above_predicted_s);
         }
@@ -1451,6 +1460,12 @@ std::vector<RunSpec> plan_sparse_runs(const TestMatrix& matrix, const BenchOptio
     planner.predict = true;
     planner.skip_above_predicted_s = options.dense_max_seconds;
     specs.push_back(std::move(planner));
+    if (!options.engines.empty()) {
+        for (RunSpec& spec : specs) {
+            spec.predict_only = std::find(options.engines.begin(), options.engines.end(),
+                                          spec.engine) == options.engines.end();
+        }
+    }
     if (matrix.n <= options.brute_force_max_n) {
         specs.push_back({"brute-force", Method::brute_force, arithmetics.front(), 1, 1, true, false,
                          false, "none"});
@@ -1746,6 +1761,14 @@ int permanent_bench_main(int argc, char** argv) {
                    "exceeds this; its prediction stands in for it in the ratios")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
+    app.add_option("--engines", options.engines,
+                   "sparse cases: run only these engines (comma list of ryser, sparyser, "
+                   "skipper, sparyser-gpu, sparyser-gpu-generated, skipper-gpu, "
+                   "skipper-gpu-generated, planner); the others are predicted, not run")
+        ->delimiter(',')
+        ->check(
+            CLI::IsMember({"ryser", "sparyser", "skipper", "sparyser-gpu", "sparyser-gpu-generated",
+                           "skipper-gpu", "skipper-gpu-generated", "planner"}));
     auto* max_block_option =
         app.add_option("--max-block", options.max_block,
                        "reducible-binary: largest diagonal block (greedy, then the remainder)")
