@@ -329,7 +329,11 @@ TEST(GpuHafnian, UnitRecordsDoNotDependOnTheBatchesOrTheNumberOfGpus) {
                 EXPECT_NEAR(results[k].re_hi + results[k].re_lo,
                             results[0].re_hi + results[0].re_lo, 1e-24 * results[0].magnitude)
                     << "split " << k;
-                EXPECT_EQ(results[k].magnitude, results[0].magnitude) << "split " << k;
+                // Σ|leaf| (for the error bound) is a plain double sum: its grouping shows in
+                // the last bits.
+                EXPECT_NEAR(results[k].magnitude, results[0].magnitude,
+                            1e-13 * results[0].magnitude)
+                    << "split " << k;
             }
         }
         EXPECT_GT(results[1].roots, 1u);
