@@ -41,12 +41,18 @@ __extension__ using u128 = unsigned __int128;
 /// Launch policy for sm_90 (H100/H200), from timings of the n = 40 double kernel on an H100.
 /// 128-thread blocks: the kernel needs 255 registers at n = 36–48, so two blocks fit per SM
 /// whatever the block size, and the persistent warps take groups dynamically, so block size only
-/// sets the granularity of residency. Batches: a sixteenth of the remaining segments (the last
+/// sets the granularity of residency. Batches: a (2·GPUs)-th of the remaining segments (the last
 /// ones small, so GPUs finish together), at least 8 groups per resident warp (one wave of work
-/// per launch) and at most 4096 segments (64 MiB of group records).
+/// per launch) and at most 4096 segments (64 MiB of group records). Every launch ends in a tail
+/// where the last groups run on few SMs; SkipPer's work sits in few groups, so its tails are
+/// long (ncu, random n = 48, d = 0.1: SMs active 26% of a batch). Fewer batches, fewer tails:
+/// on one H100, kernels at divisor 16 / 4 / 2 / 1: generated SkipPer 0.485 / 0.233 / 0.205 /
+/// 0.208 s (pmcount-bench's sparse-binary n = 48), random:48,0.1,7 0.321 / 0.239 / 0.228 /
+/// 0.229 s; table SkipPer random:48,0.1,7 0.978 s at 16, 0.615 s at 2; dense double n = 40
+/// 3.350 s at 16, 3.331 s at 2.
 struct LaunchPolicy90 {
     static constexpr int kBlockThreads = 128;
-    static constexpr int kBatchDivisor = 16;
+    static constexpr int kBatchDivisorPerGpu = 2;
     static constexpr int kMinGroupsPerWarp = 8;
     static constexpr unsigned long long kMaxBatchSegments = 4096;
     /// Chunks of 2^12 steps: the floating modes recompute x every 2^12 steps anyway, so a chunk
@@ -193,16 +199,32 @@ std::string kernel_name(int n, GpuMode mode) {
            (shape.fuse_top ? "true" : "false") + ">>";
 }
 
+/// The batches' divisor for `gpus` GPUs: Policy::kBatchDivisorPerGpu per GPU, or
+/// PMCOUNT_GPU_BATCH_DIVISOR=D (1 to 64) to measure others.
+u64 batch_divisor(std::size_t gpus) {
+    int d = Policy::kBatchDivisorPerGpu * static_cast<int>(std::min<std::size_t>(gpus, 32));
+    if (const char* text = std::getenv("PMCOUNT_GPU_BATCH_DIVISOR");
+        text != nullptr && *text != '\0') {
+        char tail = 0;
+        if (std::sscanf(text, "%d%c", &d, &tail) != 1 || d < 1 || d > 64) {
+            throw DeviceError("PMCOUNT_GPU_BATCH_DIVISOR=\"" + std::string(text) +
+                              "\": expected a divisor 1 <= D <= 64");
+        }
+    }
+    return static_cast<u64>(d);
+}
+
 /// The batches, fixed before any GPU starts: runs of consecutive units of the list, each a
-/// 1/kBatchDivisor share of what remains, clamped (at least min_segments, at most
-/// kMaxBatchSegments, whole units), and never across a gap of the list.
-std::vector<Batch> make_batches(const std::vector<std::uint64_t>& units, u64 unit_segments, u64 min_segments) {
+/// 1/divisor share of what remains, clamped (at least min_segments, at most kMaxBatchSegments,
+/// whole units), and never across a gap of the list.
+std::vector<Batch> make_batches(const std::vector<std::uint64_t>& units, u64 unit_segments,
+                                u64 min_segments, u64 divisor) {
     std::vector<Batch> batches;
     const u64 min_units = std::max<u64>(1, (min_segments + unit_segments - 1) / unit_segments);
     const u64 max_units = std::max<u64>(1, Policy::kMaxBatchSegments / unit_segments);
     for (std::size_t k = 0; k < units.size();) {
         const u64 remaining = units.size() - k;
-        u64 size = (remaining + Policy::kBatchDivisor - 1) / Policy::kBatchDivisor;
+        u64 size = (remaining + divisor - 1) / divisor;
         size = std::min(std::min(std::max(size, min_units), max_units), remaining);
         u64 run = 1;
         while (run < size && units[k + run] == units[k] + run) {
@@ -416,7 +438,8 @@ GpuRyserResult run_gray_range(const JobCommon& job, const Launch& launch, int ch
     }
     const u64 min_segments =
         (resident_warps * Policy::kMinGroupsPerWarp + kGroupsPerSegment - 1) / kGroupsPerSegment;
-    plan.batches = make_batches(units, plan.unit_segments, min_segments);
+    plan.batches =
+        make_batches(units, plan.unit_segments, min_segments, batch_divisor(gpus.size()));
     for (const Batch& b : plan.batches) {
         plan.max_batch_segments = std::max(plan.max_batch_segments, b.units * plan.unit_segments);
     }

@@ -179,6 +179,38 @@ TEST(GpuSparse, EveryWalkUnrollGivesTheSameAnswerAndAMalformedOneIsAnError) {
     }
 }
 
+TEST(GpuSparse, EveryBatchDivisorGivesTheSameBitsAndAMalformedOneIsAnError) {
+    SKIP_WITHOUT_GPU();
+    // Batches are whole units and units are merged in order, so how many units a batch takes
+    // (PMCOUNT_GPU_BATCH_DIVISOR, else two per GPU) never changes a bit: exact SkipPer and a
+    // floating walk at orders with many units and several batches.
+    const auto b = test::random_binary_with_matching(36, 0.12, 61);
+    const auto r = test::random_real(34, -1.0, 1.0, 0.2, 62);
+    auto counts = [&] {
+        return std::pair{
+            sparse_ryser_exact_gpu(b, true, SparseVariant::skipper, GpuKernelCode::generated, {})
+                .value.to_string(),
+            sparse_ryser_real_gpu(r, Precision::double_precision, SparseVariant::sparyser,
+                                  GpuKernelCode::tables, {})
+                .mantissa};
+    };
+    const auto reference = counts();
+    for (const char* d : {"1", "3", "16", "64"}) {
+        const test::ScopedEnv divisor("PMCOUNT_GPU_BATCH_DIVISOR", d);
+        EXPECT_EQ(counts(), reference) << "divisor " << d;
+    }
+    for (const char* d : {"0", "65", "2x", "x", "-1"}) {
+        const test::ScopedEnv divisor("PMCOUNT_GPU_BATCH_DIVISOR", d);
+        try {
+            counts();
+            ADD_FAILURE() << "PMCOUNT_GPU_BATCH_DIVISOR=" << d << " was accepted";
+        } catch (const std::exception& e) {
+            EXPECT_NE(std::string(e.what()).find("PMCOUNT_GPU_BATCH_DIVISOR"), std::string::npos)
+                << e.what();
+        }
+    }
+}
+
 // Repeated runs and two queues on one GPU (as two GPUs would) give the same bits; table and
 // generated kernels (which multiply in another order: partial products) agree within their
 // bounds, and exactly in modular arithmetic.
