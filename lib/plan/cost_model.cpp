@@ -10,6 +10,7 @@
 
 #include "backend/cuda_backend.hpp"
 #include "exact/frontier/frontier.hpp"
+#include "exact/hafnian/hafnian_gpu.hpp"
 #include "exact/hafnian/prime_lanes.hpp"
 #include "exact/ryser/ryser.hpp"
 #include "numeric/primes.hpp"
@@ -490,12 +491,14 @@ constexpr double kHafnianComplex_ns = 3.0;
 constexpr double kHafnianExactLanes_ns = 1.05;  // per pass of hafnian::kPrimeLanes primes
 constexpr double kHafnianStart_s = 2e-5;
 // GPU, measured on one H100 (132 multiprocessors; DISABLED_Timing of tests/gpu/
-// gpu_hafnian_test.cpp): order 56 in 0.97 s in double (1.1·10^12 multiply-adds a second), 0.53 s
-// a prime in modular arithmetic (2.0·10^12), complex at order 48 1.8 times the double time.
-// Multiply-adds per second per multiprocessor; the set-up covers NVRTC's first compilation.
-constexpr double kGpuHafnianDoublePerSm = 8.3e9;
-constexpr double kGpuHafnianPrimePerSm = 1.5e10;
-constexpr double kGpuHafnianComplexSlowdown = 1.8;
+// gpu_hafnian_test.cpp and the predictions suite, 2026-11-27, output block B = 32): kernels at
+// order 56 0.534 s in double, 2.34 s for five primes; order 64 9.67 s in double; 0-1 graphs of
+// 56 and 60 vertices (four primes each) 2.10 and 8.64 s a count. Multiply-adds (this model's
+// count) per second per multiprocessor: 1.8·10^10 a prime, 1.7·10^10 in double; complex at
+// order 64 2.6 times the double time. The set-up covers the kernels' loading.
+constexpr double kGpuHafnianDoublePerSm = 1.7e10;
+constexpr double kGpuHafnianPrimePerSm = 1.8e10;
+constexpr double kGpuHafnianComplexSlowdown = 2.6;
 constexpr double kGpuHafnianSetup_s = 0.15;  // order 48 on the H100: 0.23 s, kernels 0.09 s
 constexpr double kPairingNode_ns = 8.0;
 
@@ -540,8 +543,10 @@ double gpu_hafnian_seconds(const LeafFacts& f) {
     if (multiprocessors <= 0 || f.arithmetic == Arithmetic::double_double) {
         return std::numeric_limits<double>::infinity();
     }
+    // The GPU's own primes (29 bits), not the CPU lanes' f.primes.
     const double rate = f.arithmetic == Arithmetic::exact
-                            ? kGpuHafnianPrimePerSm * multiprocessors / std::max(1, f.primes)
+                            ? kGpuHafnianPrimePerSm * multiprocessors /
+                                  exact::gpu_hafnian_primes(f.order, f.bound_log2)
                         : f.arithmetic == Arithmetic::complex
                             ? kGpuHafnianDoublePerSm * multiprocessors / kGpuHafnianComplexSlowdown
                             : kGpuHafnianDoublePerSm * multiprocessors;

@@ -183,7 +183,33 @@ std::optional<FloatOutcome> without_gpu(const DenseMatrix<T>& a, const char* ari
     return out;
 }
 
+/// The primes of the exact GPU hafnian at order n for |haf| ≤ 2^bound_log2: the largest below
+/// 2^gpu_hafnian_prime_bits(n) until Π p > 2|haf| + 1 (symmetric CRT; Σ log2 p ≥ bound + 1 plus a
+/// margin), then a spare.
+std::vector<std::uint64_t> gpu_moduli(vertex_t n, double bound_log2) {
+    const int bits = gpu::gpu_hafnian_prime_bits(n);
+    std::vector<std::uint64_t> moduli;
+    double covered = 0;
+    for (std::uint64_t c = (std::uint64_t{1} << bits) - 1; covered < bound_log2 + 1.001; c -= 2) {
+        if (numeric::is_prime(c)) {
+            moduli.push_back(c);
+            covered += std::log2(static_cast<double>(c));
+        }
+    }
+    for (std::uint64_t c = moduli.back() - 2;; c -= 2) {
+        if (numeric::is_prime(c)) {
+            moduli.push_back(c);
+            break;
+        }
+    }
+    return moduli;
+}
+
 }  // namespace
+
+int gpu_hafnian_primes(vertex_t n, double bound_log2) {
+    return static_cast<int>(gpu_moduli(n, bound_log2).size());
+}
 
 vertex_t gpu_hafnian_max_order() noexcept {
     return gpu::kMaxGpuHafnianOrder;
@@ -222,22 +248,8 @@ ExactOutcome hafnian_exact_gpu(const DenseMatrix<std::int64_t>& a, const EngineR
         out.arithmetic = "none (a vertex without neighbours)";
         return out;
     }
-    // Symmetric CRT needs Π p > 2|haf| + 1: Σ log2 p ≥ bound + 1 plus a margin, then a spare.
+    const std::vector<std::uint64_t> moduli = gpu_moduli(n, bound_log2);
     const int bits = gpu::gpu_hafnian_prime_bits(n);
-    std::vector<std::uint64_t> moduli;
-    double covered = 0;
-    for (std::uint64_t c = (std::uint64_t{1} << bits) - 1; covered < bound_log2 + 1.001; c -= 2) {
-        if (numeric::is_prime(c)) {
-            moduli.push_back(c);
-            covered += std::log2(static_cast<double>(c));
-        }
-    }
-    for (std::uint64_t c = moduli.back() - 2;; c -= 2) {
-        if (numeric::is_prime(c)) {
-            moduli.push_back(c);
-            break;
-        }
-    }
 
     gpu::GpuHafnianJob job = make_job(n, gpu::GpuHafnianMode::modular, run);
     for (const std::uint64_t p : moduli) {

@@ -20,6 +20,10 @@ namespace pmcount::exact {
 /// Largest order the GPU hafnian takes.
 vertex_t gpu_hafnian_max_order() noexcept;
 
+/// The number of primes hafnian_exact_gpu takes at order n for |haf| ≤ 2^bound_log2 (spare
+/// included): the planner's predictions count them.
+int gpu_hafnian_primes(vertex_t n, double bound_log2);
+
 /// Multiply-adds of the recursion at order n (m = n/2): the include child of each node at level
 /// c + 1 costs (c(2c−1) entries + g's update) over m coefficients, and each of the 2^(m−1) leaves
 /// an m-term dot product; about 5·m²·2^m (2.1·10^13 at n = 64). The GPU also issues the m(m−1)/2
