@@ -199,19 +199,29 @@ std::string kernel_name(int n, GpuMode mode) {
            (shape.fuse_top ? "true" : "false") + ">>";
 }
 
+/// A measurement knob: the integer in environment variable `name` (`lo` to `hi`; a malformed
+/// value is a DeviceError naming it, `what` its meaning), or `fallback` when it is unset.
+int knob(const char* name, int lo, int hi, int fallback, const char* what) {
+    const char* text = std::getenv(name);
+    if (text == nullptr || *text == '\0') {
+        return fallback;
+    }
+    int value = 0;
+    char tail = 0;
+    if (std::sscanf(text, "%d%c", &value, &tail) != 1 || value < lo || value > hi) {
+        throw DeviceError(std::string(name) + "=\"" + text + "\": expected " + what + " " +
+                          std::to_string(lo) + " to " + std::to_string(hi));
+    }
+    return value;
+}
+
 /// The batches' divisor for `gpus` GPUs: Policy::kBatchDivisorPerGpu per GPU, or
 /// PMCOUNT_GPU_BATCH_DIVISOR=D (1 to 64) to measure others.
 u64 batch_divisor(std::size_t gpus) {
-    int d = Policy::kBatchDivisorPerGpu * static_cast<int>(std::min<std::size_t>(gpus, 32));
-    if (const char* text = std::getenv("PMCOUNT_GPU_BATCH_DIVISOR");
-        text != nullptr && *text != '\0') {
-        char tail = 0;
-        if (std::sscanf(text, "%d%c", &d, &tail) != 1 || d < 1 || d > 64) {
-            throw DeviceError("PMCOUNT_GPU_BATCH_DIVISOR=\"" + std::string(text) +
-                              "\": expected a divisor 1 <= D <= 64");
-        }
-    }
-    return static_cast<u64>(d);
+    return static_cast<u64>(
+        knob("PMCOUNT_GPU_BATCH_DIVISOR", 1, 64,
+             Policy::kBatchDivisorPerGpu * static_cast<int>(std::min<std::size_t>(gpus, 32)),
+             "a divisor"));
 }
 
 /// The batches, fixed before any GPU starts: runs of consecutive units of the list, each a
@@ -538,14 +548,7 @@ int sparse_unroll_log2(const GpuSparseJob& job) {
             break;
         default: m = 2; break;
     }
-    if (const char* text = std::getenv("PMCOUNT_GPU_SPARSE_UNROLL");
-        text != nullptr && *text != '\0') {
-        char tail = 0;
-        if (std::sscanf(text, "%d%c", &m, &tail) != 1 || m < 1 || m > 6) {
-            throw DeviceError("PMCOUNT_GPU_SPARSE_UNROLL=\"" + std::string(text) +
-                              "\": expected an unroll 1 <= M <= 6");
-        }
-    }
+    m = knob("PMCOUNT_GPU_SPARSE_UNROLL", 1, 6, m, "an unroll");
     return std::min(m, job.n - 1);
 }
 
