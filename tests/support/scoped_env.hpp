@@ -1,8 +1,12 @@
-// An environment variable set for one scope, its previous value (or absence) restored after.
+// An environment variable set for one scope, its previous value (or absence) restored after;
+// and the check that a measurement variable refuses malformed values.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <exception>
+#include <initializer_list>
 #include <string>
 
 namespace pmcount::test {
@@ -30,5 +34,20 @@ private:
     std::string old_;
     bool had_old_ = false;
 };
+
+/// With environment variable `name` set to each of `values` in turn, run() must throw an error
+/// whose message names the variable.
+template <class Run>
+void expect_refused(const char* name, std::initializer_list<const char*> values, Run run) {
+    for (const char* value : values) {
+        const ScopedEnv env(name, value);
+        try {
+            run();
+            ADD_FAILURE() << name << "=" << value << " was accepted";
+        } catch (const std::exception& e) {
+            EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+        }
+    }
+}
 
 }  // namespace pmcount::test
