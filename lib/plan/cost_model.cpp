@@ -322,18 +322,19 @@ double gpu_ryser_seconds(const LeafFacts& f) {
 // fixed cost and the row tests (AND, popcount, compare, the jump: integer instructions, about
 // one FP64 equivalent per row), per term y from popcounts and the lane products and reductions.
 // SkipPer's 0-1 path is predicted relative to the CPU SkipPer's model on 16 threads, with the
-// ratios measured side by side on the H100's host (random:48,0.1,7 and random:48,0.1,1: CPU 16
-// threads 24.6 s and 2.1 s, generated kernel 0.41 s and 0.072 s, table kernel at 2^25 chunks 3.83
-// s and 0.95 s): both share the walk estimate (exact::estimate_sparse_walk), which under-counts
-// visits at large n (12× at n = 48), so the planner's choice between them stays right where the
-// absolute times do not. Those CPU times predate the CPU's sub-blocks, which made it about 2.2×
-// faster on the 2-core machine, so the ratios are scaled by 2.2. The generated sparse walk in
-// compensated double runs super-blocks of 2^6 steps, the model's per-step cost fitted at 2^3
-// (n = 44: 8.28 s against 12.6 s).
-constexpr double kCpuSkipSubBlockSpeedup = 2.2;
-constexpr double kGpuSkipGeneratedOverCpu16 = 0.025 * kCpuSkipSubBlockSpeedup;
+// ratios measured side by side on the H100's host (2026-11-27, both with their sub-blocks, the
+// GPU with batches of half the remaining units; kernels against the CPU's count on 16 threads):
+// random:48,0.1,7 generated 0.228 s, tables 0.615 s, CPU 18.57 s; random:48,0.1,1 generated
+// 0.037 s, CPU 0.749 s; pmcount-bench's order-48 matrix generated 0.214 s, tables 0.401 s, CPU
+// 6.67 s. Generated 0.012–0.049 of the CPU (geometric mean 0.027), tables 0.033–0.060 (0.045).
+// Both share the walk estimate (exact::estimate_sparse_walk), which is off both ways at large n
+// (the bench matrix's CPU run was predicted 0.16 of its time), so the planner's choice between
+// them stays right where the absolute times do not. The generated sparse walk in compensated
+// double runs super-blocks of 2^6 steps, the model's per-step cost fitted at 2^3 (n = 44: 8.28 s
+// against 12.6 s).
+constexpr double kGpuSkipGeneratedOverCpu16 = 0.027;
 constexpr double kH100Fp64Rate = 1.263e11 * 132;  // the one GPU of those ratios
-constexpr double kGpuSkipTablesOverCpu16 = 0.16 * kCpuSkipSubBlockSpeedup;
+constexpr double kGpuSkipTablesOverCpu16 = 0.045;
 constexpr double kGpuGeneratedCompensatedUnroll = 8.28 / 12.6;
 constexpr double kGpuWalkStepFixed = 2.0;
 constexpr double kGpuWalkTermPrime = 4.0;
