@@ -58,10 +58,18 @@ constexpr double kSparseEntry_ns = 1.0;
 constexpr double kSkipVisit_ns = 4.0;
 constexpr double kSkipVisitRow_ns = 0.4;
 constexpr double kSkipJumpRow_ns = 2.8;
-constexpr double kSkipBinaryVisit_ns = 10.0;
-constexpr double kSkipBinaryVisitRow_ns = 0.2;
-constexpr double kSkipBinaryTermRow_ns = 0.3;
-constexpr double kSkipDynamicRow = 3.0;  // a sub-block's dynamic row, in vectorised rows
+// SkipPer's 0-1 path in exact lanes: a visit tests the rows (visit + visit_row·W); a term forms
+// its dynamic rows' product, and each sub-block of 2^sub_bits terms its static rows' lanes and
+// their reduction (sub_block_row·W). Fitted (least squares on the relative error) to 24 runs,
+// with the walk's visits and terms from the windows (exact::estimate_sparse_walk, within
+// 0.83–1.03 of full walks there): `count_matchings random:n,d,s --method skipper --backend cpu
+// --no-dm --no-reduce --threads 2`, n = 40–50, d = 0.08–0.12, 0.08–86 s. Fit/measured 0.61–1.18,
+// 22 of 24 within 0.79–1.15; the old constants on the same visits and terms read 0.50–5.9 (a
+// term's dynamic rows were priced 4× too high).
+constexpr double kSkipBinaryVisit_ns = 8.8;
+constexpr double kSkipBinaryVisitRow_ns = 0.53;
+constexpr double kSkipBinaryDynamicRow_ns = 0.21;
+constexpr double kSkipBinarySubBlockRow_ns = 0.39;
 // Fixed start-up: the dense engines' thread start and tables; the sparse engines also order the
 // columns (O(n^3) for SkipOrder) and build their tables: 0.3–0.5 ms measured at n = 24–32.
 constexpr double kStart_s = 20e-6;
@@ -220,16 +228,12 @@ double skipper_model_seconds(const LeafFacts& f, bool calibrated) {
     const double visits = clamp01(f.visit_fraction), terms = clamp01(f.term_fraction);
     double per_step = 0;
     if (f.binary_walk && f.arithmetic == Arithmetic::exact && passes(f) == 1) {
-        // A term's rows and lane reduction are shared by the 2^sub_bits terms of a sub-block,
-        // but for the dynamic rows, which every term forms (about three vectorised rows each:
-        // random:44,0.1,2 and ,6 and random:48,0.1,1 on 2 threads ran 2.5×, 1.9× and 2.3×
-        // faster with sub-blocks; predicted/measured 1.42, 0.68, 0.90 against 1.17, 0.78, 0.81
-        // before, one calibration apart).
+        // A term's static rows and lane reduction are shared by the 2^sub_bits terms of a
+        // sub-block; the dynamic rows every term forms.
         const double sub = std::ldexp(1.0, f.sub_bits);
-        per_step =
-            visits * (kSkipBinaryVisit_ns + kSkipBinaryVisitRow_ns * width) +
-            terms * (kSkipBinaryTermRow_ns * (width / sub + kSkipDynamicRow * f.dynamic_rows) +
-                     term_ns(f) / sub);
+        per_step = visits * (kSkipBinaryVisit_ns + kSkipBinaryVisitRow_ns * width) +
+                   terms * (kSkipBinaryDynamicRow_ns * f.dynamic_rows +
+                            kSkipBinarySubBlockRow_ns * width / sub);
     } else {
         // A visit with a term steps on and forms the product; one without jumps (the zero
         // rows' next touches, the Gray difference applied, y's zeros tracked).
@@ -327,11 +331,9 @@ double gpu_ryser_seconds(const LeafFacts& f) {
 // random:48,0.1,7 generated 0.228 s, tables 0.615 s, CPU 18.57 s; random:48,0.1,1 generated
 // 0.037 s, CPU 0.749 s; pmcount-bench's order-48 matrix generated 0.214 s, tables 0.401 s, CPU
 // 6.67 s. Generated 0.012–0.049 of the CPU (geometric mean 0.027), tables 0.033–0.060 (0.045).
-// Both share the walk estimate (exact::estimate_sparse_walk), which is off both ways at large n
-// (the bench matrix's CPU run was predicted 0.16 of its time), so the planner's choice between
-// them stays right where the absolute times do not. The generated sparse walk in compensated
-// double runs super-blocks of 2^6 steps, the model's per-step cost fitted at 2^3 (n = 44: 8.28 s
-// against 12.6 s).
+// Both rest on the CPU model and its walk estimate (exact::estimate_sparse_walk). The generated
+// sparse walk in compensated double runs super-blocks of 2^6 steps, the model's per-step cost
+// fitted at 2^3 (n = 44: 8.28 s against 12.6 s).
 constexpr double kGpuSkipGeneratedOverCpu16 = 0.027;
 constexpr double kH100Fp64Rate = 1.263e11 * 132;  // the one GPU of those ratios
 constexpr double kGpuSkipTablesOverCpu16 = 0.045;

@@ -81,14 +81,17 @@ struct SparseWalkEstimate {
     /// product, and `dynamic_rows` rows change inside one.
     int sub_bits = 0;
     int dynamic_rows = 0;
+    /// Windows of the Gray code walked to estimate the fractions; 0 when the whole walk was taken
+    /// (then they are exact).
+    std::uint64_t windows = 0;
 };
 
-/// Estimates by sampling (SkipOrder, SkipPer's jump rule, exact zero tests on the entries): the
-/// term fraction from seeded uniform Gray indices, visits per term from 16 short walks; the whole
-/// walk when it has at most 4096 indices (sparse_ryser.cpp gives the method and its accuracy).
+/// Estimates SkipPer's walk (SkipOrder, its jump rule, exact zero tests on the entries) from
+/// seeded windows of the Gray code, each walked as the engine walks it; the whole walk when it has
+/// at most 2^16 blocks, or when `whole` (sparse_ryser.cpp gives the method and its accuracy).
 /// Deterministic.
 template <class T>
-SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a);
+SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a, bool whole = false);
 
 ExactOutcome sparse_ryser_exact(const DenseMatrix<std::int64_t>& a, bool binary,
                                 SparseVariant variant, const EngineRun& run);
