@@ -9,10 +9,12 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "core/memory.hpp"
@@ -273,13 +275,14 @@ private:
             // most often).
             facts.entries_per_step = static_cast<double>(a.nnz()) / std::max<vertex_t>(1, a.rows());
             if (a.rows() >= kMinWalkEstimateOrder && walk_matters()) {
-                const exact::SparseWalkEstimate walk = exact::estimate_sparse_walk(*dense);
+                const exact::SparseWalkEstimate& walk = walk_estimate(*dense);
                 facts.term_fraction = walk.term_fraction;
                 facts.visit_fraction = walk.visit_fraction;
                 facts.entries_per_step = walk.entries_per_step;
                 facts.binary_walk = walk.binary;
                 facts.sub_bits = walk.sub_bits;
                 facts.dynamic_rows = walk.dynamic_rows;
+                facts.tested_rows = walk.tested_rows;
             }
         }
         if (settings_.precision == Precision::exact) {
@@ -474,10 +477,25 @@ private:
         return node;
     }
 
+    /// The walk estimate of `a`, once per matrix: a split attempt plans its parts without
+    /// splits and then again with them, and the same part turns up under several attempts.
+    const exact::SparseWalkEstimate& walk_estimate(const DenseMatrix<T>& a) {
+        std::string key(sizeof(vertex_t) + a.data().size() * sizeof(T), '\0');
+        const vertex_t n = a.rows();
+        std::memcpy(key.data(), &n, sizeof n);
+        std::memcpy(key.data() + sizeof n, a.data().data(), a.data().size() * sizeof(T));
+        auto it = walks_.find(key);
+        if (it == walks_.end()) {
+            it = walks_.emplace(std::move(key), exact::estimate_sparse_walk(a)).first;
+        }
+        return it->second;
+    }
+
     const Settings& settings_;
     StructureReport& report_;
     int splits_left_;
     bool splits_allowed_ = true;
+    std::unordered_map<std::string, exact::SparseWalkEstimate> walks_;
 };
 
 /// Renders the plan text and fills the report's leaves, predicted time and reduction counts

@@ -51,25 +51,32 @@ constexpr double kGpuCertifiedOverCompensated = 1.93;
 constexpr double kSparseStep_ns = 4.0;
 constexpr double kSparseEntry_ns = 1.0;
 // SkipPer's general path (floating, or exact on other than 0-1 matrices): a visit that finds a
-// term costs 4 + 0.4·W and the product; one that jumps 4 + 2.8·W (about 94 ns at W = 32: 0-1
-// patterns counted in double, n = 30, density 0.4–0.6, 2 threads: predicted/measured 0.76–1.25;
-// charging jumps as terms put SkipPer at 0.3–0.7 of its time where jumps are common, and the
-// planner took it over dense Ryser at density 0.5, 2× slower).
+// term costs 4 + 0.4·W and the product; one that jumps 4 ns and the Gray difference's column
+// updates, 4.5 ns per nonzero of a row on average (the columns a jump flips grow with the
+// density). Fitted with the windowed walk estimate (exact::estimate_sparse_walk) to 36 runs
+// (`--method skipper --backend cpu --no-dm --no-reduce --threads 2`): integer matrices of order
+// 28–34 with 5–7 nonzeros a row, entries 1–3 (as the reductions leave them), exact and double,
+// 0.1–11 s: 0.71–1.17; 0-1 patterns in double, n = 30, density 0.4–0.5: 70–75 ns a jump measured,
+// 58–69 modelled. Exact terms in compact lanes cost what double ones do there (25 and 24.5 ns at
+// W = 32–40): the column updates, not the lanes, set the pace. The old 2.8·W a jump had been
+// fitted on visits under-estimated up to 4×, and put the reductions' leaves at 1.5–3.4× their time.
 constexpr double kSkipVisit_ns = 4.0;
 constexpr double kSkipVisitRow_ns = 0.4;
-constexpr double kSkipJumpRow_ns = 2.8;
-// SkipPer's 0-1 path in exact lanes: a visit tests the rows (visit + visit_row·W); a term forms
-// its dynamic rows' product, and each sub-block of 2^sub_bits terms its static rows' lanes and
-// their reduction (sub_block_row·W). Fitted (least squares on the relative error) to 24 runs,
-// with the walk's visits and terms from the windows (exact::estimate_sparse_walk, within
-// 0.83–1.03 of full walks there): `count_matchings random:n,d,s --method skipper --backend cpu
-// --no-dm --no-reduce --threads 2`, n = 40–50, d = 0.08–0.12, 0.08–86 s. Fit/measured 0.61–1.18,
-// 22 of 24 within 0.79–1.15; the old constants on the same visits and terms read 0.50–5.9 (a
-// term's dynamic rows were priced 4× too high).
-constexpr double kSkipBinaryVisit_ns = 8.8;
-constexpr double kSkipBinaryVisitRow_ns = 0.53;
-constexpr double kSkipBinaryDynamicRow_ns = 0.21;
-constexpr double kSkipBinarySubBlockRow_ns = 0.39;
+constexpr double kSkipJumpEntry_ns = 4.5;
+// SkipPer's 0-1 path in exact lanes: a visit tests the rows that can be zero, padded to 8
+// (visit_test per row: AND, popcount, compare, the jump's candidate); a term forms its dynamic
+// rows' product, and each sub-block of 2^sub_bits terms its static rows' lanes and their
+// reduction (sub_block_row·W). Fitted (least squares on the relative error) to 33 runs, with the
+// walk's visits and terms from the windows (exact::estimate_sparse_walk, within 0.85–1.17 of full
+// walks there): `count_matchings random:n,d,s --method skipper --backend cpu --no-dm --no-reduce
+// --threads 2`, n = 40–50 at d = 0.08–0.12 and n = 28–36 at d = 0.2–0.5, 0.08–86 s. Fit/measured
+// 0.57–1.28, 29 of 33 within 0.77–1.27 (the two lowest are runs of 0.08 and 0.6 s); the old
+// constants on the same visits and terms read 0.50–5.9 (a term's dynamic rows were priced 4×
+// too high). All 33 ran in compact lanes; wider ones add their lane work per sub-block
+// (random:34,0.5,1 in lanes ×4: predicted 0.62 of its time without it).
+constexpr double kSkipBinaryVisitTest_ns = 1.09;
+constexpr double kSkipBinaryDynamicRow_ns = 0.24;
+constexpr double kSkipBinarySubBlockRow_ns = 0.32;
 // Fixed start-up: the dense engines' thread start and tables; the sparse engines also order the
 // columns (O(n^3) for SkipOrder) and build their tables: 0.3–0.5 ms measured at n = 24–32.
 constexpr double kStart_s = 20e-6;
@@ -231,16 +238,25 @@ double skipper_model_seconds(const LeafFacts& f, bool calibrated) {
         // A term's static rows and lane reduction are shared by the 2^sub_bits terms of a
         // sub-block; the dynamic rows every term forms.
         const double sub = std::ldexp(1.0, f.sub_bits);
-        per_step = visits * (kSkipBinaryVisit_ns + kSkipBinaryVisitRow_ns * width) +
+        const double tests = 8.0 * std::ceil(f.tested_rows / 8.0);
+        // Wider lanes than the compact ones (which the fit holds) add their per-term work.
+        const double lanes = f.products == exact::ExactProducts::compact ? 0.0 : term_ns(f);
+        per_step = visits * kSkipBinaryVisitTest_ns * tests +
                    terms * (kSkipBinaryDynamicRow_ns * f.dynamic_rows +
-                            kSkipBinarySubBlockRow_ns * width / sub);
+                            (kSkipBinarySubBlockRow_ns * width + lanes) / sub);
     } else {
         // A visit with a term steps on and forms the product; one without jumps (the zero
         // rows' next touches, the Gray difference applied, y's zeros tracked).
-        const double product = (passes(f) > 1 ? kModularRow_ns : row_ns(f)) * width + term_ns(f);
+        const bool compact = f.arithmetic == Arithmetic::exact &&
+                             f.products == exact::ExactProducts::compact && passes(f) == 1;
+        const double product =
+            compact ? kRowDouble_ns * width
+                    : (passes(f) > 1 ? kModularRow_ns : row_ns(f)) * width + term_ns(f);
         const double jumps = std::max(0.0, visits - terms);
+        const double row_entries =
+            static_cast<double>(f.nnz) / std::max(1.0, static_cast<double>(f.order));
         per_step = passes(f) * (terms * (kSkipVisit_ns + kSkipVisitRow_ns * width + product) +
-                                jumps * (kSkipVisit_ns + kSkipJumpRow_ns * width));
+                                jumps * (kSkipVisit_ns + kSkipJumpEntry_ns * row_entries));
     }
     return steps_seconds(f.order, per_step, f.threads, kSparseStart_s, f.ranks, calibrated);
 }

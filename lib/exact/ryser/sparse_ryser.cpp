@@ -529,21 +529,25 @@ inline std::uint64_t bit_reverse(std::uint64_t x, int bits) noexcept {
 }  // namespace
 
 // Estimate of SkipPer's walk: its visits (terms, and the indices its jumps land on) and its
-// terms, both by walking windows of the Gray code exactly as the engine walks its chunks. A walk
-// of at most 2^17 row tests (a few milliseconds) is taken whole (exact). Otherwise 4096 seeded
-// uniform indices give a rough term fraction (all terms: every index is a term and a visit), which
-// sets the windows' size to about 32 expected terms' worth (at most 2^(n−1−22) indices). Windows
-// are drawn in rounds of 4096, one per stratum of the 12 highest Gray bits (in bit-reversed order),
-// at a seeded random place inside it, until 2^20 row tests (2^18 with general rows) or 1/16 of the
-// walk's estimated visits, at least 2^15. A window that starts inside a jump does not count its
-// first visit: the engine's walk landed before it; after that the two walks meet at the next term
-// at the latest, since no jump passes a term. Each window's terms are exact and its visits off by
-// at most a couple, so the sums are unbiased but for that; their spread comes from the few regions
-// that hold the walk's work (the strata keep every high-bit region in every round). On random 0-1
-// matrices of order 40–48, density 0.1 (full walks on 2 threads for the truth, 0.02–30 s): visits
-// and terms within 0.86–1.29 of the truth, in 15–50 ms. Before (uniform indices for the term
-// fraction, visits per term from short walks out of random starts, rows taken as independent when
-// terms were rare): 0.17–9.8 for terms, 0.23–8.5 for visits.
+// terms, both by walking windows of the Gray code exactly as the engine walks its chunks.
+//   - A walk of at most 2^14 row tests (a fraction of a millisecond) is taken whole: exact.
+//   - Otherwise 1024 seeded uniform indices give a rough term fraction (all terms: every index is
+//     a term and a visit), which sizes the windows to about 16 expected terms (at most
+//     2^(n−1−22) indices). The windows go one per stratum of the 12 highest Gray bits, in
+//     bit-reversed order, each at a seeded random place inside its stratum; the estimate stops
+//     where they cover the strata evenly (2^p windows, or whole rounds of 4096), once the row
+//     tests reach 1/256 of the walk's estimated visits (its run costs more than that), at least
+//     2^13 and at most 2^20. General rows (a sum per entry) get an eighth of those tests.
+//   - A window that starts inside a jump does not count its first visit: the engine's walk landed
+//     before it. From there the two walks meet at the next term at the latest (no jump passes a
+//     term), so a window's terms are exact and its visits off by a couple at most; the spread
+//     comes from the few regions that hold the walk's work, and the strata keep every high-bit
+//     region in every round.
+// On random 0-1 matrices of order 40–48, density 0.1–0.12 (the truth from full walks on 2
+// threads, 0.02–30 s): visits and terms within 0.85–1.17 of the truth (one 0.3 s walk 1.38), in
+// 2–35 ms. Smaller walks (10–100 ms) read 0.58–2.6. Before (uniform indices for the term
+// fraction, visits per term from short walks out of random starts, rows taken as independent
+// where terms were rare): 0.17–9.8 for terms, 0.23–8.5 for visits.
 template <class T>
 SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a, bool whole) {
     using V = WalkValue<T>;
@@ -604,6 +608,7 @@ SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a, bool whole) {
         }
         rows.push_back(i);
     }
+    out.tested_rows = static_cast<int>(test_mask.size());
     auto zero_rows = [&](std::uint64_t k) {
         const std::uint64_t g = gray(k);
         std::uint64_t zeros = 0;
@@ -665,11 +670,13 @@ SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a, bool whole) {
         }
         return k >= end;
     };
-    constexpr double kWholeTests = 0x1p17, kMinTests = 0x1p15;
-    constexpr double kNoLimit = std::numeric_limits<double>::infinity();
+    // Row tests: 0-1 rows take a few vector instructions each, general rows a sum per entry.
+    const double unit = rows.empty() ? 1.0 : 0.125;
+    const double whole_tests = 0x1p14 * unit, min_tests = 0x1p13 * unit, max_tests = 0x1p20 * unit;
     {
         double visits = 0, terms = 0;
-        if (walk(0, steps, true, whole ? kNoLimit : kWholeTests, visits, terms)) {
+        if (walk(0, steps, true, whole ? std::numeric_limits<double>::infinity() : whole_tests,
+                 visits, terms)) {
             out.visit_fraction = visits / static_cast<double>(steps);
             out.term_fraction = terms / static_cast<double>(steps);
             return out;
@@ -677,7 +684,7 @@ SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a, bool whole) {
     }
     tests = 0;
     std::uint64_t state = 0x5ca1ab1e;
-    constexpr std::uint64_t kPilot = 4096;
+    constexpr std::uint64_t kPilot = 1024;
     std::uint64_t hits = 0;
     for (std::uint64_t s = 0; s < kPilot; ++s) {
         hits += is_term(split_mix(state) >> (64 - bits)) ? 1 : 0;
@@ -686,27 +693,33 @@ SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a, bool whole) {
         return out;  // no zero seen: every index is a term and a visit
     }
     constexpr int kStrataBits = 12, kMaxWindowBits = 22;
+    constexpr double kTermsPerWindow = 16, kShareOfVisits = 1.0 / 256;
+    constexpr std::uint64_t kFirstCheck = 256;
     const double pilot = std::max(1.0, static_cast<double>(hits)) / static_cast<double>(kPilot);
     const int free_bits = lowest_set_bit(block);
     const int window_bits = std::clamp(
-        static_cast<int>(std::lround(std::log2(32.0 * static_cast<double>(block) / pilot))),
+        static_cast<int>(
+            std::lround(std::log2(kTermsPerWindow * static_cast<double>(block) / pilot))),
         free_bits, bits - std::min(kMaxWindowBits, bits - free_bits));
     const int strata_bits = std::min(kStrataBits, bits - window_bits);
     const int offset_bits = bits - strata_bits - window_bits;
-    const double max_tests = rows.empty() ? 0x1p20 : 0x1p18;
-    constexpr double kShareOfVisits = 1.0 / 16;
+    const std::uint64_t strata_mask = (std::uint64_t{1} << strata_bits) - 1;
     double visits = 0, terms = 0, windows = 0;
-    for (;;) {
-        for (std::uint64_t s = 0; s < (std::uint64_t{1} << strata_bits); ++s) {
-            const std::uint64_t offset =
-                offset_bits > 0 ? split_mix(state) >> (64 - offset_bits) : 0;
-            const std::uint64_t first = ((bit_reverse(s, strata_bits) << offset_bits) | offset)
-                                        << window_bits;
-            walk(first, first + (std::uint64_t{1} << window_bits), false, kNoLimit, visits, terms);
+    for (std::uint64_t i = 0;; ++i) {
+        const std::uint64_t offset = offset_bits > 0 ? split_mix(state) >> (64 - offset_bits) : 0;
+        const std::uint64_t first =
+            ((bit_reverse(i & strata_mask, strata_bits) << offset_bits) | offset) << window_bits;
+        walk(first, first + (std::uint64_t{1} << window_bits), false,
+             std::numeric_limits<double>::infinity(), visits, terms);
+        windows += 1;
+        // Stop only where the windows cover the strata evenly: after 2^p of them, or whole rounds.
+        const std::uint64_t done = i + 1;
+        if (done < kFirstCheck || ((done & (done - 1)) != 0 && (done & strata_mask) != 0)) {
+            continue;
         }
-        windows += std::ldexp(1.0, strata_bits);
         const double all_visits = visits * std::ldexp(1.0, bits - window_bits) / windows;
-        if (tests >= max_tests || (tests >= kMinTests && tests >= kShareOfVisits * all_visits)) {
+        if (tests >= max_tests ||
+            (tests >= min_tests && tests >= kShareOfVisits * unit * all_visits)) {
             break;
         }
     }

@@ -81,6 +81,8 @@ struct SparseWalkEstimate {
     /// product, and `dynamic_rows` rows change inside one.
     int sub_bits = 0;
     int dynamic_rows = 0;
+    /// The 0-1 path's rows that can be zero (even y(∅) ≤ 0): those a visit tests.
+    int tested_rows = 0;
     /// Windows of the Gray code walked to estimate the fractions; 0 when the whole walk was taken
     /// (then they are exact).
     std::uint64_t windows = 0;

@@ -240,14 +240,18 @@ TEST(SparseWalkEstimate, ExactTermFractionOnSmallMatrices) {
 }
 
 TEST(SparseWalkEstimate, TheWholeWalkCountsEveryTerm) {
-    // n = 22: the estimate walks all of it unasked; its term fraction is the brute-force count's.
+    // n = 22, walked whole on request: its term fraction is the brute-force count's.
     const auto a = test::random_binary(22, 0.2, 8);
-    const SparseWalkEstimate e = estimate_sparse_walk(a);
+    const SparseWalkEstimate e = estimate_sparse_walk(a, true);
     const double truth = std::ldexp(
         static_cast<double>(count_terms(a, sparse_column_order(a, SparseVariant::skipper, true))), -21);
     ASSERT_GT(truth, 0);
     EXPECT_EQ(e.windows, 0U);
     EXPECT_DOUBLE_EQ(e.term_fraction, truth);
+    // Unasked it takes windows there (the walk needs more than 2^14 row tests), and comes close.
+    const SparseWalkEstimate sampled = estimate_sparse_walk(a);
+    EXPECT_GT(sampled.windows, 0U);
+    EXPECT_NEAR(sampled.term_fraction / truth, 1.0, 0.1);
 }
 
 TEST(SparseWalkEstimate, WindowsAgreeWithTheWholeWalk) {
