@@ -92,22 +92,31 @@ double padded_width(vertex_t n) {
 // The constants above come from the 2-core development machine. Other machines differ per core
 // and in how threads scale: on the H100's 16-core host dense Ryser took 1.2× the model's time on
 // one thread, 1.5× on 8 and 1.9× on 16 (shared caches, clocks under load; exact, n = 30/33/34).
-// A prediction of kCalibrateFrom_s or more is therefore scaled by this machine's speed against
-// the development machine's, measured once per process and thread count: dense double Ryser of
-// order 23 + log2(threads) (2^22 steps per thread, twice), whose time per step and thread was
+// Predictions are therefore scaled by this machine's speed against the development machine's,
+// measured once per process and thread count: dense double Ryser of order 23 + log2(threads)
+// (2^22 steps per thread, twice: 40–60 ms), whose time per step and thread was
 // kProbeReference_ns there (4.2 on one thread, 4.6–5.3 on two: the constants' fits on two
-// threads carry that loss already, so the top of it is the reference for several threads).
-constexpr double kCalibrateFrom_s = 0.5;
+// threads carry that loss already, so the top of it is the reference for several threads). The
+// probe runs for the first prediction of kCalibrateFrom_s or more; from then on every prediction
+// on those threads is scaled, however small, since a plan's many small leaves add up (and a split
+// is weighed against the matrix it splits). Before, only predictions of 0.5 s or more were: on the
+// H100 host (factor 1.6–1.9 on 16 threads) random:40,0.2,5's three SkipPer leaves of under 0.5 s
+// each read 0.42 of the count's total time.
+constexpr double kCalibrateFrom_s = 0.1;
 constexpr double kProbeReference_ns = 4.2;
 constexpr double kProbeReferenceThreads_ns = 5.3;
 
-/// This machine's time over the model's for the CPU engines on `threads` threads (1: as modelled).
-double cpu_speed_factor(int threads) {
+/// This machine's time over the model's for the CPU engines on `threads` threads (1: as
+/// modelled); `measure`: run the probe if this process has not yet, else 1 (0 for not known).
+double cpu_speed_factor(int threads, bool measure = true) {
     static std::mutex mutex;
     static std::map<int, double> factors;
     const std::lock_guard<std::mutex> lock(mutex);
     if (const auto it = factors.find(threads); it != factors.end()) {
         return it->second;
+    }
+    if (!measure) {
+        return 0;
     }
     const vertex_t n =
         std::clamp(23 + static_cast<vertex_t>(std::lround(std::log2(threads))), 23, 28);
@@ -137,12 +146,13 @@ double cpu_speed_factor(int threads) {
 
 /// `seconds` predicted by the constants, on this machine with `threads` threads.
 double on_this_machine(double seconds, int threads) {
-    return seconds < kCalibrateFrom_s ? seconds : seconds * cpu_speed_factor(std::max(1, threads));
+    const double factor = cpu_speed_factor(std::max(1, threads), seconds >= kCalibrateFrom_s);
+    return factor > 0 ? seconds * factor : seconds;
 }
 
 /// Seconds of 2^(n−1) steps of `per_step_ns` on the threads the engines use (one below 2^18 steps,
 /// chunked_run.cpp) and the MPI ranks (from 2^20 steps, run/session.cpp), plus the fixed start-up;
-/// from kCalibrateFrom_s on, at this machine's measured speed (cpu_speed_factor).
+/// at this machine's measured speed (cpu_speed_factor) once it is known.
 double steps_seconds(vertex_t n, double per_step_ns, int threads, double start_s = kStart_s,
                      int ranks = 1, bool calibrated = true) {
     const int used_threads = n - 1 < 18 ? 1 : std::max(1, threads);
