@@ -348,7 +348,16 @@ double gpu_ryser_seconds(const LeafFacts& f) {
 // reductions per prime. Table kernels keep x in local memory. Measured on an H100
 // (pmcount-bench --backend cuda --cases sparse-real,sparse-binary, density 0.1): generated
 // double n = 44 21 per step, table double n = 40 177 per step (3.3× the generated kernel's
-// full-product cost), generated exact walk n = 44 40 per step. SkipPer's 0-1 path: per visit a
+// full-product cost), generated exact walk n = 44 40 per step. A flipped column's nonzero costs
+// far more than one FP64 instruction (a dependent load, the update, the zero count), and an
+// exact term its lanes' products and reductions per prime; refitted at density 0.2–0.5 (n = 36–40,
+// `count_matchings random:n,d,1 --method sparyser --backend cuda --no-dm --no-reduce`, 28 runs,
+// the walk estimate's entries per step and term fraction; kernel time against the model): an
+// entry 6 in the table kernels, 3.5 in generated floating ones, 1.75 in generated exact ones; an
+// exact term 70 per prime in the tables, 710 in the generated kernels (which form the lanes in
+// registers, row by row). Fit/measured 0.91–1.09 for all four kinds; with one per entry and 4
+// per term and prime they read 0.27–0.97, lowest at density 0.5, where the planner then took the
+// sparse walk over dense Ryser at twice its time (random:36,0.5,1). SkipPer's 0-1 path: per visit a
 // fixed cost and the row tests (AND, popcount, compare, the jump: integer instructions, about
 // one FP64 equivalent per row), per term y from popcounts and the lane products and reductions.
 // SkipPer's 0-1 path is predicted relative to the CPU SkipPer's model on 16 threads, with the
@@ -365,7 +374,11 @@ constexpr double kH100Fp64Rate = 1.263e11 * 132;  // the one GPU of those ratios
 constexpr double kGpuSkipTablesOverCpu16 = 0.045;
 constexpr double kGpuGeneratedCompensatedUnroll = 8.28 / 12.6;
 constexpr double kGpuWalkStepFixed = 2.0;
-constexpr double kGpuWalkTermPrime = 4.0;
+constexpr double kGpuTablesEntry = 6.0;
+constexpr double kGpuGeneratedFloatEntry = 3.5;
+constexpr double kGpuGeneratedExactEntry = 1.75;
+constexpr double kGpuTablesTermPrime = 70.0;
+constexpr double kGpuGeneratedTermPrime = 710.0;
 constexpr double kGpuPartialProductShare = 1.0 / 3.0;
 constexpr double kGpuTablesSlowdown = 3.3;
 constexpr double kGpuSparseSetup_s = 0.3;
@@ -398,7 +411,8 @@ double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
         double product = rows;
         switch (f.arithmetic) {
             case Arithmetic::exact:
-                product = n + clamp01(f.term_fraction) * kGpuWalkTermPrime * primes;
+                product = n + clamp01(f.term_fraction) * primes *
+                                  (generated ? kGpuGeneratedTermPrime : kGpuTablesTermPrime);
                 break;
             case Arithmetic::double_precision:
                 product = 1.17 * rows;
@@ -410,7 +424,10 @@ double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
                 product = 3.0 * rows;
                 break;
         }
-        per_step = kGpuWalkStepFixed + f.entries_per_step + product;
+        const double entry = !generated ? kGpuTablesEntry
+                             : exact    ? kGpuGeneratedExactEntry
+                                        : kGpuGeneratedFloatEntry;
+        per_step = kGpuWalkStepFixed + entry * f.entries_per_step + product;
         if (!generated) {
             per_step *= kGpuTablesSlowdown;
         } else if (f.arithmetic == Arithmetic::double_precision) {
