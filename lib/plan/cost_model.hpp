@@ -68,7 +68,7 @@ struct LeafFacts {
     bool binary_walk = false;
     int sub_bits = 0;  ///< the 0-1 path's sub-blocks (SparseWalkEstimate)
     int dynamic_rows = 0;
-    int tested_rows = 0;
+    int tested_rows = 0;  ///< the 0-1 path's rows a visit tests (those that can be zero)
     /// Whether the sparse GPU engines' generated kernels for this leaf are compiled already (in
     /// this process or the disk cache: exact::sparse_generated_cached), in SpaRyser's and in
     /// SkipPer's column order; then their predictions leave NVRTC's compilation out.

@@ -20,7 +20,6 @@
 #include <cmath>
 #include <complex>
 #include <limits>
-#include <map>
 #include <numeric>
 #include <type_traits>
 
