@@ -121,9 +121,10 @@ struct CountOptions {
     bool distributed = true;
 };
 
-/// Asks the count under way (or the next one) to stop: no further chunk starts, the chunks
-/// under way finish, the checkpoint is written, and count() throws Interrupted. Async-signal-
-/// safe: meant for a SIGINT or SIGTERM handler.
+/// Asks the count under way (or the next one) to stop: every engine gives up within a few
+/// milliseconds of work (the exponential loops drop the chunks under way), the checkpoint is
+/// written with the chunks finished before, and count() throws Interrupted. Async-signal-safe:
+/// meant for a SIGINT or SIGTERM handler.
 void request_stop() noexcept;
 /// Withdraws a stop request that no count has acted on (e.g. one that arrived as a count ended).
 void clear_stop_request() noexcept;

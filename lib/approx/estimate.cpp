@@ -43,6 +43,7 @@
 #include "backend/cuda_backend.hpp"
 #include "core/hash.hpp"
 #include "core/names.hpp"
+#include "core/stop.hpp"
 #include "exact/chunked_run.hpp"
 #include "pmcount/approx.hpp"
 #include "pmcount/build_info.hpp"
@@ -273,10 +274,12 @@ struct PopulationPlan {
 /// Runs populations [first, first + count) of plan.particles particles each — population r's
 /// particle k draws as sample (first + r)·P + k — resampling every plan.every steps
 /// (population.hpp), at most `batch` populations side by side on `engine`; logs[r] is the log
-/// of population r's estimate. Resampling draws Philox(seed; stage, 1, population).
+/// of population r's estimate. Resampling draws Philox(seed; stage, 1, population). With
+/// `stop_inside`, a stop request ends it between two stages (the logs are then meaningless).
 template <class Engine>
 void run_populations(Engine& engine, vertex_t n, const PopulationPlan& plan, std::uint64_t seed,
-                     std::uint64_t batch, std::uint64_t first, std::uint64_t count, double* logs) {
+                     std::uint64_t batch, std::uint64_t first, std::uint64_t count, double* logs,
+                     bool stop_inside) {
     const std::uint64_t p = plan.particles;
     std::vector<double> weights;
     std::vector<std::uint32_t> ancestors;
@@ -287,6 +290,9 @@ void run_populations(Engine& engine, vertex_t n, const PopulationPlan& plan, std
         engine.begin_particles((first + begin) * p, size * p);
         std::fill(logs + begin, logs + begin + size, 0.0);
         for (std::uint32_t stage = 0;; ++stage) {
+            if (stop_inside && detail::stop_requested()) {
+                return;
+            }
             const vertex_t until = static_cast<vertex_t>(
                 std::min<std::int64_t>(n, static_cast<std::int64_t>(stage + 1) * plan.every));
             engine.advance_particles(until);
@@ -316,6 +322,10 @@ void run_populations(Engine& engine, vertex_t n, const PopulationPlan& plan, std
 class SampleSource {
 public:
     virtual ~SampleSource() = default;
+    /// A stop request cuts a call short (between samples, or between a population's stages),
+    /// leaving meaningless logs: set where one process draws them all (under MPI a round is
+    /// finished everywhere, and rank 0 decides the stop).
+    bool stop_inside = false;
     virtual void sample(std::uint64_t first, std::uint64_t count, double* logs) = 0;
     virtual double device_seconds() const { return 0; }
     /// Samples that keep the source busy; rounds are never shorter.
@@ -332,9 +342,15 @@ public:
     CpuParticles(const Problem& p, approx::SamplerConfig config, int threads)
         : problem_(p), config_(config), threads_(threads) {}
 
+    /// As SampleSource::stop_inside (the workspaces of a large population take seconds).
+    bool stop_inside = false;
+
     void begin_particles(std::uint64_t first, std::uint64_t count) {
         first_ = first;
         while (states_.size() < count) {
+            if (stop_inside && detail::stop_requested()) {
+                return;  // run_populations leaves before the first stage
+            }
             states_.emplace_back(problem_.n);
             next_.emplace_back(problem_.n);
         }
@@ -422,8 +438,9 @@ public:
         return std::max<std::uint64_t>(1, wanted / plan_.particles);
     }
     void populations(std::uint64_t first, std::uint64_t count, double* logs) override {
+        particles_.stop_inside = stop_inside;
         run_populations(particles_, problem_.n, plan_, config_.seed, population_round(), first,
-                        count, logs);
+                        count, logs, stop_inside);
     }
 
 private:
@@ -433,6 +450,9 @@ private:
         const auto total = static_cast<std::int64_t>(count);
 #pragma omp parallel for schedule(dynamic, 8) num_threads(threads_)
         for (std::int64_t k = 0; k < total; ++k) {
+            if (stop_inside && detail::stop_requested()) {
+                continue;
+            }
             HostWorkspace& w = workspaces_[static_cast<std::size_t>(omp_get_thread_num())];
             logs[k] = approx::sample_log_estimate(a, start, config_, w,
                                                   first + static_cast<std::uint64_t>(k));
@@ -481,7 +501,7 @@ public:
         }
         on_each_gpu([&](std::size_t g) {
             run_populations(*samplers_[g], n_, plan_, seed_, batch[g], first + bounds[g],
-                            bounds[g + 1] - bounds[g], logs + bounds[g]);
+                            bounds[g + 1] - bounds[g], logs + bounds[g], stop_inside);
         });
     }
     void sample(std::uint64_t first, std::uint64_t count, double* logs) override {
@@ -774,8 +794,18 @@ std::vector<int> visible_gpus(const EstimateOptions& o, bool required) {
     return run::mpi::gpus_to_use(devices, o.gpus, o.distributed);
 }
 
+EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entry> entries,
+                                  const EstimateOptions& options);
+
+/// Every estimate; the stop request that interrupts it is withdrawn as it leaves.
 EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry> entries,
                                 const EstimateOptions& options) {
+    return detail::stop_boundary(
+        [&] { return estimate_unguarded(rows, cols, std::move(entries), options); });
+}
+
+EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entry> entries,
+                                  const EstimateOptions& options) {
     const auto start_time = Clock::now();
     validate(options);
     const edge_t input_nnz = static_cast<edge_t>(entries.size());
@@ -849,7 +879,11 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
         if (choice.time_pilot) {
             CpuSource pilot(problem, config, result.threads,
                             PopulationPlan{kMinAutoParticles, plan.every});
+            pilot.stop_inside = ranks == 1;
             plan.particles = particles_within_time(pilot, choice, ranks);
+            if (ranks == 1) {
+                detail::throw_if_stopped("the estimator's timing pilot");
+            }
         }
         source = std::make_unique<CpuSource>(problem, config, result.threads, plan);
     }
@@ -865,6 +899,7 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
     // Populations are i.i.d. and nearly normal in log: 16 of them give an interval.
     const std::uint64_t kMinSamplesForRelError = populations ? 16 : 1024;
     const std::uint64_t min_round = populations ? source->population_round() : source->min_round();
+    source->stop_inside = !options.distributed || run::mpi::size() <= 1;
     // MPI: each round is split over the ranks, each drawing a contiguous share, and every rank
     // gets every estimate, so all accumulate the same values in the same order (samples and
     // populations are drawn by index: the values do not depend on who draws them). Rank 0
@@ -936,6 +971,10 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
         } else if (!mine.empty()) {
             source->sample(first, mine.size(), mine.data());
         }
+        if (source->stop_inside && detail::stop_requested()) {
+            // The round may be cut short: its estimates are not kept.
+            session.stop(std::to_string(acc.count()) + (populations ? " populations" : " samples"));
+        }
         logs = ranks > 1 ? run::mpi::gather_parts(mine, shares) : std::move(mine);
         for (const double l : logs) {
             acc.add(l);
@@ -962,7 +1001,7 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
         // (0: go on; kInterrupt: request_stop(); else 1 + the StopReason)
         constexpr std::uint64_t kInterrupt = 1000;
         std::uint64_t stop = 0;
-        if (run::stop_requested()) {
+        if (detail::stop_requested()) {
             stop = kInterrupt;
         } else if (max_samples > 0 && acc.count() >= max_samples) {
             stop = 1 + static_cast<std::uint64_t>(StopReason::samples);

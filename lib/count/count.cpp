@@ -18,17 +18,18 @@
 #include "backend/cuda_backend.hpp"
 #include "core/hash.hpp"
 #include "core/names.hpp"
+#include "core/stop.hpp"
 #include "exact/brute_force.hpp"
 #include "exact/chunked_run.hpp"
 #include "exact/ryser/ryser_gpu.hpp"
 #include "exact/ryser/ryser_kernel.hpp"
 #include "plan/plan.hpp"
-#include "run/mpi.hpp"
-#include "run/session.hpp"
 #include "pmcount/build_info.hpp"
 #include "pmcount/distributed.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/io.hpp"
+#include "run/mpi.hpp"
+#include "run/session.hpp"
 
 namespace pmcount {
 
@@ -307,11 +308,24 @@ CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& ma
 /// the figure and the truth.
 constexpr double kCancellationRelError = 1e-8;
 
+template <class T>
+CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan::Problem problem,
+                            const char* row_name, const char* col_name,
+                            const CountOptions& options);
+
 /// Every count: what needs no engine, then the planner (structure front end, engines,
-/// combination).
+/// combination). The stop request that interrupts it is withdrawn as it leaves.
 template <class T>
 CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Problem problem,
                          const char* row_name, const char* col_name, const CountOptions& options) {
+    return detail::stop_boundary(
+        [&] { return count_unguarded(kind, matrix, problem, row_name, col_name, options); });
+}
+
+template <class T>
+CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan::Problem problem,
+                            const char* row_name, const char* col_name,
+                            const CountOptions& options) {
     const auto start = Clock::now();
     if (problem == plan::Problem::permanent && options.general) {
         return count_matrix(kind, bipartite_embedding(matrix), plan::Problem::hafnian, "vertex",

@@ -32,8 +32,8 @@ namespace {
 
 enum ExitCode { kOk = 0, kUsage = 1, kInputError = 2, kRuntimeError = 3, kInterrupted = 130 };
 
-/// The first SIGINT or SIGTERM asks the count to stop at the end of the chunks under way (and
-/// write its checkpoint); a second one ends the process at once.
+/// The first SIGINT or SIGTERM asks the count to stop (within milliseconds of work) and to write
+/// its checkpoint with the chunks finished so far; a second one ends the process at once.
 extern "C" void on_stop_signal(int signal) {
     static volatile sig_atomic_t seen = 0;
     if (seen != 0) {
@@ -45,7 +45,7 @@ extern "C" void on_stop_signal(int signal) {
     pmcount::request_stop();
     if (pmcount::mpi_world().rank == 0) {
         constexpr char kMessage[] =
-            "\ncount_matchings: stopping after the chunks under way (again to quit at once)\n";
+            "\ncount_matchings: stopping (again to quit at once)\n";
         const ssize_t ignored = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
         (void)ignored;
     }

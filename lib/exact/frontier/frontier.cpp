@@ -33,6 +33,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "core/stop.hpp"
 #include "numeric/int128.hpp"
 #include "numeric/scaled.hpp"
 #include "pmcount/error.hpp"
@@ -664,7 +665,8 @@ void merge_families(const std::vector<std::uint64_t>& old_masks,
 }
 
 /// Runs steps [first, last) forward, or (last, first] backward (transposed), on `threads`.
-/// `report(done)` is called after each step with the steps done.
+/// `report(done)` is called after each step with the steps done. Returns early, after a step,
+/// when a stop was requested (run_dp then throws Interrupted).
 template <class Arith, class Report>
 void run_pass(Pass<Arith>& pass, const StepPlan& plan, std::size_t first, std::size_t last,
               bool backward, int threads, Report report) {
@@ -674,7 +676,7 @@ void run_pass(Pass<Arith>& pass, const StepPlan& plan, std::size_t first, std::s
     std::vector<Family> families;
     std::vector<std::uint32_t> sources;
     MergeLists lists;
-    for (std::size_t done = 0; done < last - first; ++done) {
+    for (std::size_t done = 0; done < last - first && !pmcount::detail::stop_requested(); ++done) {
         const std::size_t t = backward ? last - 1 - done : first + done;
         const auto f_begin = static_cast<std::size_t>(plan.forward_offsets[t]);
         const std::size_t forward = static_cast<std::size_t>(plan.forward_offsets[t + 1]) - f_begin;
@@ -809,6 +811,7 @@ DpOutcome<Arith> run_dp(const Arith& arith, const StepPlan& plan, const EngineRu
         run_pass(backward, plan, cut, steps, true, 1, report_backward);
         run_pass(forward, plan, 0, cut, false, 1, report_forward);
     }
+    pmcount::detail::throw_if_stopped("the frontier DP");  // both passes have left their loops
     DpOutcome<Arith> out;
     out.dot = combine(forward, backward);
     out.exponent2 = forward.arith.exponent() + backward.arith.exponent();
