@@ -42,6 +42,25 @@ def test_malformed_matrices(bad, error, words):
         pmcount.permanent(bad)
 
 
+ONE_DIMENSIONAL_SPARSE = sp.coo_array((np.array([1, 2]), (np.array([0, 3]),)), shape=(4,))
+
+
+@pytest.mark.parametrize("function", ["permanent", "hafnian", "count_perfect_matchings",
+                                      "count_cycle_covers", "estimate", "explain"])
+@pytest.mark.parametrize("bad, error, words", [
+    # Found by the fuzz harness on the code before it: IndexError, and a nanobind TypeError of
+    # four lines, from estimate.
+    (ONE_DIMENSIONAL_SPARSE, pmcount.DimensionMismatchError, "2-dimensional"),
+    # ValueError from NumPy ("inhomogeneous shape"), not a pmcount.Error.
+    ([[1, 0], [1]], pmcount.DimensionMismatchError, "differ in length"),
+    ([[1, 0], [0, 2**64]], pmcount.InvalidArgumentError, "64-bit"),
+])
+def test_malformed_matrices_in_every_function(function, bad, error, words):
+    with pytest.raises(error, match=words) as caught:
+        getattr(pmcount, function)(bad)
+    assert "\n" not in str(caught.value)
+
+
 def test_non_square_inputs():
     assert pmcount.permanent(np.ones((2, 3))) == 0  # a permanent of a 2×3 matrix is 0
     r = pmcount.permanent(np.ones((2, 3), dtype=int), full=True)
