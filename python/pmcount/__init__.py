@@ -309,8 +309,9 @@ def _indexed_edges(graph: Any) -> Tuple[List[Any], np.ndarray]:
 def _reject_self_loops(nodes: List[Any], edges: np.ndarray, where: str) -> None:
     loops = np.flatnonzero(edges[:, 0] == edges[:, 1])
     if loops.size:
-        raise InvalidInputError(f"{where}: self-loop at node {_arguments.show(nodes[edges[loops[0], 0]])}: "
-                                "no perfect matching can use it (remove it)")
+        node = _arguments.show(nodes[edges[loops[0], 0]])
+        raise InvalidInputError(
+            f"{where}: self-loop at node {node}: no perfect matching can use it (remove it)")
 
 
 def _multiplicities(edges: np.ndarray, directed: bool) -> Tuple[np.ndarray, np.ndarray]:
@@ -346,8 +347,12 @@ def _matrix(a: Any, what: str) -> Tuple[str, Any]:
             raise DimensionMismatchError(
                 f"{what}: expected a 2-dimensional matrix, got a sparse array of shape {a.shape}")
         coo = a.tocoo(copy=True)
-        coo.sum_duplicates()
+        # Repeated entries add up: in the wide type, not the input's (two int8 100s are 200,
+        # not -56), and never beyond int64.
         coo.data = _entries(coo.data, what)
+        _check_duplicate_sums(coo, what)
+        with np.errstate(over="ignore"):  # floats summed to inf are refused below, in one line
+            coo.sum_duplicates()
         return "sparse", coo
     if _is_networkx(a):
         raise TypeError(f"{what}: expected a matrix, got a networkx graph")
@@ -363,11 +368,31 @@ def _matrix(a: Any, what: str) -> Tuple[str, Any]:
         raise TypeError(f"{what}: expected a matrix (NumPy array, SciPy sparse matrix or nested "
                         f"lists), got {type(a).__name__}")
     if array.ndim != 2:
-        raise DimensionMismatchError(f"{what}: expected a 2-dimensional matrix, got shape {array.shape}")
+        raise DimensionMismatchError(
+            f"{what}: expected a 2-dimensional matrix, got shape {array.shape}")
     return "dense", np.ascontiguousarray(_entries(array, what))
 
 
 _INT64_MAX = 2**63 - 1
+
+
+def _check_duplicate_sums(coo: Any, what: str) -> None:
+    """InvalidArgumentError when repeated integer entries of a COO matrix add up beyond int64
+    (their sum in doubles tells: an int64 sum would wrap around silently)."""
+    if coo.data.dtype != np.int64 or not coo.nnz:
+        return
+    key = coo.row.astype(np.int64) * coo.shape[1] + coo.col
+    distinct, position = np.unique(key, return_inverse=True)
+    if len(distinct) == coo.nnz:
+        return
+    sums = np.zeros(len(distinct))
+    np.add.at(sums, position, coo.data.astype(np.float64))
+    beyond = np.flatnonzero(np.abs(sums) >= 2.0**63)
+    if beyond.size:
+        i, j = divmod(int(distinct[beyond[0]]), coo.shape[1])
+        raise InvalidArgumentError(
+            f"{what}: the repeated entries at ({i}, {j}) add up to about {sums[beyond[0]]:.3g}, "
+            "beyond a signed 64-bit integer, the entries pmcount counts with exactly")
 
 
 def _entries(values: np.ndarray, what: str) -> np.ndarray:

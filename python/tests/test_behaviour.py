@@ -3,6 +3,7 @@
 
 import threading
 import time
+import warnings
 
 import networkx as nx
 import numpy as np
@@ -59,6 +60,23 @@ def test_malformed_matrices_in_every_function(function, bad, error, words):
     with pytest.raises(error, match=words) as caught:
         getattr(pmcount, function)(bad)
     assert "\n" not in str(caught.value)
+
+
+def test_repeated_sparse_entries_add_up_in_the_wide_type():
+    # Found by the fuzz harness's replay: SciPy sums a COO matrix's repeated entries in its own
+    # dtype, so two int8 100s were -56 and the permanent silently wrong.
+    def coo(values, rows, cols, n, dtype):
+        return sp.coo_array((np.array(values, dtype=dtype), (rows, cols)), shape=(n, n))
+
+    assert pmcount.permanent(coo([100, 100], [0, 0], [0, 0], 1, np.int8)) == 200
+    assert pmcount.hafnian(coo([100] * 4, [0, 0, 1, 1], [1, 1, 0, 0], 2, np.int8)) == 200
+    assert pmcount.permanent(coo([200, 200], [0, 0], [0, 0], 1, np.uint8)) == 400
+    with pytest.raises(pmcount.InvalidArgumentError, match=r"\(0, 0\) add up .* 64-bit"):
+        pmcount.permanent(coo([2**62, 2**62], [0, 0], [0, 0], 1, np.int64))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # inf is refused in one line, without a RuntimeWarning
+        with pytest.raises(pmcount.InvalidArgumentError, match="infinite"):
+            pmcount.permanent(coo([1e308, 1e308], [0, 0], [0, 0], 1, np.float64))
 
 
 def test_non_square_inputs():
