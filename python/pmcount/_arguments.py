@@ -142,7 +142,9 @@ def threads(value: Any, where: str) -> int:
 
 def progress(value: Any, where: str) -> Optional[Any]:
     """None, a bool or a callable(fraction, elapsed_seconds)."""
-    if value is None or callable(value) or isinstance(value, (bool, np.bool_)):
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)  # np.False_ is no `False` to an identity test
+    if value is None or callable(value):
         return value
     raise TypeError(f"{where}: progress must be True, False, None or a callable(fraction, "
                     f"elapsed_seconds), got {show(value)}")

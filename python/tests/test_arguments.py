@@ -108,12 +108,13 @@ def test_arguments_of_the_wrong_type_raise_type_errors(function, argument, value
 
 
 @pytest.mark.parametrize("function", WITH_DEVICES)
-def test_arguments_at_their_limits_are_accepted(function):
+def test_arguments_at_their_limits_are_accepted(function, capsys):
     call = CALLS[function]
     if function in COUNTS:  # a 2×2 count starts one thread whatever the bound
         call(threads=4096)
     call(threads=np.int32(1), gpus=[0, 1023], backend="cpu")
     call(progress=np.False_)
+    assert "%" not in capsys.readouterr().err  # no progress bar for np.False_
     if function in COUNTS:
         call(structure=np.True_, reductions=False)
 
