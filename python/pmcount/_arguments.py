@@ -74,7 +74,7 @@ def real(value: Any, where: str, name: str, low: float, high: float, *, open_low
     try:
         v = float(value)
     except OverflowError:  # an int beyond a double's range
-        v = math.copysign(math.inf, value)
+        v = math.inf if value > 0 else -math.inf
     inside = (low < v if open_low else low <= v) and (v < high if open_high else v <= high)
     if not inside:
         interval = ("(" if open_low else "[") + f"{bound(low)}, {bound(high)}" + \

@@ -44,7 +44,8 @@ SIZES = {"grid": "rows", "torus": "cols", "hexagon": "b", "aztec_diamond": "k",
 OUT_OF_RANGE = (
     [(f, "threads", v, "[0, 4096]") for f in WITH_DEVICES for v in (-1, 4097, 2**40, 2**200)]
     + [(f, "gpus", v, "[0, 1023]") for f in WITH_DEVICES for v in ([-1], [0, 1024], [2**70])]
-    + [(f, "max_time", v, "[0, inf]") for f in COUNTS for v in (-1, -math.inf, math.nan)]
+    + [(f, "max_time", v, "[0, inf]") for f in COUNTS
+       for v in (-1, -math.inf, math.nan, -(10**400))]
     + [(f, "method", v, "expected one of") for f in COUNTS for v in ("fastest", "ryser\n", "\0")]
     + [(f, "backend", "gpu", "expected one of") for f in WITH_DEVICES]
     + [(f, "precision", v, "expected one of") for f in WITH_PRECISION for v in ("quad", "")]
@@ -55,7 +56,7 @@ OUT_OF_RANGE = (
     + [("estimate", "seed", v, "[0, 2^64 - 1]") for v in (-1, 2**64)]
     + [("estimate", "time", v, "[0, inf]") for v in (-1, math.nan)]
     + [("estimate", "rel_error", v, "[0, inf)") for v in (-0.1, math.nan, math.inf)]
-    + [("estimate", "confidence", v, "(0, 1)") for v in (0, 1, 1.5, -0.5, math.nan)]
+    + [("estimate", "confidence", v, "(0, 1)") for v in (0, 1, 1.5, -0.5, math.nan, 10**400)]
     + [("estimate", "particles", v, "[0, 2^30]") for v in (-1, 2**30 + 1)]
     + [("estimate", "resample_every", v, "[0, 2^31 - 1]") for v in (-1, 2**31)]
     + [("estimate", "estimator", v, "expected one of") for v in ("metropolis", "scaling+\t")]
@@ -119,7 +120,7 @@ def test_arguments_at_their_limits_are_accepted(function, capsys):
         call(structure=np.True_, reductions=False)
 
 
-@pytest.mark.parametrize("max_time", [None, 0, 0.0, math.inf])
+@pytest.mark.parametrize("max_time", [None, 0, 0.0, math.inf, 10**400])
 def test_max_time_zero_none_and_inf_mean_no_limit_as_on_the_command_line(max_time):
     # Predicted at about 0.07 s (0.1 s measured): refused under a limit of 0.001 s, counted under
     # none.
