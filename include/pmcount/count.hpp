@@ -78,6 +78,11 @@ struct Progress {
     double elapsed_s;  ///< since the engine started
 };
 
+/// Most CPU threads a count or an estimate may ask for: above the hardware threads of any host
+/// we know of, and below the counts at which starting the threads fails (OpenMP crashed asking
+/// for 100 000 on a 2-core machine).
+inline constexpr int kMaxThreads = 4096;
+
 struct CountOptions {
     Method method = Method::automatic;
     Precision precision = Precision::automatic;
@@ -86,7 +91,7 @@ struct CountOptions {
     std::vector<int> gpus;
     /// The sparse GPU engines' kernels: tables, generated per matrix, or the planner's choice.
     GpuKernels gpu_kernels = GpuKernels::automatic;
-    /// CPU threads; 0 uses every available core.
+    /// CPU threads; 0 uses every available core; at most kMaxThreads.
     int threads = 0;
     /// Structure front end: split into fine Dulmage–Mendelsohn blocks (the count is the product
     /// of the blocks' counts) and apply Forbert–Marx row/column reductions. Switch off to measure.

@@ -628,8 +628,9 @@ void validate(const EstimateOptions& o) {
     if (o.time_s < 0 || o.rel_error < 0) {
         throw InvalidArgument("time and relative error limits must be nonnegative");
     }
-    if (o.threads < 0) {
-        throw InvalidArgument("threads must be nonnegative");
+    if (o.threads < 0 || o.threads > kMaxThreads) {
+        throw InvalidArgument("threads must lie in [0, " + std::to_string(kMaxThreads) +
+                              "] (0: every core)");
     }
 }
 

@@ -327,6 +327,10 @@ CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan:
                             const char* row_name, const char* col_name,
                             const CountOptions& options) {
     const auto start = Clock::now();
+    if (options.threads < 0 || options.threads > kMaxThreads) {
+        throw InvalidArgument("threads must lie in [0, " + std::to_string(kMaxThreads) +
+                              "] (0: every core)");
+    }
     if (problem == plan::Problem::permanent && options.general) {
         return count_matrix(kind, bipartite_embedding(matrix), plan::Problem::hafnian, "vertex",
                             "vertex", options);

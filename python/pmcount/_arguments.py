@@ -20,10 +20,8 @@ from ._errors import InvalidArgumentError
 
 UINT64_MAX = 2**64 - 1
 INT32_MAX = 2**31 - 1
-# Thread counts: OpenMP starts as many threads as asked (an estimate with 100 000 threads ended
-# in a segmentation fault on the 2-core development machine; 16 384 ran). 4096 is above the
-# hardware threads of any single host we know of, so the bound never limits a real machine.
-MAX_THREADS = 4096
+# Thread counts: the library's bound (pmcount::kMaxThreads; OpenMP crashed starting 100 000).
+MAX_THREADS = _core.max_threads
 # GPU device indices, as the CLI's --gpus takes them.
 MAX_GPU = 1023
 

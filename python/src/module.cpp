@@ -417,6 +417,7 @@ NB_MODULE(_core, m) {
     nb::register_exception_translator(translate);
 
     m.def("version", [] { return std::string(pmcount::build_info().version); });
+    m.attr("max_threads") = pmcount::kMaxThreads;
     // The library's own parsers, so that the package checks a name before any input is converted
     // and names the accepted ones from the same lists as the CLI (InvalidArgument otherwise).
     m.def(

@@ -287,6 +287,10 @@ TEST_F(CountMatchingsCli, UsageErrorsExitOne) {
     EXPECT_EQ(format.status, kUsage);
     const Outcome threads = run("--threads -2 " + name);
     EXPECT_EQ(threads.status, kUsage);
+    // More threads than any host has: OpenMP crashed starting 100 000 of them.
+    const Outcome too_many = run("--approx --samples 1000 --threads 100000 grid:4x4");
+    EXPECT_EQ(too_many.status, kUsage) << too_many.err;
+    EXPECT_EQ(std::count(too_many.err.begin(), too_many.err.end(), '\n'), 1) << too_many.err;
     const Outcome no_input = run("");
     EXPECT_EQ(no_input.status, kUsage);
     EXPECT_NE(no_input.err.find("missing input file"), std::string::npos) << no_input.err;

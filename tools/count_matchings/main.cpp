@@ -325,9 +325,10 @@ void print_version() {
 /// Option validators whose messages say what is wrong with the value (CLI11's own ranges print
 /// "not in range 0.000000 to 1.79…e308", 310 digits, for a word as for a negative number).
 /// `whole`: an integer; `minimum`: the smallest value allowed.
-CLI::Validator number_at_least(double minimum, bool whole) {
+CLI::Validator number_at_least(double minimum, bool whole,
+                               double maximum = std::numeric_limits<double>::infinity()) {
     return CLI::Validator(
-        [minimum, whole](std::string& text) -> std::string {
+        [minimum, whole, maximum](std::string& text) -> std::string {
             char* end = nullptr;
             const double v = std::strtod(text.c_str(), &end);
             const bool parsed = !text.empty() && end == text.c_str() + text.size();
@@ -337,6 +338,9 @@ CLI::Validator number_at_least(double minimum, bool whole) {
             }
             if (v < minimum) {
                 return "'" + text + "' is below " + std::to_string(static_cast<long long>(minimum));
+            }
+            if (v > maximum) {
+                return "'" + text + "' is above " + std::to_string(static_cast<long long>(maximum));
             }
             return "";
         },
@@ -404,7 +408,7 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
         ->allow_extra_args(false)
         ->check(CLI::Range(0, 1023));
     app.add_option("--threads", threads, "CPU threads (0: all cores)")
-        ->check(number_at_least(0, true))
+        ->check(number_at_least(0, true, pmcount::kMaxThreads))
         ->capture_default_str();
     app.add_option("--precision", precision,
                    "arithmetic: auto (exact for integer inputs, double otherwise, counted again "

@@ -436,6 +436,14 @@ TEST(Estimators, RejectsNegativeEntriesAndBadOptions) {
     o = EstimateOptions{};
     o.particles = (std::uint64_t{1} << 30) + 1;
     EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
+    o = EstimateOptions{};
+    o.threads = kMaxThreads + 1;  // OpenMP crashed starting 100 000 threads
+    EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
+    CountOptions count_options;
+    count_options.threads = kMaxThreads + 1;
+    EXPECT_THROW(permanent(DenseMatrix<double>(2, 2, 1.0), count_options), InvalidArgument);
+    count_options.threads = -1;
+    EXPECT_THROW(permanent(DenseMatrix<double>(2, 2, 1.0), count_options), InvalidArgument);
     for (const double exponent : {-0.5, std::nan(""), HUGE_VAL}) {
         o = EstimateOptions{};
         o.potential_exponent = exponent;
