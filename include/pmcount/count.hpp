@@ -202,6 +202,9 @@ struct StructureReport {
     int split = 0;       ///< lines with three or four nonzeros split in two
     std::vector<BlockReport> leaves;
     double predicted_s = 0;
+    /// The predictions are scaled by this machine's speed, measured by a probe of 40–60 ms (once
+    /// per process and thread count): false for plans predicted under 10 ms, which skip it.
+    bool machine_speed_measured = false;
     /// The plan as an indented tree (what --explain prints).
     std::string plan_text;
 };

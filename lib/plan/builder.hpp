@@ -166,6 +166,12 @@ public:
     Builder(const Settings& settings, StructureReport& report)
         : settings_(settings), report_(report), splits_left_(settings.max_splits) {}
 
+    /// Ready to plan the same matrix again (build_plan's second pass), keeping what it measured.
+    void restart() {
+        splits_left_ = settings_.max_splits;
+        splits_allowed_ = true;
+    }
+
     /// Plan for perm(a). `irreducible`: a is known to be one fine DM block; `reduce`: try the
     /// Forbert–Marx rules (false right after they ran to exhaustion on this very matrix).
     Node<T> build(const SparseMatrix<T>& a, bool irreducible, bool reduce, std::string origin,

@@ -146,7 +146,12 @@ double cpu_speed_factor(int threads, bool measure = true) {
 
 /// `seconds` predicted by the constants, on this machine with `threads` threads.
 double on_this_machine(double seconds, int threads) {
-    const double factor = cpu_speed_factor(std::max(1, threads), seconds >= kCalibrateFrom_s);
+    bool measure = seconds >= kCalibrateFrom_s;
+    if (DeferredProbe* deferred = DeferredProbe::current(); measure && deferred != nullptr) {
+        deferred->want();
+        measure = false;
+    }
+    const double factor = cpu_speed_factor(std::max(1, threads), measure);
     return factor > 0 ? seconds * factor : seconds;
 }
 
@@ -206,6 +211,20 @@ double clamp01(double x) {
 }
 
 }  // namespace
+
+namespace {
+thread_local DeferredProbe* t_deferred_probe = nullptr;
+}  // namespace
+
+DeferredProbe::DeferredProbe() : outer_(t_deferred_probe) {
+    t_deferred_probe = this;
+}
+DeferredProbe::~DeferredProbe() {
+    t_deferred_probe = outer_;
+}
+DeferredProbe* DeferredProbe::current() noexcept {
+    return t_deferred_probe;
+}
 
 double ryser_seconds(const LeafFacts& f) {
     if (f.order <= 0) {

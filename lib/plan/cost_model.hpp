@@ -18,6 +18,30 @@ namespace pmcount::plan {
 
 enum class Arithmetic { exact, double_precision, double_double, complex };
 
+/// Counts predicted below this take no machine-speed probe (cost_model.cpp: 40–60 ms of dense
+/// Ryser, longer than such a count).
+inline constexpr double kProbeFrom_s = 0.01;
+
+/// While one is alive on this thread, predictions do not run the machine-speed probe: they use
+/// the speed measured earlier in this process, or the model's own, and note that they wanted
+/// the probe. The planner plans under one first, and plans again without it only when the plan
+/// is predicted to take kProbeFrom_s or more and a prediction wanted the probe.
+class DeferredProbe {
+public:
+    DeferredProbe();
+    ~DeferredProbe();
+    DeferredProbe(const DeferredProbe&) = delete;
+    DeferredProbe& operator=(const DeferredProbe&) = delete;
+    bool wanted() const noexcept { return wanted_; }
+    /// The innermost one on this thread, or none.
+    static DeferredProbe* current() noexcept;
+    void want() noexcept { wanted_ = true; }
+
+private:
+    DeferredProbe* outer_;
+    bool wanted_ = false;
+};
+
 /// FP64 throughput and multiprocessors of the GPUs a count uses.
 struct GpuThroughput {
     double own_rate = 0;                ///< FP64 instructions/s of this rank's GPUs

@@ -465,6 +465,18 @@ TEST_F(CountMatchingsCli, ExplainPrintsThePlanWithoutCounting) {
     EXPECT_EQ(r.out.find("\n36\n"), std::string::npos) << "explain must not count";
 }
 
+TEST_F(CountMatchingsCli, SmallCountsSkipTheMachineSpeedProbe) {
+    // The probe (40–60 ms of dense Ryser) runs only for plans predicted at 10 ms or more: the
+    // 8×8 grid's 0.4 ms count is planned without it, order 26's seconds with it.
+    for (const auto& [spec, measured] :
+         {std::pair{"grid:8x8", false}, std::pair{"random:26,0.5,1 --backend cpu", true}}) {
+        const Outcome r = run(std::string("--json --explain ") + spec);
+        ASSERT_EQ(r.status, kOk) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j["structure"]["machine_speed_measured"], measured) << spec;
+    }
+}
+
 TEST_F(CountMatchingsCli, JsonCarriesTheBlockStructure) {
     const Outcome r = run("--json " + write("b.mtx", two_block_matrix_market()));
     ASSERT_EQ(r.status, kOk) << r.err;

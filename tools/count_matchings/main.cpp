@@ -236,6 +236,7 @@ nlohmann::json structure_json(const pmcount::Input& input, const pmcount::Struct
     }
     j["leaves"] = leaves;
     j["predicted_s"] = pmcount::tools::finite_or_null(s.predicted_s);
+    j["machine_speed_measured"] = s.machine_speed_measured;
     j["general"] = s.general;
     if (s.general && s.tutte_odd_components > 0) {
         nlohmann::json set = nlohmann::json::array();
