@@ -302,6 +302,11 @@ CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& ma
                                        const char* col_name, const CountOptions& options,
                                        CountResult first);
 
+/// `note`, with `more` after it.
+std::string noted(std::string note, const std::string& more) {
+    return note.empty() ? more : note + "; " + more;
+}
+
 /// The default precision's double result has lost more than half of its digits to cancellation
 /// when its error estimate exceeds this fraction of the value: the terms are then ~10^8/(2n+64)
 /// times larger than their sum, and the estimate's first-order model is all that stands between
@@ -464,6 +469,12 @@ CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan:
     if (r.backend.empty()) {
         r.backend = "cpu";
     }
+    if (precision == Precision::double_plain && r.backend != "cuda" && !r.is_exact) {
+        r.note = noted(r.note,
+                       "plain-double is the GPUs' uncompensated accumulation; the CPU engines "
+                       "always compensate (a few additions per term), so this ran as --precision "
+                       "double there");
+    }
     if (r.arithmetic.empty()) {  // the front end settled everything: only products and sums
         r.arithmetic = precision == Precision::exact ? "exact integers" : "double";
     }
@@ -500,9 +511,6 @@ CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& ma
     std::snprintf(figure, sizeof figure, "%.1e", first.rel_error);
     std::string why = "cancellation: the double result's error estimate is " + std::string(figure) +
                       " of its value";
-    auto noted = [](std::string note, const std::string& more) {
-        return note.empty() ? more : note + "; " + more;
-    };
     if (!options.checkpoint.empty() || first.stats.ranks > 1) {
         first.note = noted(first.note, why + " (not recounted under " +
                                            (first.stats.ranks > 1 ? std::string("MPI ranks")

@@ -131,6 +131,13 @@ TEST_F(CountMatchingsCli, IntegerAndRealPermanents) {
     const Outcome real = run(write("b.txt", "# bipartite 2 2\n0 0 0.5\n0 1 0.25\n1 0 2\n1 1 4\n"));
     EXPECT_EQ(real.status, kOk) << real.err;
     EXPECT_EQ(real.out, "2.5\n");
+    // plain-double is a GPU arithmetic: on the CPU the count runs compensated, and says so.
+    const Outcome plain =
+        run("--backend cpu --precision plain-double " + write("c.txt", "# bipartite 2 2\n"
+                                                                    "0 0 0.5\n0 1 0.25\n"
+                                                                    "1 0 2\n1 1 4\n"));
+    EXPECT_EQ(plain.out, "2.5\n");
+    EXPECT_NE(plain.err.find("the CPU engines always compensate"), std::string::npos) << plain.err;
 }
 
 TEST_F(CountMatchingsCli, JsonOutputParses) {

@@ -414,8 +414,8 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     app.add_option("--precision", precision,
                    "arithmetic: auto (exact for integer inputs, double otherwise, counted again "
                    "certified or in dd when cancellation takes half of double's digits), exact, "
-                   "double, dd, plain-double (GPU, uncompensated), certified (dense Ryser, CPU "
-                   "or GPU, a proven error bound)")
+                   "double, dd, plain-double (uncompensated on GPUs; the CPU engines always "
+                   "compensate), certified (dense Ryser, CPU or GPU, a proven error bound)")
         ->capture_default_str();
     app.add_option("--format", format, "input format: auto, edgelist, mtx")
         ->check(CLI::IsMember({"auto", "edgelist", "mtx"}))
