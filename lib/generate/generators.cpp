@@ -4,9 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <map>
 #include <random>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +12,7 @@
 #include "io/text.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/generate.hpp"
+#include "run/session.hpp"
 
 namespace pmcount {
 
@@ -25,6 +24,9 @@ using Edge = BipartiteGraph::Edge;
 /// and 6 µs per vertex on grids (the 1000×1000 grid, 10^6 vertices: 1.5 GB and 12 s to find
 /// that counting it would take days), so 2^22 stays within a few GB.
 constexpr std::int64_t kMaxGeneratedSize = std::int64_t{1} << 22;
+
+/// What an interrupted generator was doing (run::throw_if_stopped).
+constexpr const char* kGenerating = "generating the graph";
 
 void require(bool condition, const std::string& problem) {
     if (!condition) {
@@ -44,6 +46,7 @@ BipartiteGraph board_graph(vertex_t rows, vertex_t cols, bool wrap, Keep keep) {
     std::vector<vertex_t> id(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), -1);
     vertex_t n_left = 0, n_right = 0;
     for (vertex_t r = 0; r < rows; ++r) {
+        run::throw_if_stopped(kGenerating);
         for (vertex_t c = 0; c < cols; ++c) {
             if (keep(r, c)) {
                 id[cell(r, c)] = (r + c) % 2 == 0 ? n_left++ : n_right++;
@@ -60,6 +63,7 @@ BipartiteGraph board_graph(vertex_t rows, vertex_t cols, bool wrap, Keep keep) {
         edges.push_back((r1 + c1) % 2 == 0 ? Edge{a, b} : Edge{b, a});
     };
     for (vertex_t r = 0; r < rows; ++r) {
+        run::throw_if_stopped(kGenerating);
         for (vertex_t c = 0; c < cols; ++c) {
             if (c + 1 < cols || (wrap && cols > 1)) {
                 join(r, c, r, (c + 1) % cols);
@@ -87,6 +91,79 @@ std::uint64_t uniform_below(std::mt19937_64& rng, std::uint64_t bound) {
 double uniform_unit(std::mt19937_64& rng) {
     return static_cast<double>(rng() >> 11) * 0x1p-53;
 }
+
+/// random:N,P draws one number per pair up to this order (2^24 draws, ~0.1 s), so that every
+/// graph drawn before gaps were drawn instead stays the same; beyond it, one per edge.
+constexpr vertex_t kPairStreamMaxOrder = 4096;
+
+/// Multiplicities of the configuration model's (left, right) pairs, keyed by left·n + right:
+/// open addressing with linear probing, at most half full. A pair whose count drops to 0 keeps
+/// its slot until the table is rebuilt (when it would be more than half full: at four times the
+/// live pairs, which are at most m). O(1) expected per operation, where an ordered multiset took
+/// O(log m) and a node per copy (6 s for regular:2000,1000).
+class PairCounts {
+public:
+    explicit PairCounts(std::size_t expected) { rebuild(2 * expected); }
+
+    int count(std::uint64_t pair) const noexcept {
+        const Slot& slot = slots_[find(pair + 1)];
+        return slot.key == 0 ? 0 : slot.count;
+    }
+
+    void add(std::uint64_t pair, int delta) {
+        if (2 * (used_ + 1) > slots_.size()) {
+            std::size_t live = 0;
+            for (const Slot& slot : slots_) {
+                live += slot.key != 0 && slot.count != 0 ? 1 : 0;
+            }
+            rebuild(4 * (live + 1));
+        }
+        Slot& slot = slots_[find(pair + 1)];
+        if (slot.key == 0) {
+            slot.key = pair + 1;
+            ++used_;
+        }
+        slot.count += delta;
+    }
+
+private:
+    struct Slot {
+        std::uint64_t key = 0;  // pair + 1; 0: free
+        int count = 0;
+    };
+
+    /// The slot holding `key`, or the free slot where it would go.
+    std::size_t find(std::uint64_t key) const noexcept {
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t i = static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ULL) >> shift_) & mask;
+        while (slots_[i].key != 0 && slots_[i].key != key) {
+            i = (i + 1) & mask;
+        }
+        return i;
+    }
+
+    /// At least `size` slots (a power of two), holding the pairs of nonzero count.
+    void rebuild(std::size_t size) {
+        int bits = 4;
+        while ((std::size_t{1} << bits) < size) {
+            ++bits;
+        }
+        std::vector<Slot> old = std::move(slots_);
+        slots_.assign(std::size_t{1} << bits, Slot{});
+        shift_ = 64 - bits;
+        used_ = 0;
+        for (const Slot& slot : old) {
+            if (slot.key != 0 && slot.count != 0) {
+                slots_[find(slot.key)] = slot;
+                ++used_;
+            }
+        }
+    }
+
+    std::vector<Slot> slots_;
+    std::size_t used_ = 0;
+    int shift_ = 60;
+};
 
 // ---- spec parsing
 // ---------------------------------------------------------------------------------
@@ -142,27 +219,58 @@ BipartiteGraph hexagon_graph(int a, int b, int c) {
     const auto inside = [a, b, c](int i, int j) {
         return j >= 0 && i <= a && i + j <= a + b && j <= b + c && i >= -c && i + j >= 0;
     };
-    std::map<std::pair<int, int>, vertex_t> up, down;
-    for (int j = 0; j <= b + c; ++j) {
-        for (int i = -c; i <= a; ++i) {
-            if (inside(i, j) && inside(i + 1, j) && inside(i, j + 1)) {
-                up.emplace(std::pair{i, j}, static_cast<vertex_t>(up.size()));
-            }
-            if (inside(i + 1, j) && inside(i, j + 1) && inside(i + 1, j + 1)) {
-                down.emplace(std::pair{i, j}, static_cast<vertex_t>(down.size()));
-            }
+    // The hexagon is convex, so the triangles of row j that lie in it are an interval of i:
+    // numbered row by row (then by i), each row is its first number and its interval, and a
+    // neighbour is found in O(1). The scan of row j covers every i a corner may need.
+    struct Triangles {
+        std::vector<int> lo, hi;  // per row j; empty when hi < lo
+        std::vector<vertex_t> first;
+        vertex_t total = 0;
+        vertex_t id(int i, int j) const {
+            const auto r = static_cast<std::size_t>(j);
+            return j < 0 || r >= lo.size() || i < lo[r] || i > hi[r] ? -1 : first[r] + (i - lo[r]);
         }
-    }
+    };
+    const auto rows = static_cast<std::size_t>(b + c + 1);
+    const auto triangles = [&](auto is_triangle) {
+        Triangles t;
+        t.lo.assign(rows, 0);
+        t.hi.assign(rows, -1);
+        t.first.assign(rows, 0);
+        for (int j = 0; j <= b + c; ++j) {
+            run::throw_if_stopped(kGenerating);
+            const auto r = static_cast<std::size_t>(j);
+            t.first[r] = t.total;
+            for (int i = std::max(-c, -j - 1); i <= std::min(a, a + b - j); ++i) {
+                if (is_triangle(i, j)) {
+                    t.lo[r] = t.hi[r] < t.lo[r] ? i : t.lo[r];
+                    t.hi[r] = i;
+                }
+            }
+            t.total += std::max(0, t.hi[r] - t.lo[r] + 1);
+        }
+        return t;
+    };
+    const Triangles up = triangles(
+        [&](int i, int j) { return inside(i, j) && inside(i + 1, j) && inside(i, j + 1); });
+    const Triangles down = triangles(
+        [&](int i, int j) { return inside(i + 1, j) && inside(i, j + 1) && inside(i + 1, j + 1); });
     std::vector<Edge> edges;
-    for (const auto& [cell, u] : up) {
-        const auto [i, j] = cell;
-        for (const auto& neighbour : {std::pair{i, j}, std::pair{i - 1, j}, std::pair{i, j - 1}}) {
-            if (const auto it = down.find(neighbour); it != down.end()) {
-                edges.emplace_back(u, it->second);
+    edges.reserve(3 * static_cast<std::size_t>(up.total));
+    for (int j = 0; j <= b + c; ++j) {
+        run::throw_if_stopped(kGenerating);
+        for (int i = up.lo[static_cast<std::size_t>(j)]; i <= up.hi[static_cast<std::size_t>(j)];
+             ++i) {
+            const vertex_t u = up.id(i, j);
+            for (const auto& [ni, nj] :
+                 {std::pair{i, j}, std::pair{i - 1, j}, std::pair{i, j - 1}}) {
+                if (const vertex_t v = down.id(ni, nj); v >= 0) {
+                    edges.emplace_back(u, v);
+                }
             }
         }
     }
-    return {static_cast<vertex_t>(up.size()), static_cast<vertex_t>(down.size()), std::move(edges)};
+    return {up.total, down.total, std::move(edges)};
 }
 
 BipartiteGraph complete_bipartite_graph(vertex_t n) {
@@ -170,6 +278,7 @@ BipartiteGraph complete_bipartite_graph(vertex_t n) {
     std::vector<Edge> edges;
     edges.reserve(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
     for (vertex_t u = 0; u < n; ++u) {
+        run::throw_if_stopped(kGenerating);
         for (vertex_t v = 0; v < n; ++v) {
             edges.emplace_back(u, v);
         }
@@ -182,12 +291,36 @@ BipartiteGraph random_bipartite_graph(vertex_t n, double p, std::uint64_t seed) 
     require(p >= 0 && p <= 1, "random: p must be in [0, 1]");
     std::mt19937_64 rng(seed);
     std::vector<Edge> edges;
-    for (vertex_t u = 0; u < n; ++u) {
-        for (vertex_t v = 0; v < n; ++v) {
-            if (uniform_unit(rng) < p) {
-                edges.emplace_back(u, v);
+    if (n <= kPairStreamMaxOrder) {
+        // One draw per pair, row by row (at most 2^24 draws, ~0.1 s).
+        for (vertex_t u = 0; u < n; ++u) {
+            run::throw_if_stopped(kGenerating);
+            for (vertex_t v = 0; v < n; ++v) {
+                if (uniform_unit(rng) < p) {
+                    edges.emplace_back(u, v);
+                }
             }
         }
+        return {n, n, std::move(edges)};
+    }
+    if (p == 1) {
+        return complete_bipartite_graph(n);
+    }
+    // The gaps between consecutive edges among the n² pairs in row-major order are independent
+    // geometric variables, P(gap ≥ j) = (1 − p)^j: the gap is ⌊ln U / ln(1 − p)⌋ for U uniform
+    // in (0, 1]. One draw per edge (and one to end), so the time is linear in the output.
+    const std::int64_t pairs = static_cast<std::int64_t>(n) * n;
+    const double log_q = std::log1p(-p);
+    for (std::int64_t k = -1;;) {
+        if ((edges.size() & 0xffff) == 0) {
+            run::throw_if_stopped(kGenerating);
+        }
+        const double gap = std::floor(std::log(1 - uniform_unit(rng)) / log_q);
+        if (!(gap < static_cast<double>(pairs - 1 - k))) {  // (also p = 0: −0 / −0 is NaN)
+            break;
+        }
+        k += static_cast<std::int64_t>(gap) + 1;
+        edges.emplace_back(static_cast<vertex_t>(k / n), static_cast<vertex_t>(k % n));
     }
     return {n, n, std::move(edges)};
 }
@@ -198,6 +331,29 @@ BipartiteGraph random_regular_bipartite_graph(vertex_t n, int d, std::uint64_t s
     if (d == n) {
         return complete_bipartite_graph(n);  // the only n-regular one; switching cannot reach it
     }
+    if (2 * static_cast<std::int64_t>(d) > n) {
+        // Switches of a dense graph are mostly refused (a new edge is already there with
+        // probability about d/n): count the complement instead, which is (n − d)-regular, in
+        // O(n²) = O(n·d) time.
+        const BipartiteGraph sparse = random_regular_bipartite_graph(n, n - d, seed);
+        std::vector<Edge> edges;
+        edges.reserve(static_cast<std::size_t>(n) * static_cast<std::size_t>(d));
+        std::vector<char> adjacent(static_cast<std::size_t>(n), 0);
+        for (vertex_t u = 0; u < n; ++u) {
+            run::throw_if_stopped(kGenerating);
+            for (const vertex_t v : sparse.right_neighbours(u)) {
+                adjacent[static_cast<std::size_t>(v)] = 1;
+            }
+            for (vertex_t v = 0; v < n; ++v) {
+                if (adjacent[static_cast<std::size_t>(v)] == 0) {
+                    edges.emplace_back(u, v);
+                }
+                adjacent[static_cast<std::size_t>(v)] = 0;
+            }
+        }
+        return {n, n, std::move(edges)};
+    }
+    run::throw_if_stopped(kGenerating);
     std::mt19937_64 rng(seed);
     // Configuration model: left copy t (vertex t / d) meets right copy right[t] (vertex right[t] /
     // d).
@@ -207,31 +363,43 @@ BipartiteGraph random_regular_bipartite_graph(vertex_t n, int d, std::uint64_t s
         right[t] = static_cast<vertex_t>(t / static_cast<std::size_t>(d));
     }
     for (std::size_t t = m; t > 1; --t) {  // Fisher–Yates
+        if ((t & 0xffff) == 0) {
+            run::throw_if_stopped(kGenerating);
+        }
         std::swap(right[t - 1], right[uniform_below(rng, t)]);
     }
     const auto left_of = [d](std::size_t t) {
         return static_cast<vertex_t>(t / static_cast<std::size_t>(d));
     };
-    std::multiset<std::pair<vertex_t, vertex_t>> present;
+    const auto pair = [n](vertex_t u, vertex_t v) {
+        return static_cast<std::uint64_t>(u) * static_cast<std::uint64_t>(n) +
+               static_cast<std::uint64_t>(v);
+    };
+    PairCounts present(m);
     for (std::size_t t = 0; t < m; ++t) {
-        present.emplace(left_of(t), right[t]);
+        present.add(pair(left_of(t), right[t]), 1);
     }
     // Switch away repeated edges: pick a copy t of a repeat and a random partner s; swapping
     // their right ends is accepted when neither new edge exists yet. Each accepted switch lowers
-    // the number of repeats by at least one.
+    // the number of repeats by at least one; with d ≤ n/2 a switch is accepted with probability
+    // about (1 − d/n)² ≥ 1/4.
+    std::uint64_t attempts = 0;
     for (std::size_t t = 0; t < m; ++t) {
-        while (present.count({left_of(t), right[t]}) > 1) {
+        while (present.count(pair(left_of(t), right[t])) > 1) {
+            if ((++attempts & 0xffff) == 0) {
+                run::throw_if_stopped(kGenerating);
+            }
             const std::size_t s = uniform_below(rng, m);
-            const std::pair<vertex_t, vertex_t> e1{left_of(t), right[s]}, e2{left_of(s), right[t]};
+            const std::uint64_t e1 = pair(left_of(t), right[s]), e2 = pair(left_of(s), right[t]);
             if (left_of(s) == left_of(t) || right[s] == right[t] || present.count(e1) != 0 ||
                 present.count(e2) != 0) {
                 continue;
             }
-            present.erase(present.find({left_of(t), right[t]}));
-            present.erase(present.find({left_of(s), right[s]}));
+            present.add(pair(left_of(t), right[t]), -1);
+            present.add(pair(left_of(s), right[s]), -1);
             std::swap(right[s], right[t]);
-            present.insert(e1);
-            present.insert(e2);
+            present.add(e1, 1);
+            present.add(e2, 1);
         }
     }
     std::vector<Edge> edges;

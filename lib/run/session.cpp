@@ -37,6 +37,11 @@ void clear_stop() noexcept {
     g_stop.store(false, std::memory_order_relaxed);
 }
 
+void throw_stopped(const char* what) {
+    clear_stop();
+    throw Interrupted(std::string("interrupted while ") + what);
+}
+
 double now_s() noexcept {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
         .count();

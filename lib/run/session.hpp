@@ -138,6 +138,18 @@ bool compute_chunks(const std::vector<std::uint64_t>& todo, std::size_t record_b
 bool stop_requested() noexcept;
 void clear_stop() noexcept;
 
+/// After request_stop(): withdraws the request (as Session::stop does) and throws
+/// Interrupted("interrupted while `what`").
+[[noreturn]] void throw_stopped(const char* what);
+/// throw_stopped(what) once request_stop() was called. The phases outside a session's tasks
+/// (generating a graph, the structure front end and the planner, an estimator's set-up) call
+/// it at least every 0.1 s of their work; it costs one relaxed atomic load.
+inline void throw_if_stopped(const char* what) {
+    if (stop_requested()) {
+        throw_stopped(what);
+    }
+}
+
 /// Seconds on a steady clock (for save intervals).
 double now_s() noexcept;
 
