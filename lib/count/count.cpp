@@ -313,6 +313,7 @@ template <class T>
 CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Problem problem,
                          const char* row_name, const char* col_name, const CountOptions& options) {
     const auto start = Clock::now();
+    run::throw_if_stopped("preparing the count");  // also when no engine or planner will run
     if (problem == plan::Problem::permanent && options.general) {
         return count_matrix(kind, bipartite_embedding(matrix), plan::Problem::hafnian, "vertex",
                             "vertex", options);

@@ -80,6 +80,9 @@ struct LeafFacts {
     /// and its bound on the DP's state visits (exact::FrontierOrder).
     bool planar = false;
     int frontier_width = -1;
+    /// frontier_width is only a lower bound (the least degree), large enough to rule the
+    /// frontier engine out: no order was searched.
+    bool frontier_width_is_bound = false;
     int frontier_slots = 0;  ///< frontier vertices held at once during a step (≤ 63 fit a mask)
     double frontier_states = 0;
     double frontier_peak_states = 0;  ///< bound on the states held at once

@@ -126,6 +126,7 @@ public:
     /// Plan for haf(a); `reduce`: try the forced-edge and degree-2 rules (false right after they
     /// ran to exhaustion on this very matrix).
     Node<T> build(const SparseMatrix<T>& a, bool reduce, std::string origin, int depth) {
+        run::throw_if_stopped(detail::kPlanning);
         const vertex_t n = a.rows();
         if (n % 2 != 0) {
             return zero(origin + ": an odd number of vertices (" + std::to_string(n) + ")");
@@ -252,7 +253,10 @@ private:
     Node<T> reduce_then_build(const SparseMatrix<T>& a, std::string origin, int depth) {
         reduce::WorkSymmetric<T> work(a);
         std::vector<T> factors;
-        for (;;) {
+        for (std::int64_t step = 0;; ++step) {
+            if ((step & 0xfff) == 0) {
+                run::throw_if_stopped(detail::kPlanning);
+            }
             const auto [degree, v] = work.min_vertex();
             if (degree < 0) {
                 break;  // everything eliminated
@@ -300,7 +304,7 @@ private:
         std::vector<vertex_t> original;
         const SparseMatrix<T> current = work.extract(original);
         const Node<T> keep = leaf(current, "");
-        if (keep.predicted_s < kMinSplitSaving_s || keep.engine == "pfaffian") {
+        if (keep.predicted_s < kMinSplitSaving_s || detail::polynomial_engine(keep.engine)) {
             return std::nullopt;  // cheap already, or polynomial: two parts cost about twice
         }
         --splits_left_;  // every attempt counts, kept or not: planning time stays bounded
@@ -362,7 +366,7 @@ private:
                                    : Arithmetic::double_precision;
         }
         const double untested_planar_s = detail::planarity_fact(
-            facts, settings_, [&a] { return exact::is_planar(nonzero_graph(a)); });
+            facts, settings_, [&a] { return detail::planar_pattern(nonzero_graph(a)); });
         detail::choose_leaf_engine(facts, settings_, untested_planar_s, "pfaffian", node,
                                    [&] { return no_engine_reason(facts); });
         node.matrix = std::move(a);

@@ -13,11 +13,15 @@
 // record is computed changes, never the record or the merge order.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <future>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace pmcount::run {
@@ -148,6 +152,23 @@ inline void throw_if_stopped(const char* what) {
     if (stop_requested()) {
         throw_stopped(what);
     }
+}
+
+/// Runs `work` — one long call into code that cannot check the stop flag itself (Boost's
+/// planarity test, which takes minutes on grids of 10^6 vertices) — on a thread of its own while
+/// this one checks the flag every 20 ms. After request_stop() the call is abandoned: it finishes
+/// in the background on what it owns (`work` must own its data, captured by value), and
+/// throw_stopped(what) ends the caller at once. Exceptions of `work` reach the caller.
+template <class Work>
+auto run_interruptibly(Work work, const char* what) -> decltype(work()) {
+    using Result = decltype(work());
+    auto task = std::make_shared<std::packaged_task<Result()>>(std::move(work));
+    std::future<Result> result = task->get_future();
+    std::thread([task] { (*task)(); }).detach();
+    while (result.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
+        throw_if_stopped(what);
+    }
+    return result.get();
 }
 
 /// Seconds on a steady clock (for save intervals).

@@ -36,6 +36,7 @@
 #include "numeric/int128.hpp"
 #include "numeric/scaled.hpp"
 #include "pmcount/error.hpp"
+#include "run/session.hpp"
 
 namespace pmcount::exact {
 
@@ -106,6 +107,10 @@ Adjacency make_adjacency(vertex_t n_left, vertex_t n_right, const std::vector<ed
 // ---- (2) orders and widths
 // ------------------------------------------------------------------------
 
+/// What an interrupted order search was doing (run::throw_if_stopped: per candidate, and every
+/// 65536 vertices of the greedy orders).
+constexpr const char* kOrdering = "planning the count (frontier order)";
+
 double central_binomial(int m) {
     return std::round(
         std::exp(std::lgamma(m + 1.0) - std::lgamma(m / 2 + 1.0) - std::lgamma(m - m / 2 + 1.0)));
@@ -174,6 +179,9 @@ std::vector<vertex_t> greedy_order(const Adjacency& adj, vertex_t start,
         }
     };
     while (order.size() < total) {
+        if ((order.size() & 0xffff) == 0) {
+            run::throw_if_stopped(kOrdering);
+        }
         vertex_t x;
         if (!frontier.empty()) {
             x = std::get<2>(*frontier.begin());
@@ -210,6 +218,7 @@ std::vector<vertex_t> greedy_order(const Adjacency& adj, vertex_t start,
 }
 
 FrontierOrder best_order(const Adjacency& adj, int width_cap) {
+    run::throw_if_stopped(kOrdering);
     const vertex_t total = adj.size();
     std::vector<FrontierOrder> candidates;
     // Cuthill–McKee from Boost's pseudo-peripheral start (per component) and its reverse.
@@ -226,6 +235,7 @@ FrontierOrder best_order(const Adjacency& adj, int width_cap) {
     }
     std::vector<std::size_t> cm;
     cm.reserve(static_cast<std::size_t>(total));
+    run::throw_if_stopped(kOrdering);
     if (total > 0) {
         boost::cuthill_mckee_ordering(g, std::back_inserter(cm));
     }
@@ -264,6 +274,7 @@ FrontierOrder best_order(const Adjacency& adj, int width_cap) {
     }
     FrontierOrder* best = nullptr;
     for (FrontierOrder& c : candidates) {
+        run::throw_if_stopped(kOrdering);
         measure(adj, c);
         if (best == nullptr || c.states < best->states) {
             best = &c;

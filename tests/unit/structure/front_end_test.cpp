@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <numeric>
 #include <random>
+#include <thread>
 
 #include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
@@ -210,6 +212,58 @@ TEST(FrontEnd, PlanarityIsTestedOnlyWhereTheTimeLimitLeavesThePlanarEngineAChanc
     for (const BlockReport& leaf : torus.structure.leaves) {
         EXPECT_NE(leaf.engine.rfind("planar", 0), 0u) << leaf.engine;
     }
+}
+
+TEST(FrontEnd, DensePatternsSkipTheFrontierSearch) {
+    // Every vertex order puts the first vertex's 2047 neighbours on the frontier: the least
+    // degree rules the frontier engine out without the order search, whose copies of 4·10^6
+    // edges took seconds and a gigabyte (the plan took minutes with the old generator).
+    CountOptions options;
+    options.explain_only = true;
+    const CountResult r =
+        count_perfect_matchings(random_regular_bipartite_graph(2048, 2047, 1), options);
+    ASSERT_EQ(r.structure.leaves.size(), 1u);
+    EXPECT_NE(r.structure.leaves[0].engine.find(
+                  "the pattern is not planar, and frontier width at least 2047 (the least "
+                  "degree) is beyond the frontier engine's limit of 40"),
+              std::string::npos)
+        << r.structure.leaves[0].engine;
+}
+
+TEST(FrontEnd, AStopRequestInterruptsPlanning) {
+    CountOptions options;
+    options.explain_only = true;
+    // Asked before: the structure front end's first check throws, and withdraws the request.
+    for (const BipartiteGraph& g : {grid_graph(100, 100), random_bipartite_graph(300, 0.02, 3)}) {
+        request_stop();
+        EXPECT_THROW(count_perfect_matchings(g, options), Interrupted);
+        EXPECT_NO_THROW(count_perfect_matchings(g, options));
+    }
+    request_stop();
+    EXPECT_THROW(count_perfect_matchings(UndirectedGraph(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}),
+                                         options),
+                 Interrupted);
+    clear_stop_request();
+    // Asked during the plan of the 500×500 grid (seconds here; most of it in Boost's planarity
+    // test, which cannot check the flag and runs on a thread of its own): the plan ends within
+    // the 0.1 s between checks, with a generous margin for a loaded machine.
+    const BipartiteGraph grid = grid_graph(500, 500);
+    const auto start = std::chrono::steady_clock::now();
+    std::thread stopper([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        request_stop();
+    });
+    double stopped_at = -1;
+    try {
+        count_perfect_matchings(grid, options);
+    } catch (const Interrupted& e) {
+        stopped_at = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        EXPECT_NE(std::string(e.what()).find("interrupted while"), std::string::npos) << e.what();
+    }
+    stopper.join();
+    clear_stop_request();
+    EXPECT_GE(stopped_at, 0.3) << "the plan was not interrupted";
+    EXPECT_LT(stopped_at, 1.5);
 }
 
 TEST(FrontEnd, FloatingPrecisionRefusesIntegersWithoutAnExactDouble) {
