@@ -20,10 +20,11 @@ namespace {
 
 using Edge = BipartiteGraph::Edge;
 
-/// Most vertices, and most edges, a generator spec may ask for. Planning takes about 750 bytes
-/// and 6 µs per vertex on grids (the 1000×1000 grid, 10^6 vertices: 1.5 GB and 12 s to find
-/// that counting it would take days), so 2^22 stays within a few GB.
-constexpr std::int64_t kMaxGeneratedSize = std::int64_t{1} << 22;
+/// Most edges a generator spec may ask for (its vertices a side are kMaxVertices, the limit of
+/// files too): a graph of 2^24 edges takes about 1 GiB to generate and hand to count() (its
+/// edge list, both adjacencies, then the matrix's entries), the most the memory limit leaves
+/// unpredicted; count() then predicts the plan's memory before planning.
+constexpr std::int64_t kMaxGeneratedEdges = std::int64_t{1} << 24;
 
 /// What an interrupted generator was doing (run::throw_if_stopped).
 constexpr const char* kGenerating = "generating the graph";
@@ -287,7 +288,7 @@ BipartiteGraph complete_bipartite_graph(vertex_t n) {
 }
 
 BipartiteGraph random_bipartite_graph(vertex_t n, double p, std::uint64_t seed) {
-    require(n >= 0 && n <= 100000, "random: n must be in [0, 100000]");
+    require(n >= 0 && n <= kMaxVertices, "random: n must be in [0, 2^24]");
     require(p >= 0 && p <= 1, "random: p must be in [0, 1]");
     std::mt19937_64 rng(seed);
     std::vector<Edge> edges;
@@ -448,14 +449,15 @@ BipartiteGraph generate_graph(std::string_view spec) {
     };
     // Refuse a graph too large before building it (a spec is a few bytes; the graph it names may
     // not fit in memory), computed in floating point so that nothing overflows.
-    const auto within_limits = [&](double vertices, double edges) {
-        const double limit = static_cast<double>(kMaxGeneratedSize);
-        if (vertices > limit || edges > limit) {
-            char buffer[160];
+    const auto within_limits = [&](double side, double edges) {
+        if (side > static_cast<double>(kMaxVertices) ||
+            edges > static_cast<double>(kMaxGeneratedEdges)) {
+            char buffer[200];
             std::snprintf(buffer, sizeof buffer,
-                          "the graph would have %.3g vertices and %.3g edges; at most %lld of "
-                          "each are supported",
-                          vertices, edges, static_cast<long long>(kMaxGeneratedSize));
+                          "the graph would have %.3g vertices a side and %.3g edges; at most %lld "
+                          "vertices a side and %lld edges are supported",
+                          side, edges, static_cast<long long>(kMaxVertices),
+                          static_cast<long long>(kMaxGeneratedEdges));
             io::fail(where, buffer);
         }
     };
@@ -464,7 +466,7 @@ BipartiteGraph generate_graph(std::string_view spec) {
             expect(2, 2, "ROWSxCOLS, e.g. grid:8x8");
             const vertex_t rows = size(f[0], "rows"), cols = size(f[1], "columns");
             const double cells = static_cast<double>(rows) * cols;
-            within_limits(cells, 2 * cells);
+            within_limits(std::ceil(cells / 2), 2 * cells);
             return name == "grid" ? grid_graph(rows, cols) : torus_graph(rows, cols);
         }
         if (name == "hexagon") {
@@ -473,32 +475,32 @@ BipartiteGraph generate_graph(std::string_view spec) {
             const double faces = static_cast<double>(a) * b + static_cast<double>(b) * c +
                                  static_cast<double>(c) * a;
             const double rim = static_cast<double>(a) + b + c;
-            within_limits(2 * faces + 2 * rim, 3 * faces + 3 * rim);
+            within_limits(faces + rim, 3 * faces + 3 * rim);
             return hexagon_graph(a, b, c);
         }
         if (name == "aztec") {
             expect(1, 1, "the order, e.g. aztec:10");
             const vertex_t order = size(f[0], "order");
             const double k = order;
-            within_limits(2 * k * (k + 1), 4 * k * k);
+            within_limits(k * (k + 1), 4 * k * k);
             return aztec_diamond_graph(order);
         }
         if (name == "complete") {
             expect(1, 1, "N, e.g. complete:8");
             const vertex_t n = size(f[0], "n");
-            within_limits(2.0 * n, static_cast<double>(n) * n);
+            within_limits(n, static_cast<double>(n) * n);
             return complete_bipartite_graph(n);
         }
         if (name == "random") {
             expect(2, 3, "N,P[,SEED], e.g. random:30,0.2,7");
             const vertex_t n = size(f[0], "n");
             const double p = io::parse_double(f[1], where, "p");
-            within_limits(2.0 * n, static_cast<double>(n) * n * std::clamp(p, 0.0, 1.0));
+            within_limits(n, static_cast<double>(n) * n * std::clamp(p, 0.0, 1.0));
             return random_bipartite_graph(n, p, seed(2));
         }
         expect(2, 3, "N,D[,SEED], e.g. regular:30,3,7");
         const vertex_t n = size(f[0], "n"), degree = size(f[1], "degree");
-        within_limits(2.0 * n, static_cast<double>(n) * degree);
+        within_limits(n, static_cast<double>(n) * degree);
         return random_regular_bipartite_graph(n, degree, seed(2));
     } catch (const InvalidArgument& e) {
         io::fail(where, e.what());

@@ -310,7 +310,9 @@ TEST(Generators, HugeSpecsAreRefusedBeforeBuilding) {
             ADD_FAILURE() << huge << " was generated";
         } catch (const InvalidInput& e) {
             EXPECT_EQ(e.file(), huge);
-            EXPECT_NE(std::string(e.what()).find("at most 4194304 of each are supported"),
+            EXPECT_NE(std::string(e.what())
+                          .find("at most 16777216 vertices a side and 16777216 edges are "
+                                "supported"),
                       std::string::npos)
                 << e.what();
         }
@@ -318,8 +320,8 @@ TEST(Generators, HugeSpecsAreRefusedBeforeBuilding) {
                   1.0)
             << huge;
     }
-    // The largest grid within the limits is still generated.
-    EXPECT_EQ(generate_graph("grid:1024x2048").n_left(), 1024 * 1024);
+    // A grid within the limits (4·10^6 cells, 8·10^6 edges) is generated.
+    EXPECT_EQ(generate_graph("grid:2000x2000").n_left(), 2000 * 1000);
 }
 
 /// Runs count_matchings with `args`; returns the exit status and standard output.
