@@ -78,6 +78,11 @@ struct Progress {
     double elapsed_s;  ///< since the engine started
 };
 
+/// Half of this machine's physical memory in bytes (4·10^9 where the system does not say): the
+/// default memory limit of a count or an estimate (CountOptions::max_memory,
+/// EstimateOptions::max_memory).
+std::uint64_t default_max_memory() noexcept;
+
 struct CountOptions {
     Method method = Method::automatic;
     Precision precision = Precision::automatic;
@@ -103,6 +108,12 @@ struct CountOptions {
     bool explain_only = false;
     /// Refuse (ProblemTooLarge) a plan whose predicted time exceeds this many seconds.
     double max_predicted_seconds = std::numeric_limits<double>::infinity();
+    /// Memory limit in bytes (0: none). What a small input can grow past about a gigabyte is
+    /// predicted before it is allocated: the planner's own structures on a huge graph (refused
+    /// before planning), and each engine's (the frontier DP's state tables, the planar and
+    /// Pfaffian engines' elimination, the hafnian recursion's tables): an engine predicted past
+    /// the limit is not chosen, and when none fits, ProblemTooLarge names what needs how much.
+    std::uint64_t max_memory = default_max_memory();
     /// Called from one thread at most every progress_interval_s while an engine runs.
     std::function<void(const Progress&)> progress;
     double progress_interval_s = 0.25;

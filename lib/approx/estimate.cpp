@@ -42,6 +42,7 @@
 #include "approx/sampler.hpp"
 #include "backend/cuda_backend.hpp"
 #include "core/hash.hpp"
+#include "core/memory.hpp"
 #include "core/names.hpp"
 #include "exact/chunked_run.hpp"
 #include "pmcount/approx.hpp"
@@ -107,6 +108,17 @@ private:
     std::vector<vertex_t> row_parent_;
     std::vector<std::uint32_t> row_live_, col_live_;
 };
+
+/// Bytes of one HostWorkspace of order n: its eleven arrays, and per array the allocator's
+/// header and rounding (about 32 bytes on glibc).
+double host_workspace_bytes(vertex_t n) {
+    const double arrays = (2 * sizeof(double) + 7 * sizeof(std::int32_t)) * static_cast<double>(n) +
+                          2 * sizeof(std::uint32_t) * std::ceil(n / 32.0);
+    return sizeof(HostWorkspace) + arrays + 11 * 32.0;
+}
+
+/// What the estimator's set-up was doing when stopped (run::throw_if_stopped).
+constexpr const char* kSettingUp = "setting up the estimator";
 
 /// A negative or non-finite entry, which no estimator can use. An InvalidArgument for callers
 /// that pass a matrix; estimate(const Input&) restates it against the file's row and column ids.
@@ -228,6 +240,7 @@ void scale_whole_matrix(const Matrix& a, Problem& p) {
     constexpr int kMaxSweeps = 10000;
     constexpr double kTolerance = 1e-9;
     for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+        run::throw_if_stopped(kSettingUp);  // a sweep is O(nnz)
         if (approx::detail::sinkhorn(a, w, 1) == approx::detail::Rescale::empty_line) {
             break;
         }
@@ -278,6 +291,8 @@ template <class Engine>
 void run_populations(Engine& engine, vertex_t n, const PopulationPlan& plan, std::uint64_t seed,
                      std::uint64_t batch, std::uint64_t first, std::uint64_t count, double* logs) {
     const std::uint64_t p = plan.particles;
+    // Under MPI every rank must draw its whole share: only rank 0's stop counts, between rounds.
+    const bool single_process = run::mpi::size() <= 1;
     std::vector<double> weights;
     std::vector<std::uint32_t> ancestors;
     for (std::uint64_t begin = 0; begin < count; begin += batch) {
@@ -290,6 +305,9 @@ void run_populations(Engine& engine, vertex_t n, const PopulationPlan& plan, std
             const vertex_t until = static_cast<vertex_t>(
                 std::min<std::int64_t>(n, static_cast<std::int64_t>(stage + 1) * plan.every));
             engine.advance_particles(until);
+            if (run::stop_requested() && single_process) {
+                return;  // the caller stops (a stage of a large population takes seconds)
+            }
             engine.particle_log_weights(weights.data());
             for (std::uint64_t r = 0; r < size; ++r) {
                 logs[begin + r] += approx::log_mean_weight(weights.data() + r * p, p);
@@ -335,6 +353,9 @@ public:
     void begin_particles(std::uint64_t first, std::uint64_t count) {
         first_ = first;
         while (states_.size() < count) {
+            if ((states_.size() & 0xfff) == 0) {
+                run::throw_if_stopped(kSettingUp);
+            }
             states_.emplace_back(problem_.n);
             next_.emplace_back(problem_.n);
         }
@@ -431,8 +452,12 @@ private:
     void run(const Matrix& a, std::uint64_t first, std::uint64_t count, double* logs) {
         const approx::SamplerStart start = problem_.start();
         const auto total = static_cast<std::int64_t>(count);
+        const bool single_process = run::mpi::size() <= 1;
 #pragma omp parallel for schedule(dynamic, 8) num_threads(threads_)
         for (std::int64_t k = 0; k < total; ++k) {
+            if (single_process && run::stop_requested()) {
+                continue;  // the caller stops: a round of large samples takes minutes
+            }
             HostWorkspace& w = workspaces_[static_cast<std::size_t>(omp_get_thread_num())];
             logs[k] = approx::sample_log_estimate(a, start, config_, w,
                                                   first + static_cast<std::uint64_t>(k));
@@ -717,6 +742,7 @@ double seconds_per_particle(SampleSource& pilot, std::uint64_t particles) {
         logs.resize(count);
         const auto start = Clock::now();
         pilot.populations(kPilotFirstPopulation, count, logs.data());
+        run::throw_if_stopped(kSettingUp);  // (the pilot's populations stop early)
         const double seconds = seconds_since(start);
         if (seconds >= kPilotSeconds || count >= 1024) {
             return seconds / static_cast<double>(count * particles);
@@ -778,6 +804,7 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
                                 const EstimateOptions& options) {
     const auto start_time = Clock::now();
     validate(options);
+    run::throw_if_stopped(kSettingUp);
     const edge_t input_nnz = static_cast<edge_t>(entries.size());
     if (rows != cols) {
         return zero_result(options, rows, input_nnz,
@@ -812,6 +839,12 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
     const bool dense = options.layout == EstimatorLayout::dense ||
                        (options.layout == EstimatorLayout::automatic && n > 0 &&
                         static_cast<double>(entries.size()) * 4 >= static_cast<double>(n) * n);
+    if (dense) {
+        detail::require_memory(static_cast<double>(n) * n * sizeof(double), options.max_memory,
+                               "the estimator's dense matrix needs",
+                               std::to_string(n) + "×" + std::to_string(n) + " doubles");
+    }
+    run::throw_if_stopped(kSettingUp);
     Problem problem = build_problem(n, entries, dense);
     if (config.prune) {
         problem.row_match = matching.row_match;
@@ -854,6 +887,31 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
         source = std::make_unique<CpuSource>(problem, config, result.threads, plan);
     }
     result.particles_reason = choice.reason;
+    {
+        // The particles drawn side by side (a round's populations), each with two sampler
+        // states and cursors (resampling copies one set into the other) and its weight and
+        // ancestor; on GPUs only the weights and ancestors live here (the GPU's own memory is
+        // checked by its sampler).
+        const double side_by_side = static_cast<double>(
+            populations ? source->population_round() * plan.particles : std::uint64_t{0});
+        const double per_particle =
+            (gpus.empty() ? 2 * (host_workspace_bytes(n) + sizeof(approx::SampleCursor)) : 0) +
+            sizeof(double) + sizeof(std::uint32_t);
+        detail::require_memory(
+            side_by_side * per_particle, options.max_memory, "the estimator's populations need",
+            std::to_string(static_cast<std::uint64_t>(side_by_side)) + " particles of order " +
+                std::to_string(n) + " side by side; ask for fewer --particles");
+        if (!options.checkpoint.empty() && choice.samples > 0) {
+            // The checkpoint keeps every estimate (a double and a flag) in memory and on disk.
+            const double estimates = static_cast<double>(
+                populations ? (choice.samples + plan.particles - 1) / plan.particles
+                            : choice.samples);
+            detail::require_memory(
+                estimates * (sizeof(double) + 1), options.max_memory,
+                "the checkpoint's record of every estimate needs",
+                std::to_string(static_cast<std::uint64_t>(estimates)) + " estimates");
+        }
+    }
 
     // Phase 4: rounds. With populations, a unit of the rounds is one population (its estimate
     // is what the accumulator averages) and the sample limit counts particles.
@@ -935,6 +993,10 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
             source->populations(first, mine.size(), mine.data());
         } else if (!mine.empty()) {
             source->sample(first, mine.size(), mine.data());
+        }
+        if (ranks == 1 && run::stop_requested()) {
+            // Cut short inside the round (its estimates are incomplete and are dropped).
+            session.stop(std::to_string(acc.count()) + (populations ? " populations" : " samples"));
         }
         logs = ranks > 1 ? run::mpi::gather_parts(mine, shares) : std::move(mine);
         for (const double l : logs) {

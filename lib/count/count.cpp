@@ -17,6 +17,7 @@
 
 #include "backend/cuda_backend.hpp"
 #include "core/hash.hpp"
+#include "core/memory.hpp"
 #include "core/names.hpp"
 #include "exact/brute_force.hpp"
 #include "exact/chunked_run.hpp"
@@ -126,6 +127,12 @@ void check_feasible(const StructureReport& report, const CountOptions& options, 
                                       " cannot count a block of order " +
                                       std::to_string(leaf.order) + ": " + why +
                                       " (--method auto chooses among every engine)");
+            }
+            if (why.find("(--max-memory)") != std::string::npos) {
+                throw ProblemTooLarge("a block of order " + std::to_string(leaf.order) +
+                                      " remains after the structure front end, and no exact "
+                                      "engine fits the memory limit: " +
+                                      why + " (raise --max-memory, or --approx estimates it)");
             }
             throw ProblemTooLarge("a block of order " + std::to_string(leaf.order) +
                                   " remains after the structure front end, too large for the "
@@ -373,6 +380,7 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
     }
     settings.time_limit_s = options.max_predicted_seconds;
     settings.general = options.general;
+    settings.max_memory = options.max_memory;
     if (options.backend == Backend::cuda && !exact::gpu_available()) {
         std::string status;
         backend::cuda::devices(status);
@@ -413,6 +421,12 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
         }
     }
     const SparseMatrix<T>& planned = balanced ? *balanced : matrix;
+    const double vertices =
+        hafnian ? matrix.rows() : static_cast<double>(matrix.rows()) + matrix.cols();
+    detail::require_memory(plan::planning_bytes(vertices, static_cast<double>(matrix.nnz())),
+                           options.max_memory, "planning needs",
+                           std::to_string(static_cast<std::int64_t>(vertices)) + " vertices, " +
+                               std::to_string(matrix.nnz()) + " entries");
     const plan::Node<T> root = hafnian ? plan::build_hafnian_plan(planned, settings, r.structure)
                                        : plan::build_plan(planned, settings, r.structure);
     r.method = leaf_methods(r.structure);

@@ -52,6 +52,14 @@ constexpr vertex_t kMinWalkEstimateOrder = 16;
 /// every few thousand reductions).
 constexpr const char* kPlanning = "planning the count";
 
+/// "~12 GiB, over the memory limit (--max-memory) of 11.7 GiB": why an engine predicted past
+/// the limit does not apply (LeafFacts::max_memory).
+inline std::string over_memory_limit(double bytes, const LeafFacts& facts) {
+    return "~" + pmcount::detail::format_bytes(bytes) +
+           ", over the memory limit (--max-memory) of " +
+           pmcount::detail::format_bytes(facts.max_memory);
+}
+
 /// Whether a leaf's engine is polynomial: the planar or frontier engine, the Pfaffian, or the
 /// planar engine or the Pfaffian left untested for planarity (choose_leaf_engine's label).
 inline bool polynomial_engine(const std::string& engine) {
@@ -136,6 +144,8 @@ template <class Test>
 double planarity_fact(LeafFacts& facts, const Settings& settings, Test test) {
     LeafFacts planar = facts;
     planar.planar = true;
+    // Tested also where the memory limit alone rules the engine out, so that the plan says so.
+    planar.max_memory = std::numeric_limits<double>::infinity();
     const Engine* engine = choose_engine(planar, settings.method, settings.backend);
     if (engine == nullptr || engine->method != Method::planar) {
         return std::numeric_limits<double>::infinity();  // not chosen even if planar
@@ -293,6 +303,7 @@ private:
         facts.threads = settings_.threads;
         facts.ranks = settings_.ranks;
         facts.gpus = settings_.gpu_throughput;
+        facts.max_memory = pmcount::detail::memory_limit(settings_.max_memory);
         facts.gpu_kernels = settings_.gpu_kernels;
         std::optional<DenseMatrix<T>> dense;
         if (a.rows() <= exact::kMaxRyserOrder) {
@@ -450,7 +461,7 @@ private:
         const char* no_dd = "the planar and frontier engines have no double-double arithmetic";
         switch (settings_.method) {
             case Method::planar:
-                return dd ? no_dd : "the pattern is not planar";
+                return dd ? no_dd : planar_reason(facts);
             case Method::frontier:
                 return dd ? no_dd : frontier_reason(facts);
             case Method::brute_force:
@@ -464,26 +475,31 @@ private:
                        std::to_string(exact::kMaxRyserOrder) + ")" +
                        (dd ? ", and " + std::string(no_dd)
                         : facts.frontier_width >= 0
-                            ? ", the pattern is not planar, and " + frontier_reason(facts)
+                            ? ", " + planar_reason(facts) + ", and " + frontier_reason(facts)
                             : std::string());
         }
     }
 
     static std::string frontier_reason(const LeafFacts& facts) {
         if (facts.frontier_width >= 0 && facts.frontier_width <= exact::kMaxFrontierWidth &&
-            frontier_bytes(facts) > pmcount::detail::memory_budget_bytes()) {
-            char text[160];
-            std::snprintf(text, sizeof text,
-                          "frontier width %d needs up to %.3g GB, more than half of this "
-                          "machine's memory",
-                          facts.frontier_width, frontier_bytes(facts) / 1e9);
-            return text;
+            frontier_bytes(facts) > facts.max_memory) {
+            return "the frontier DP's state tables (width " +
+                   std::to_string(facts.frontier_width) + ") need " +
+                   over_memory_limit(frontier_bytes(facts), facts);
         }
         return "frontier width " + std::string(facts.frontier_width_is_bound ? "at least " : "") +
                std::to_string(facts.frontier_width) +
                (facts.frontier_width_is_bound ? " (the least degree)" : "") +
                " is beyond the frontier engine's limit of " +
                std::to_string(exact::kMaxFrontierWidth);
+    }
+
+    /// Why the planar engine does not take a leaf that is not double-double: not planar, or its
+    /// elimination predicted past the memory limit.
+    static std::string planar_reason(const LeafFacts& facts) {
+        return facts.planar ? "the planar engine's elimination needs " +
+                                  over_memory_limit(planar_bytes(facts), facts)
+                            : "the pattern is not planar";
     }
 
     /// Applies the Forbert–Marx rules until none applies; a split is kept only when the two

@@ -351,6 +351,7 @@ private:
         facts.threads = settings_.threads;
         facts.ranks = settings_.ranks;
         facts.gpus = settings_.gpu_throughput;
+        facts.max_memory = pmcount::detail::memory_limit(settings_.max_memory);
         if (settings_.precision == Precision::exact) {
             facts.arithmetic = Arithmetic::exact;
             if constexpr (kIntegral<T>) {
@@ -375,13 +376,19 @@ private:
 
     /// Why no hafnian engine takes a leaf: the forced method's limit, or every engine's.
     std::string no_engine_reason(const LeafFacts& facts) const {
-        const std::string limit = "the hafnian engine handles up to " +
-                                  std::to_string(exact::kMaxHafnianOrder) + " vertices";
+        const std::string limit = facts.order <= exact::kMaxHafnianOrder
+                                      ? "the hafnian engine's tables need " +
+                                            detail::over_memory_limit(hafnian_bytes(facts), facts)
+                                      : "the hafnian engine handles up to " +
+                                            std::to_string(exact::kMaxHafnianOrder) + " vertices";
+        const std::string not_planar =
+            facts.planar ? "the Pfaffian engine's elimination needs " +
+                               detail::over_memory_limit(pfaffian_bytes(facts), facts)
+                         : "the graph is not planar";
         const bool dd = facts.arithmetic == Arithmetic::double_double;
         switch (settings_.method) {
             case Method::planar:
-                return dd ? "the Pfaffian engine has no double-double arithmetic"
-                          : "the graph is not planar";
+                return dd ? "the Pfaffian engine has no double-double arithmetic" : not_planar;
             case Method::brute_force:
                 return "brute force (pairings) handles up to " +
                        std::to_string(exact::kMaxPairingsOrder) + " vertices";
@@ -390,7 +397,7 @@ private:
             case Method::automatic:
                 return std::to_string(facts.order) + " vertices: " + limit +
                        (dd ? ", and the Pfaffian engine has no double-double arithmetic"
-                           : ", and the graph is not planar");
+                           : ", and " + not_planar);
             default:
                 return std::string("--method ") + to_string(settings_.method) +
                        " counts permanents (bipartite pieces), and this piece is not bipartite";

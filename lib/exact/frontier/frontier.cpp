@@ -27,6 +27,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <set>
 #include <string>
 #include <thread>
@@ -123,7 +124,11 @@ void measure(const Adjacency& adj, FrontierOrder& f) {
     int frontier = 0;
     f.width = f.slots = 0;
     f.states = f.peak_states = 0;
+    std::size_t step = 0;
     for (const vertex_t x : f.order) {
+        if ((++step & 0xffff) == 0) {
+            run::throw_if_stopped(kOrdering);
+        }
         int entering = 0;
         for (edge_t e = adj.begin(x); e < adj.end(x); ++e) {
             const auto y = static_cast<std::size_t>(adj.neighbours[static_cast<std::size_t>(e)]);
@@ -223,22 +228,33 @@ FrontierOrder best_order(const Adjacency& adj, int width_cap) {
     std::vector<FrontierOrder> candidates;
     // Cuthill–McKee from Boost's pseudo-peripheral start (per component) and its reverse.
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
-    Graph g(static_cast<std::size_t>(total));
+    auto g = std::make_shared<Graph>(static_cast<std::size_t>(total));
     for (vertex_t x = 0; x < total; ++x) {
+        if ((x & 0xffff) == 0) {
+            run::throw_if_stopped(kOrdering);
+        }
         for (edge_t e = adj.begin(x); e < adj.end(x); ++e) {
             if (x < adj.neighbours[static_cast<std::size_t>(e)]) {
                 boost::add_edge(
                     static_cast<std::size_t>(x),
-                    static_cast<std::size_t>(adj.neighbours[static_cast<std::size_t>(e)]), g);
+                    static_cast<std::size_t>(adj.neighbours[static_cast<std::size_t>(e)]), *g);
             }
         }
     }
-    std::vector<std::size_t> cm;
-    cm.reserve(static_cast<std::size_t>(total));
-    run::throw_if_stopped(kOrdering);
-    if (total > 0) {
-        boost::cuthill_mckee_ordering(g, std::back_inserter(cm));
-    }
+    // Boost's ordering cannot check the stop flag (1–2 s on 4·10^6 vertices): on large graphs
+    // it runs on a thread of its own while this one does.
+    const auto cuthill_mckee = [g] {
+        std::vector<std::size_t> order;
+        order.reserve(boost::num_vertices(*g));
+        if (boost::num_vertices(*g) > 0) {
+            boost::cuthill_mckee_ordering(*g, std::back_inserter(order));
+        }
+        return order;
+    };
+    constexpr vertex_t kInterruptibleFrom = 65536;
+    const std::vector<std::size_t> cm = total < kInterruptibleFrom
+                                            ? cuthill_mckee()
+                                            : run::run_interruptibly(cuthill_mckee, kOrdering);
     FrontierOrder forward;
     forward.order.assign(cm.begin(), cm.end());
     forward.heuristic = "cuthill-mckee";
