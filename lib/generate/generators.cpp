@@ -378,6 +378,9 @@ BipartiteGraph random_regular_bipartite_graph(vertex_t n, int d, std::uint64_t s
     };
     PairCounts present(m);
     for (std::size_t t = 0; t < m; ++t) {
+        if ((t & 0xffff) == 0) {
+            run::throw_if_stopped(kGenerating);
+        }
         present.add(pair(left_of(t), right[t]), 1);
     }
     // Switch away repeated edges: pick a copy t of a repeat and a random partner s; swapping
