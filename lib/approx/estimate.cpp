@@ -42,6 +42,7 @@
 #include "approx/sampler.hpp"
 #include "backend/cuda_backend.hpp"
 #include "core/hash.hpp"
+#include "core/memory.hpp"
 #include "core/names.hpp"
 #include "core/stop.hpp"
 #include "exact/chunked_run.hpp"
@@ -108,6 +109,17 @@ private:
     std::vector<vertex_t> row_parent_;
     std::vector<std::uint32_t> row_live_, col_live_;
 };
+
+/// Bytes of one HostWorkspace of order n: its eleven arrays, and per array the allocator's
+/// header and rounding (about 32 bytes on glibc).
+double host_workspace_bytes(vertex_t n) {
+    const double arrays = (2 * sizeof(double) + 7 * sizeof(std::int32_t)) * static_cast<double>(n) +
+                          2 * sizeof(std::uint32_t) * std::ceil(n / 32.0);
+    return sizeof(HostWorkspace) + arrays + 11 * 32.0;
+}
+
+/// What the estimator's set-up was doing when stopped (pmcount::detail::throw_if_stopped).
+constexpr const char* kSettingUp = "setting up the estimator";
 
 /// A negative or non-finite entry, which no estimator can use. An InvalidArgument for callers
 /// that pass a matrix; estimate(const Input&) restates it against the file's row and column ids.
@@ -229,6 +241,7 @@ void scale_whole_matrix(const Matrix& a, Problem& p) {
     constexpr int kMaxSweeps = 10000;
     constexpr double kTolerance = 1e-9;
     for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+        pmcount::detail::throw_if_stopped(kSettingUp);  // a sweep is O(nnz)
         if (approx::detail::sinkhorn(a, w, 1) == approx::detail::Rescale::empty_line) {
             break;
         }
@@ -290,8 +303,8 @@ void run_populations(Engine& engine, vertex_t n, const PopulationPlan& plan, std
         engine.begin_particles((first + begin) * p, size * p);
         std::fill(logs + begin, logs + begin + size, 0.0);
         for (std::uint32_t stage = 0;; ++stage) {
-            if (stop_inside && detail::stop_requested()) {
-                return;
+            if (stop_inside && pmcount::detail::stop_requested()) {
+                return;  // a stage of a large population takes seconds
             }
             const vertex_t until = static_cast<vertex_t>(
                 std::min<std::int64_t>(n, static_cast<std::int64_t>(stage + 1) * plan.every));
@@ -738,6 +751,7 @@ double seconds_per_particle(SampleSource& pilot, std::uint64_t particles) {
         logs.resize(count);
         const auto start = Clock::now();
         pilot.populations(kPilotFirstPopulation, count, logs.data());
+        pmcount::detail::throw_if_stopped(kSettingUp);  // (the pilot's populations stop early)
         const double seconds = seconds_since(start);
         if (seconds >= kPilotSeconds || count >= 1024) {
             return seconds / static_cast<double>(count * particles);
@@ -809,6 +823,7 @@ EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entr
                                   const EstimateOptions& options) {
     const auto start_time = Clock::now();
     validate(options);
+    pmcount::detail::throw_if_stopped(kSettingUp);
     const edge_t input_nnz = static_cast<edge_t>(entries.size());
     if (rows != cols) {
         return zero_result(options, rows, input_nnz,
@@ -843,6 +858,12 @@ EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entr
     const bool dense = options.layout == EstimatorLayout::dense ||
                        (options.layout == EstimatorLayout::automatic && n > 0 &&
                         static_cast<double>(entries.size()) * 4 >= static_cast<double>(n) * n);
+    if (dense) {
+        detail::require_memory(static_cast<double>(n) * n * sizeof(double), options.max_memory,
+                               "the estimator's dense matrix needs",
+                               std::to_string(n) + "×" + std::to_string(n) + " doubles");
+    }
+    pmcount::detail::throw_if_stopped(kSettingUp);
     Problem problem = build_problem(n, entries, dense);
     if (config.prune) {
         problem.row_match = matching.row_match;
@@ -882,13 +903,35 @@ EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entr
                             PopulationPlan{kMinAutoParticles, plan.every});
             pilot.stop_inside = ranks == 1;
             plan.particles = particles_within_time(pilot, choice, ranks);
-            if (ranks == 1) {
-                detail::throw_if_stopped("the estimator's timing pilot");
-            }
         }
         source = std::make_unique<CpuSource>(problem, config, result.threads, plan);
     }
     result.particles_reason = choice.reason;
+    {
+        // The particles drawn side by side (a round's populations), each with two sampler
+        // states and cursors (resampling copies one set into the other) and its weight and
+        // ancestor; on GPUs only the weights and ancestors live here (the GPU's own memory is
+        // checked by its sampler).
+        const double side_by_side = static_cast<double>(
+            populations ? source->population_round() * plan.particles : std::uint64_t{0});
+        const double per_particle =
+            (gpus.empty() ? 2 * (host_workspace_bytes(n) + sizeof(approx::SampleCursor)) : 0) +
+            sizeof(double) + sizeof(std::uint32_t);
+        detail::require_memory(
+            side_by_side * per_particle, options.max_memory, "the estimator's populations need",
+            std::to_string(static_cast<std::uint64_t>(side_by_side)) + " particles of order " +
+                std::to_string(n) + " side by side; ask for fewer --particles");
+        if (!options.checkpoint.empty() && choice.samples > 0) {
+            // The checkpoint keeps every estimate (a double and a flag) in memory and on disk.
+            const double estimates = static_cast<double>(
+                populations ? (choice.samples + plan.particles - 1) / plan.particles
+                            : choice.samples);
+            detail::require_memory(
+                estimates * (sizeof(double) + 1), options.max_memory,
+                "the checkpoint's record of every estimate needs",
+                std::to_string(static_cast<std::uint64_t>(estimates)) + " estimates");
+        }
+    }
 
     // Phase 4: rounds. With populations, a unit of the rounds is one population (its estimate
     // is what the accumulator averages) and the sample limit counts particles.

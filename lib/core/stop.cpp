@@ -32,7 +32,7 @@ void clear_stop() noexcept {
 
 void throw_if_stopped(const char* what) {
     if (stop_requested()) {
-        throw Interrupted(std::string("interrupted during ") + what + "; it keeps no checkpoint");
+        throw Interrupted(std::string("interrupted while ") + what);
     }
 }
 

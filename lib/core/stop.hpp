@@ -8,20 +8,44 @@
 // thrown (stop_boundary), so that every thread of that call sees it, however many poll.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <future>
+#include <memory>
+#include <thread>
+#include <utility>
 
 #include "pmcount/error.hpp"
 
 namespace pmcount::detail {
 
-/// True once request_stop() was called (and until the call it stopped has thrown).
+/// True once request_stop() was called (and until the call it stopped has thrown). Polled every
+/// 0.1 s of work at most by every phase: generators, the structure front end, the planner, the
+/// engines, the estimators' set-up and rounds.
 bool stop_requested() noexcept;
 /// Withdraws the request.
 void clear_stop() noexcept;
 
-/// Throws Interrupted ("interrupted during `what`; it keeps no checkpoint") when a stop was
-/// requested.
+/// Throws Interrupted ("interrupted while `what`", e.g. "generating the graph") when a stop
+/// was requested.
 void throw_if_stopped(const char* what);
+
+/// Runs `work` — one long call into code that cannot poll for a stop itself (Boost's planarity
+/// test, which takes minutes on grids of 10^6 vertices) — on a thread of its own while this one
+/// polls every 20 ms. After a stop request the call is abandoned: it finishes in the background
+/// on what it owns (`work` must own its data, captured by value), and throw_if_stopped(what)
+/// ends the caller at once. Exceptions of `work` reach the caller.
+template <class Work>
+auto run_interruptibly(Work work, const char* what) -> decltype(work()) {
+    using Result = decltype(work());
+    auto task = std::make_shared<std::packaged_task<Result()>>(std::move(work));
+    std::future<Result> result = task->get_future();
+    std::thread([task] { (*task)(); }).detach();
+    while (result.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
+        throw_if_stopped(what);
+    }
+    return result.get();
+}
 
 /// Returns f(); when f throws Interrupted, withdraws the stop request first (the next call then
 /// runs). Wraps the library's entry points: a count, an estimate, a generator.

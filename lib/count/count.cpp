@@ -17,6 +17,7 @@
 
 #include "backend/cuda_backend.hpp"
 #include "core/hash.hpp"
+#include "core/memory.hpp"
 #include "core/names.hpp"
 #include "core/stop.hpp"
 #include "exact/brute_force.hpp"
@@ -127,6 +128,12 @@ void check_feasible(const StructureReport& report, const CountOptions& options, 
                                       " cannot count a block of order " +
                                       std::to_string(leaf.order) + ": " + why +
                                       " (--method auto chooses among every engine)");
+            }
+            if (why.find("(--max-memory)") != std::string::npos) {
+                throw ProblemTooLarge("a block of order " + std::to_string(leaf.order) +
+                                      " remains after the structure front end, and no exact "
+                                      "engine fits the memory limit: " +
+                                      why + " (raise --max-memory, or --approx estimates it)");
             }
             throw ProblemTooLarge("a block of order " + std::to_string(leaf.order) +
                                   " remains after the structure front end, too large for the "
@@ -336,6 +343,7 @@ CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan:
         throw InvalidArgument("threads must lie in [0, " + std::to_string(kMaxThreads) +
                               "] (0: every core)");
     }
+    pmcount::detail::throw_if_stopped("preparing the count");  // also when no engine or planner will run
     if (problem == plan::Problem::permanent && options.general) {
         return count_matrix(kind, bipartite_embedding(matrix), plan::Problem::hafnian, "vertex",
                             "vertex", options);
@@ -395,6 +403,7 @@ CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan:
     }
     settings.time_limit_s = options.max_predicted_seconds;
     settings.general = options.general;
+    settings.max_memory = options.max_memory;
     if (options.backend == Backend::cuda && !exact::gpu_available()) {
         std::string status;
         backend::cuda::devices(status);
@@ -435,6 +444,12 @@ CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan:
         }
     }
     const SparseMatrix<T>& planned = balanced ? *balanced : matrix;
+    const double vertices =
+        hafnian ? matrix.rows() : static_cast<double>(matrix.rows()) + matrix.cols();
+    detail::require_memory(plan::planning_bytes(vertices, static_cast<double>(matrix.nnz())),
+                           options.max_memory, "planning needs",
+                           std::to_string(static_cast<std::int64_t>(vertices)) + " vertices, " +
+                               std::to_string(matrix.nnz()) + " entries");
     const plan::Node<T> root = hafnian ? plan::build_hafnian_plan(planned, settings, r.structure)
                                        : plan::build_plan(planned, settings, r.structure);
     r.method = leaf_methods(r.structure);

@@ -61,7 +61,7 @@ Ring permutation_sum(const DenseMatrix<T>& a) {
     pmcount::detail::StopPoll<> stop;  // 12! = 4.8·10^8 leaves take seconds
     while (row >= 0) {
         if (stop()) {
-            pmcount::detail::throw_if_stopped("brute force");
+            pmcount::detail::throw_if_stopped("summing by brute force");
         }
         vertex_t& c = choice[static_cast<std::size_t>(row)];
         if (c >= 0) {
@@ -110,7 +110,7 @@ Ring pairing_sum(const DenseMatrix<T>& a) {
     pmcount::detail::StopPoll<> stop;
     while (level >= 0) {
         if (stop()) {
-            pmcount::detail::throw_if_stopped("brute force");
+            pmcount::detail::throw_if_stopped("summing by brute force");
         }
         const vertex_t u = first[static_cast<std::size_t>(level)];
         vertex_t& v = partner[static_cast<std::size_t>(level)];

@@ -148,7 +148,7 @@ EliminationResult<typename Field::Value> eliminate(const Field& field,
         const auto& pivot_row = rows[static_cast<std::size_t>(p)];
         // The updates below merge the pivot row into every other candidate's.
         if (stop(static_cast<std::int64_t>(candidates.size() * pivot_row.size()) + 1)) {
-            detail::throw_if_stopped("a sparse elimination");
+            detail::throw_if_stopped("eliminating (a sparse determinant)");
         }
         for (const Candidate& cand : candidates) {
             if (cand.row == p) {

@@ -682,7 +682,7 @@ SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a, bool whole) {
         bool counted = counted_start;
         for (; k < end && tests < limit; tests += 1, counted = true) {
             if (stop(static_cast<std::int64_t>(rows.size()) + 1)) {
-                pmcount::detail::throw_if_stopped("planning (SkipPer's walk estimate)");
+                pmcount::detail::throw_if_stopped("planning (estimating SkipPer's walk)");
             }
             const std::uint64_t zeros = zero_rows(k);
             if (zeros == 0) {

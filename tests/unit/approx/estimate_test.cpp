@@ -85,6 +85,69 @@ void expect_unbiased_on_small_cases(const EstimateOptions& base) {
     }
 }
 
+/// The message of the ProblemTooLarge that `run` throws ("" if none).
+template <class Run>
+std::string refusal(Run run) {
+    try {
+        run();
+    } catch (const ProblemTooLarge& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Estimators, MemoryPastTheLimitIsRefusedBeforeItIsAllocated) {
+    const BipartiteGraph grid = grid_graph(4, 4);
+    EstimateOptions o;
+    o.backend = Backend::cpu;
+    o.samples = 10;
+    // 2^30 particles of order 8 side by side: about 2 TiB (it used to grow to 4.4 GB and on).
+    o.particles = std::uint64_t{1} << 30;
+    EXPECT_NE(refusal([&] { estimate_perfect_matchings(grid, o); })
+                  .find("the estimator's populations need ~"),
+              std::string::npos);
+    // A small limit makes it cheap to meet: 65536 particles need about 127 MiB (104 MiB
+    // measured).
+    o.particles = 65536;
+    o.max_memory = 10 << 20;
+    const std::string populations = refusal([&] { estimate_perfect_matchings(grid, o); });
+    EXPECT_NE(populations.find("the estimator's populations need ~1"), std::string::npos)
+        << populations;
+    EXPECT_NE(populations.find("65536 particles of order 8 side by side; ask for fewer "
+                               "--particles); the memory limit (--max-memory) is 10 MiB"),
+              std::string::npos)
+        << populations;
+    o.max_memory = 0;  // no limit
+    EXPECT_EQ(estimate_perfect_matchings(grid, o).particles, 65536u);
+    // A dense matrix: n² doubles.
+    EstimateOptions dense;
+    dense.layout = EstimatorLayout::dense;
+    dense.samples = 10;
+    dense.max_memory = 1 << 20;
+    EXPECT_NE(refusal([&] { estimate_perfect_matchings(grid_graph(30, 30), dense); })
+                  .find("the estimator's dense matrix needs ~1.54 MiB (450×450 doubles)"),
+              std::string::npos);
+    // A checkpoint keeps every estimate: 10^9 samples, 9 bytes each.
+    EstimateOptions kept;
+    kept.particles = 1;
+    kept.samples = 1000000000;
+    kept.checkpoint = "never_written.ckpt";
+    kept.max_memory = std::uint64_t{1} << 30;
+    EXPECT_NE(refusal([&] { estimate_perfect_matchings(grid, kept); })
+                  .find("the checkpoint's record of every estimate needs ~8.38 GiB"),
+              std::string::npos);
+}
+
+TEST(Estimators, AStopRequestInterruptsTheSetUpAndTheRounds) {
+    EstimateOptions o;
+    o.backend = Backend::cpu;
+    o.samples = 100;
+    const BipartiteGraph grid = grid_graph(8, 8);
+    request_stop();
+    EXPECT_THROW(estimate_perfect_matchings(grid, o), Interrupted);
+    EXPECT_NO_THROW(estimate_perfect_matchings(grid, o));
+}
+
 TEST(Estimators, EveryEstimatorAndLayoutIsUnbiasedOnSmallMatrices) {
     expect_unbiased_on_small_cases(cpu_options(Estimator::scaling_plus, 20000, 7));
 }
