@@ -102,6 +102,11 @@ struct EstimateOptions {
     std::string checkpoint;
     bool resume = false;
     double checkpoint_interval_s = 10;
+    /// Memory limit in bytes (0: none): the populations drawn side by side (particles × two
+    /// copies of a sampler's state, for resampling), a dense matrix and, under a checkpoint, the
+    /// record of every estimate are predicted first; past the limit ProblemTooLarge says what
+    /// needs how much. Default: half of the physical memory (default_max_memory()).
+    std::uint64_t max_memory = default_max_memory();
 };
 
 struct EstimateResult {

@@ -78,6 +78,16 @@ struct Progress {
     double elapsed_s;  ///< since the engine started
 };
 
+/// Most CPU threads a count or an estimate may ask for: above the hardware threads of any host
+/// we know of, and below the counts at which starting the threads fails (OpenMP crashed asking
+/// for 100 000 on a 2-core machine).
+inline constexpr int kMaxThreads = 4096;
+
+/// Half of this machine's physical memory in bytes (4·10^9 where the system does not say): the
+/// default memory limit of a count or an estimate (CountOptions::max_memory,
+/// EstimateOptions::max_memory).
+std::uint64_t default_max_memory() noexcept;
+
 struct CountOptions {
     Method method = Method::automatic;
     Precision precision = Precision::automatic;
@@ -86,7 +96,7 @@ struct CountOptions {
     std::vector<int> gpus;
     /// The sparse GPU engines' kernels: tables, generated per matrix, or the planner's choice.
     GpuKernels gpu_kernels = GpuKernels::automatic;
-    /// CPU threads; 0 uses every available core.
+    /// CPU threads; 0 uses every available core; at most kMaxThreads.
     int threads = 0;
     /// Structure front end: split into fine Dulmage–Mendelsohn blocks (the count is the product
     /// of the blocks' counts) and apply Forbert–Marx row/column reductions. Switch off to measure.
@@ -103,6 +113,12 @@ struct CountOptions {
     bool explain_only = false;
     /// Refuse (ProblemTooLarge) a plan whose predicted time exceeds this many seconds.
     double max_predicted_seconds = std::numeric_limits<double>::infinity();
+    /// Memory limit in bytes (0: none). What a small input can grow past about a gigabyte is
+    /// predicted before it is allocated: the planner's own structures on a huge graph (refused
+    /// before planning), and each engine's (the frontier DP's state tables, the planar and
+    /// Pfaffian engines' elimination, the hafnian recursion's tables): an engine predicted past
+    /// the limit is not chosen, and when none fits, ProblemTooLarge names what needs how much.
+    std::uint64_t max_memory = default_max_memory();
     /// Called from one thread at most every progress_interval_s while an engine runs.
     std::function<void(const Progress&)> progress;
     double progress_interval_s = 0.25;
@@ -121,11 +137,15 @@ struct CountOptions {
     bool distributed = true;
 };
 
-/// Asks the count under way (or the next one) to stop: no further chunk starts, the chunks
-/// under way finish, the checkpoint is written, and count() throws Interrupted. Async-signal-
-/// safe: meant for a SIGINT or SIGTERM handler.
+/// Asks the count under way (or the next one) to stop: every phase gives up within 0.1 s of
+/// work (the exponential loops drop the chunks under way), the checkpoint is written with the
+/// chunks finished before, and count() throws Interrupted. Also stops estimates, generators and
+/// the structure functions. The request stands until a count, an estimate or a generator it
+/// stopped has thrown (after a structure function's Interrupted: until clear_stop_request()).
+/// Async-signal-safe: meant for a SIGINT or SIGTERM handler.
 void request_stop() noexcept;
-/// Withdraws a stop request that no count has acted on (e.g. one that arrived as a count ended).
+/// Withdraws a stop request: one that no count has acted on (e.g. one that arrived as a count
+/// ended), or one that stopped a structure function.
 void clear_stop_request() noexcept;
 
 struct Timings {
@@ -196,6 +216,9 @@ struct StructureReport {
     int split = 0;       ///< lines with three or four nonzeros split in two
     std::vector<BlockReport> leaves;
     double predicted_s = 0;
+    /// The predictions are scaled by this machine's speed, measured by a probe of 40–60 ms (once
+    /// per process and thread count): false for plans predicted under 10 ms, which skip it.
+    bool machine_speed_measured = false;
     /// The plan as an indented tree (what --explain prints).
     std::string plan_text;
 };

@@ -87,8 +87,8 @@ public:
         : InvalidInput(std::move(file), 0, std::move(problem)) {}
 };
 
-/// A count stopped by request_stop() (a signal handler's SIGINT or SIGTERM): the chunks under
-/// way finished, and the checkpoint, when one was asked for, holds everything done so far.
+/// A count stopped by request_stop() (a signal handler's SIGINT or SIGTERM): the checkpoint,
+/// when one was asked for, holds every chunk finished before the stop.
 class Interrupted : public Error {
 public:
     using Error::Error;

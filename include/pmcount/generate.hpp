@@ -5,7 +5,9 @@
 // fixed row-major order (documented per generator), so a generated graph is the same on every
 // platform. Random generators draw from std::mt19937_64 seeded with `seed` and their own integer
 // and real transforms (the <random> distributions are implementation-defined), so a seed gives
-// the same graph everywhere. Invalid parameters throw InvalidArgument.
+// the same graph everywhere. Invalid parameters throw InvalidArgument. Every generator takes
+// time linear in its output and checks for request_stop() (pmcount/count.hpp) at least every
+// 0.1 s, throwing Interrupted.
 #pragma once
 
 #include <cstdint>
@@ -40,14 +42,22 @@ BipartiteGraph aztec_diamond_graph(int k);
 /// K_{n,n}: every left vertex adjacent to every right vertex (n! perfect matchings).
 BipartiteGraph complete_bipartite_graph(vertex_t n);
 
-/// G(n, n, p): each of the n² edges present independently with probability p ∈ [0, 1].
-/// O(n²) time.
+/// G(n, n, p): each of the n² edges present independently with probability p ∈ [0, 1]. Up to
+/// n = 4096, one draw per pair in row-major order (at most 2^24 draws, ~0.1 s); beyond, one
+/// draw per edge: the gap to the next edge in row-major order, ⌊ln U / ln(1 − p)⌋ for U uniform
+/// in (0, 1], is geometric: the same distribution in time linear in the edges. (These graphs
+/// rest on std::log: a libm that rounds a logarithm otherwise changes a graph of n = 10^5 with
+/// probability below 10^-5, the gaps' roundings being about n²·10^-16 of a unit in all.)
+/// Throws Interrupted after request_stop().
 BipartiteGraph random_bipartite_graph(vertex_t n, double p, std::uint64_t seed);
 
 /// A d-regular bipartite graph on n + n vertices (0 ≤ d ≤ n): the configuration model (d copies
 /// of each vertex, a uniformly random pairing), then every repeated edge removed by a random
 /// switch (u1v1, u2v2 → u1v2, u2v1) that creates no repeat, as in McKay–Wormald's switching
-/// method. Nearly uniform for d ≪ n; O(n·d) expected time for d ≪ n.
+/// method; O(n·d) expected time (a switch is accepted with probability about (1 − d/n)²).
+/// Nearly uniform for d ≪ n. For d > n/2, where most switches would be refused, the complement
+/// of the (n − d)-regular graph of the same seed, in O(n²) = O(n·d) time. Throws Interrupted
+/// after request_stop().
 BipartiteGraph random_regular_bipartite_graph(vertex_t n, int d, std::uint64_t seed);
 
 /// Whether `text` names a generator ("grid:", "torus:", "hexagon:", "aztec:", "complete:",

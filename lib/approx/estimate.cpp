@@ -42,7 +42,9 @@
 #include "approx/sampler.hpp"
 #include "backend/cuda_backend.hpp"
 #include "core/hash.hpp"
+#include "core/memory.hpp"
 #include "core/names.hpp"
+#include "core/stop.hpp"
 #include "exact/chunked_run.hpp"
 #include "pmcount/approx.hpp"
 #include "pmcount/build_info.hpp"
@@ -107,6 +109,17 @@ private:
     std::vector<vertex_t> row_parent_;
     std::vector<std::uint32_t> row_live_, col_live_;
 };
+
+/// Bytes of one HostWorkspace of order n: its eleven arrays, and per array the allocator's
+/// header and rounding (about 32 bytes on glibc).
+double host_workspace_bytes(vertex_t n) {
+    const double arrays = (2 * sizeof(double) + 7 * sizeof(std::int32_t)) * static_cast<double>(n) +
+                          2 * sizeof(std::uint32_t) * std::ceil(n / 32.0);
+    return sizeof(HostWorkspace) + arrays + 11 * 32.0;
+}
+
+/// What the estimator's set-up was doing when stopped (pmcount::detail::throw_if_stopped).
+constexpr const char* kSettingUp = "setting up the estimator";
 
 /// A negative or non-finite entry, which no estimator can use. An InvalidArgument for callers
 /// that pass a matrix; estimate(const Input&) restates it against the file's row and column ids.
@@ -228,6 +241,7 @@ void scale_whole_matrix(const Matrix& a, Problem& p) {
     constexpr int kMaxSweeps = 10000;
     constexpr double kTolerance = 1e-9;
     for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+        pmcount::detail::throw_if_stopped(kSettingUp);  // a sweep is O(nnz)
         if (approx::detail::sinkhorn(a, w, 1) == approx::detail::Rescale::empty_line) {
             break;
         }
@@ -273,10 +287,12 @@ struct PopulationPlan {
 /// Runs populations [first, first + count) of plan.particles particles each — population r's
 /// particle k draws as sample (first + r)·P + k — resampling every plan.every steps
 /// (population.hpp), at most `batch` populations side by side on `engine`; logs[r] is the log
-/// of population r's estimate. Resampling draws Philox(seed; stage, 1, population).
+/// of population r's estimate. Resampling draws Philox(seed; stage, 1, population). With
+/// `stop_inside`, a stop request ends it between two stages (the logs are then meaningless).
 template <class Engine>
 void run_populations(Engine& engine, vertex_t n, const PopulationPlan& plan, std::uint64_t seed,
-                     std::uint64_t batch, std::uint64_t first, std::uint64_t count, double* logs) {
+                     std::uint64_t batch, std::uint64_t first, std::uint64_t count, double* logs,
+                     bool stop_inside) {
     const std::uint64_t p = plan.particles;
     std::vector<double> weights;
     std::vector<std::uint32_t> ancestors;
@@ -287,6 +303,9 @@ void run_populations(Engine& engine, vertex_t n, const PopulationPlan& plan, std
         engine.begin_particles((first + begin) * p, size * p);
         std::fill(logs + begin, logs + begin + size, 0.0);
         for (std::uint32_t stage = 0;; ++stage) {
+            if (stop_inside && pmcount::detail::stop_requested()) {
+                return;  // a stage of a large population takes seconds
+            }
             const vertex_t until = static_cast<vertex_t>(
                 std::min<std::int64_t>(n, static_cast<std::int64_t>(stage + 1) * plan.every));
             engine.advance_particles(until);
@@ -316,6 +335,10 @@ void run_populations(Engine& engine, vertex_t n, const PopulationPlan& plan, std
 class SampleSource {
 public:
     virtual ~SampleSource() = default;
+    /// A stop request cuts a call short (between samples, or between a population's stages),
+    /// leaving meaningless logs: set where one process draws them all (under MPI a round is
+    /// finished everywhere, and rank 0 decides the stop).
+    bool stop_inside = false;
     virtual void sample(std::uint64_t first, std::uint64_t count, double* logs) = 0;
     virtual double device_seconds() const { return 0; }
     /// Samples that keep the source busy; rounds are never shorter.
@@ -332,9 +355,15 @@ public:
     CpuParticles(const Problem& p, approx::SamplerConfig config, int threads)
         : problem_(p), config_(config), threads_(threads) {}
 
+    /// As SampleSource::stop_inside (the workspaces of a large population take seconds).
+    bool stop_inside = false;
+
     void begin_particles(std::uint64_t first, std::uint64_t count) {
         first_ = first;
         while (states_.size() < count) {
+            if (stop_inside && detail::stop_requested()) {
+                return;  // run_populations leaves before the first stage
+            }
             states_.emplace_back(problem_.n);
             next_.emplace_back(problem_.n);
         }
@@ -422,8 +451,9 @@ public:
         return std::max<std::uint64_t>(1, wanted / plan_.particles);
     }
     void populations(std::uint64_t first, std::uint64_t count, double* logs) override {
+        particles_.stop_inside = stop_inside;
         run_populations(particles_, problem_.n, plan_, config_.seed, population_round(), first,
-                        count, logs);
+                        count, logs, stop_inside);
     }
 
 private:
@@ -433,6 +463,9 @@ private:
         const auto total = static_cast<std::int64_t>(count);
 #pragma omp parallel for schedule(dynamic, 8) num_threads(threads_)
         for (std::int64_t k = 0; k < total; ++k) {
+            if (stop_inside && detail::stop_requested()) {
+                continue;
+            }
             HostWorkspace& w = workspaces_[static_cast<std::size_t>(omp_get_thread_num())];
             logs[k] = approx::sample_log_estimate(a, start, config_, w,
                                                   first + static_cast<std::uint64_t>(k));
@@ -481,7 +514,7 @@ public:
         }
         on_each_gpu([&](std::size_t g) {
             run_populations(*samplers_[g], n_, plan_, seed_, batch[g], first + bounds[g],
-                            bounds[g + 1] - bounds[g], logs + bounds[g]);
+                            bounds[g + 1] - bounds[g], logs + bounds[g], stop_inside);
         });
     }
     void sample(std::uint64_t first, std::uint64_t count, double* logs) override {
@@ -608,8 +641,9 @@ void validate(const EstimateOptions& o) {
     if (o.time_s < 0 || o.rel_error < 0) {
         throw InvalidArgument("time and relative error limits must be nonnegative");
     }
-    if (o.threads < 0) {
-        throw InvalidArgument("threads must be nonnegative");
+    if (o.threads < 0 || o.threads > kMaxThreads) {
+        throw InvalidArgument("threads must lie in [0, " + std::to_string(kMaxThreads) +
+                              "] (0: every core)");
     }
 }
 
@@ -717,6 +751,7 @@ double seconds_per_particle(SampleSource& pilot, std::uint64_t particles) {
         logs.resize(count);
         const auto start = Clock::now();
         pilot.populations(kPilotFirstPopulation, count, logs.data());
+        pmcount::detail::throw_if_stopped(kSettingUp);  // (the pilot's populations stop early)
         const double seconds = seconds_since(start);
         if (seconds >= kPilotSeconds || count >= 1024) {
             return seconds / static_cast<double>(count * particles);
@@ -774,10 +809,21 @@ std::vector<int> visible_gpus(const EstimateOptions& o, bool required) {
     return run::mpi::gpus_to_use(devices, o.gpus, o.distributed);
 }
 
+EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entry> entries,
+                                  const EstimateOptions& options);
+
+/// Every estimate; the stop request that interrupts it is withdrawn as it leaves.
 EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry> entries,
                                 const EstimateOptions& options) {
+    return detail::stop_boundary(
+        [&] { return estimate_unguarded(rows, cols, std::move(entries), options); });
+}
+
+EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entry> entries,
+                                  const EstimateOptions& options) {
     const auto start_time = Clock::now();
     validate(options);
+    pmcount::detail::throw_if_stopped(kSettingUp);
     const edge_t input_nnz = static_cast<edge_t>(entries.size());
     if (rows != cols) {
         return zero_result(options, rows, input_nnz,
@@ -812,6 +858,12 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
     const bool dense = options.layout == EstimatorLayout::dense ||
                        (options.layout == EstimatorLayout::automatic && n > 0 &&
                         static_cast<double>(entries.size()) * 4 >= static_cast<double>(n) * n);
+    if (dense) {
+        detail::require_memory(static_cast<double>(n) * n * sizeof(double), options.max_memory,
+                               "the estimator's dense matrix needs",
+                               std::to_string(n) + "×" + std::to_string(n) + " doubles");
+    }
+    pmcount::detail::throw_if_stopped(kSettingUp);
     Problem problem = build_problem(n, entries, dense);
     if (config.prune) {
         problem.row_match = matching.row_match;
@@ -849,11 +901,37 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
         if (choice.time_pilot) {
             CpuSource pilot(problem, config, result.threads,
                             PopulationPlan{kMinAutoParticles, plan.every});
+            pilot.stop_inside = ranks == 1;
             plan.particles = particles_within_time(pilot, choice, ranks);
         }
         source = std::make_unique<CpuSource>(problem, config, result.threads, plan);
     }
     result.particles_reason = choice.reason;
+    {
+        // The particles drawn side by side (a round's populations), each with two sampler
+        // states and cursors (resampling copies one set into the other) and its weight and
+        // ancestor; on GPUs only the weights and ancestors live here (the GPU's own memory is
+        // checked by its sampler).
+        const double side_by_side = static_cast<double>(
+            populations ? source->population_round() * plan.particles : std::uint64_t{0});
+        const double per_particle =
+            (gpus.empty() ? 2 * (host_workspace_bytes(n) + sizeof(approx::SampleCursor)) : 0) +
+            sizeof(double) + sizeof(std::uint32_t);
+        detail::require_memory(
+            side_by_side * per_particle, options.max_memory, "the estimator's populations need",
+            std::to_string(static_cast<std::uint64_t>(side_by_side)) + " particles of order " +
+                std::to_string(n) + " side by side; ask for fewer --particles");
+        if (!options.checkpoint.empty() && choice.samples > 0) {
+            // The checkpoint keeps every estimate (a double and a flag) in memory and on disk.
+            const double estimates = static_cast<double>(
+                populations ? (choice.samples + plan.particles - 1) / plan.particles
+                            : choice.samples);
+            detail::require_memory(
+                estimates * (sizeof(double) + 1), options.max_memory,
+                "the checkpoint's record of every estimate needs",
+                std::to_string(static_cast<std::uint64_t>(estimates)) + " estimates");
+        }
+    }
 
     // Phase 4: rounds. With populations, a unit of the rounds is one population (its estimate
     // is what the accumulator averages) and the sample limit counts particles.
@@ -865,6 +943,7 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
     // Populations are i.i.d. and nearly normal in log: 16 of them give an interval.
     const std::uint64_t kMinSamplesForRelError = populations ? 16 : 1024;
     const std::uint64_t min_round = populations ? source->population_round() : source->min_round();
+    source->stop_inside = !options.distributed || run::mpi::size() <= 1;
     // MPI: each round is split over the ranks, each drawing a contiguous share, and every rank
     // gets every estimate, so all accumulate the same values in the same order (samples and
     // populations are drawn by index: the values do not depend on who draws them). Rank 0
@@ -936,6 +1015,10 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
         } else if (!mine.empty()) {
             source->sample(first, mine.size(), mine.data());
         }
+        if (source->stop_inside && detail::stop_requested()) {
+            // The round may be cut short: its estimates are not kept.
+            session.stop(std::to_string(acc.count()) + (populations ? " populations" : " samples"));
+        }
         logs = ranks > 1 ? run::mpi::gather_parts(mine, shares) : std::move(mine);
         for (const double l : logs) {
             acc.add(l);
@@ -962,7 +1045,7 @@ EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry>
         // (0: go on; kInterrupt: request_stop(); else 1 + the StopReason)
         constexpr std::uint64_t kInterrupt = 1000;
         std::uint64_t stop = 0;
-        if (run::stop_requested()) {
+        if (detail::stop_requested()) {
             stop = kInterrupt;
         } else if (max_samples > 0 && acc.count() >= max_samples) {
             stop = 1 + static_cast<std::uint64_t>(StopReason::samples);

@@ -8,10 +8,14 @@
 
 namespace pmcount::approx {
 
-/// Round boundaries: half the samples so far, at least what keeps the source busy (`wave`: the
-/// samples or populations the devices draw at once).
+/// Rounds stop growing at 2^24 samples (their logs take 128 MiB; a round of half the samples
+/// so far would take gigabytes after 10^9 samples).
+inline constexpr std::uint64_t kMaxScheduledRound = std::uint64_t{1} << 24;
+
+/// Round boundaries: half the samples so far, at most kMaxScheduledRound, at least what keeps
+/// the source busy (`wave`: the samples or populations the devices draw at once).
 inline std::uint64_t scheduled_round(std::uint64_t done, std::uint64_t wave) {
-    return std::max(wave, done / 2);
+    return std::max(wave, std::min(done / 2, kMaxScheduledRound));
 }
 
 /// `round` cut to what a time limit allows. The devices draw `wave` at a time, and a smaller

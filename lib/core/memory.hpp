@@ -1,17 +1,37 @@
-// How much memory one run may plan to use: half of this machine's physical memory. Beyond it the
-// system kills the process rather than letting an allocation fail cleanly, so the planner refuses
-// engines predicted past it and the readers refuse inputs larger than it.
+// How much memory one run may use. Beyond the machine's memory the system kills the process
+// rather than letting an allocation fail cleanly, so every structure that a small input can grow
+// past about a gigabyte is predicted before it is allocated and refused past the limit
+// (CountOptions::max_memory, EstimateOptions::max_memory, --max-memory; default half of the
+// physical memory): the planner's own on huge graphs, the frontier DP's state tables, the planar
+// and Pfaffian engines' elimination, the hafnian's tables, the estimator's populations and
+// matrix. The readers refuse a stream larger than the default.
 #pragma once
 
-#include <unistd.h>
+#include <cstdint>
+#include <limits>
+#include <string>
 
 namespace pmcount::detail {
 
 /// Half the physical memory in bytes (4·10^9 where the system does not say).
-inline double memory_budget_bytes() {
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && page > 0 ? 0.5 * static_cast<double>(pages) * static_cast<double>(page)
-                                 : 4e9;
+double memory_budget_bytes();
+
+/// A memory limit as a bound to compare predictions with: infinity for 0 (no limit).
+inline double memory_limit(std::uint64_t max_memory) {
+    return max_memory == 0 ? std::numeric_limits<double>::infinity()
+                           : static_cast<double>(max_memory);
 }
+
+/// "11.7 GiB", "850 MiB", "64 KiB" (binary units, as --max-memory reads them; three
+/// significant digits).
+std::string format_bytes(double bytes);
+
+/// "the memory limit (--max-memory) is 11.7 GB", the tail of every refusal.
+std::string memory_limit_text(std::uint64_t max_memory);
+
+/// Throws ProblemTooLarge("`needs` ~X (`detail`); the memory limit (--max-memory) is Y") when
+/// `bytes` exceed `max_memory` (0: no limit). `needs` reads like "the frontier DP needs".
+void require_memory(double bytes, std::uint64_t max_memory, const std::string& needs,
+                    const std::string& detail = "");
 
 }  // namespace pmcount::detail

@@ -17,18 +17,20 @@
 
 #include "backend/cuda_backend.hpp"
 #include "core/hash.hpp"
+#include "core/memory.hpp"
 #include "core/names.hpp"
+#include "core/stop.hpp"
 #include "exact/brute_force.hpp"
 #include "exact/chunked_run.hpp"
 #include "exact/ryser/ryser_gpu.hpp"
 #include "exact/ryser/ryser_kernel.hpp"
 #include "plan/plan.hpp"
-#include "run/mpi.hpp"
-#include "run/session.hpp"
 #include "pmcount/build_info.hpp"
 #include "pmcount/distributed.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/io.hpp"
+#include "run/mpi.hpp"
+#include "run/session.hpp"
 
 namespace pmcount {
 
@@ -126,6 +128,12 @@ void check_feasible(const StructureReport& report, const CountOptions& options, 
                                       " cannot count a block of order " +
                                       std::to_string(leaf.order) + ": " + why +
                                       " (--method auto chooses among every engine)");
+            }
+            if (why.find("(--max-memory)") != std::string::npos) {
+                throw ProblemTooLarge("a block of order " + std::to_string(leaf.order) +
+                                      " remains after the structure front end, and no exact "
+                                      "engine fits the memory limit: " +
+                                      why + " (raise --max-memory, or --approx estimates it)");
             }
             throw ProblemTooLarge("a block of order " + std::to_string(leaf.order) +
                                   " remains after the structure front end, too large for the "
@@ -301,18 +309,41 @@ CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& ma
                                        const char* col_name, const CountOptions& options,
                                        CountResult first);
 
+/// `note`, with `more` after it.
+std::string noted(std::string note, const std::string& more) {
+    return note.empty() ? more : note + "; " + more;
+}
+
 /// The default precision's double result has lost more than half of its digits to cancellation
 /// when its error estimate exceeds this fraction of the value: the terms are then ~10^8/(2n+64)
 /// times larger than their sum, and the estimate's first-order model is all that stands between
 /// the figure and the truth.
 constexpr double kCancellationRelError = 1e-8;
 
+template <class T>
+CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan::Problem problem,
+                            const char* row_name, const char* col_name,
+                            const CountOptions& options);
+
 /// Every count: what needs no engine, then the planner (structure front end, engines,
-/// combination).
+/// combination). The stop request that interrupts it is withdrawn as it leaves.
 template <class T>
 CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Problem problem,
                          const char* row_name, const char* col_name, const CountOptions& options) {
+    return detail::stop_boundary(
+        [&] { return count_unguarded(kind, matrix, problem, row_name, col_name, options); });
+}
+
+template <class T>
+CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan::Problem problem,
+                            const char* row_name, const char* col_name,
+                            const CountOptions& options) {
     const auto start = Clock::now();
+    if (options.threads < 0 || options.threads > kMaxThreads) {
+        throw InvalidArgument("threads must lie in [0, " + std::to_string(kMaxThreads) +
+                              "] (0: every core)");
+    }
+    pmcount::detail::throw_if_stopped("preparing the count");  // also when no engine or planner will run
     if (problem == plan::Problem::permanent && options.general) {
         return count_matrix(kind, bipartite_embedding(matrix), plan::Problem::hafnian, "vertex",
                             "vertex", options);
@@ -372,6 +403,7 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
     }
     settings.time_limit_s = options.max_predicted_seconds;
     settings.general = options.general;
+    settings.max_memory = options.max_memory;
     if (options.backend == Backend::cuda && !exact::gpu_available()) {
         std::string status;
         backend::cuda::devices(status);
@@ -412,6 +444,12 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
         }
     }
     const SparseMatrix<T>& planned = balanced ? *balanced : matrix;
+    const double vertices =
+        hafnian ? matrix.rows() : static_cast<double>(matrix.rows()) + matrix.cols();
+    detail::require_memory(plan::planning_bytes(vertices, static_cast<double>(matrix.nnz())),
+                           options.max_memory, "planning needs",
+                           std::to_string(static_cast<std::int64_t>(vertices)) + " vertices, " +
+                               std::to_string(matrix.nnz()) + " entries");
     const plan::Node<T> root = hafnian ? plan::build_hafnian_plan(planned, settings, r.structure)
                                        : plan::build_plan(planned, settings, r.structure);
     r.method = leaf_methods(r.structure);
@@ -445,6 +483,12 @@ CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Pr
     r.stats.resumed_chunks = session.resumed_chunks();
     if (r.backend.empty()) {
         r.backend = "cpu";
+    }
+    if (precision == Precision::double_plain && r.backend != "cuda" && !r.is_exact) {
+        r.note = noted(r.note,
+                       "plain-double is the GPUs' uncompensated accumulation; the CPU engines "
+                       "always compensate (a few additions per term), so this ran as --precision "
+                       "double there");
     }
     if (r.arithmetic.empty()) {  // the front end settled everything: only products and sums
         r.arithmetic = precision == Precision::exact ? "exact integers" : "double";
@@ -482,9 +526,6 @@ CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& ma
     std::snprintf(figure, sizeof figure, "%.1e", first.rel_error);
     std::string why = "cancellation: the double result's error estimate is " + std::string(figure) +
                       " of its value";
-    auto noted = [](std::string note, const std::string& more) {
-        return note.empty() ? more : note + "; " + more;
-    };
     if (!options.checkpoint.empty() || first.stats.ranks > 1) {
         first.note = noted(first.note, why + " (not recounted under " +
                                            (first.stats.ranks > 1 ? std::string("MPI ranks")

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/stop.hpp"
 #include "numeric/cpp_int_bridge.hpp"
 #include "numeric/double_double.hpp"
 #include "numeric/int128.hpp"
@@ -57,7 +58,11 @@ Ring permutation_sum(const DenseMatrix<T>& a) {
         return Ring(1);
     }
     // Iterative DFS: choice[row] is the column tried at `row`; advance to the next free nonzero.
+    pmcount::detail::StopPoll<> stop;  // 12! = 4.8·10^8 leaves take seconds
     while (row >= 0) {
+        if (stop()) {
+            pmcount::detail::throw_if_stopped("summing by brute force");
+        }
         vertex_t& c = choice[static_cast<std::size_t>(row)];
         if (c >= 0) {
             used &= ~(1U << c);
@@ -102,7 +107,11 @@ Ring pairing_sum(const DenseMatrix<T>& a) {
     int level = 0;
     first[0] = 0;
     used = 1U;
+    pmcount::detail::StopPoll<> stop;
     while (level >= 0) {
+        if (stop()) {
+            pmcount::detail::throw_if_stopped("summing by brute force");
+        }
         const vertex_t u = first[static_cast<std::size_t>(level)];
         vertex_t& v = partner[static_cast<std::size_t>(level)];
         if (v > u) {

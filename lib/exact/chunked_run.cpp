@@ -2,7 +2,8 @@
 
 #include <omp.h>
 
-#include <numeric>
+#include <atomic>
+#include <exception>
 #include <vector>
 
 #include "run/session.hpp"
@@ -13,9 +14,50 @@ int resolve_threads(int requested) noexcept {
     return requested > 0 ? requested : std::max(1, omp_get_max_threads());
 }
 
+void parallel_for(std::int64_t count, int threads, const std::function<void(std::int64_t)>& body) {
+    std::atomic<bool> failed{false};
+    std::exception_ptr failure;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, threads))
+    for (std::int64_t i = 0; i < count; ++i) {
+        if (failed.load(std::memory_order_relaxed)) {
+            continue;
+        }
+        try {
+            body(i);
+        } catch (...) {
+#pragma omp critical(pmcount_parallel_for)
+            if (!failure) {
+                failure = std::current_exception();
+            }
+            failed = true;
+        }
+    }
+    if (failure) {
+        std::rethrow_exception(failure);
+    }
+}
+
+namespace {
+
+/// Calls f with the count's session, or, for an engine called directly, with a session of this
+/// process alone: it keeps the records and stops the loop as a count's would (Interrupted).
+template <class F>
+void in_session(const EngineRun& run, F&& f) {
+    if (run.session != nullptr) {
+        f(*run.session);
+        return;
+    }
+    run::SessionOptions alone;
+    alone.distributed = false;
+    run::Session local({}, alone);
+    f(local);
+}
+
+}  // namespace
+
 void run_chunks(int bits, const EngineRun& run,
                 const std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)>& body,
-                const ChunkRecords* records) {
+                const ChunkRecords& records) {
     const int chunk_log2 = chunk_log2_for(bits);
     const std::uint64_t chunk = std::uint64_t{1} << chunk_log2;
     const std::int64_t chunks = std::int64_t{1} << (bits - chunk_log2);
@@ -29,31 +71,13 @@ void run_chunks(int bits, const EngineRun& run,
     run::ChunkWork work;
     work.compute = [&](std::uint64_t c, unsigned char* record) {
         body(c, c * chunk, (c + 1) * chunk);
-        if (records != nullptr) {
-            records->save(c, record);
-        }
+        records.save(c, record);
     };
-    if (run.session != nullptr && records != nullptr) {
-        work.load = records->load;
-        work.progress = [&progress](double fraction) { progress.report(fraction); };
-        run.session->run_task(bits, static_cast<std::uint64_t>(chunks), records->bytes, threads,
-                              work);
-        return;
-    }
-    // No session (an engine called directly): every chunk here, on the same scheduler.
-    std::vector<std::uint64_t> all(static_cast<std::size_t>(chunks));
-    std::iota(all.begin(), all.end(), std::uint64_t{0});
-    std::atomic<std::int64_t> done{0};
-    run::compute_chunks(
-        all, records != nullptr ? records->bytes : 0, threads, work,
-        [&done](std::uint64_t, const unsigned char*) {
-            done.fetch_add(1, std::memory_order_relaxed);
-        },
-        [&] {
-            progress.report(static_cast<double>(done.load(std::memory_order_relaxed)) /
-                            static_cast<double>(chunks));
-            return true;
-        });
+    work.load = records.load;
+    work.progress = [&progress](double fraction) { progress.report(fraction); };
+    in_session(run, [&](run::Session& session) {
+        session.run_task(bits, static_cast<std::uint64_t>(chunks), records.bytes, threads, work);
+    });
 }
 
 void run_chunk_batches(int bits, std::uint64_t chunks, std::size_t record_bytes,
@@ -64,11 +88,8 @@ void run_chunk_batches(int bits, std::uint64_t chunks, std::size_t record_bytes,
     work.compute_batch = compute;
     work.load = load;
     work.progress = [&progress](double fraction) { progress.report(fraction); };
-    // No session (an engine called directly): a session of this process alone keeps the records.
-    run::SessionOptions alone;
-    alone.distributed = false;
-    run::Session local({}, alone);
-    (run.session != nullptr ? *run.session : local).run_task(bits, chunks, record_bytes, 1, work);
+    in_session(
+        run, [&](run::Session& session) { session.run_task(bits, chunks, record_bytes, 1, work); });
 }
 
 }  // namespace pmcount::exact

@@ -77,6 +77,11 @@ ChunkRecords records_of(std::vector<Acc>& partial) {
 /// Threads an EngineRun asks for, resolved (≥ 1).
 int resolve_threads(int requested) noexcept;
 
+/// Calls body(i) for every i in [0, count) on `threads` OpenMP threads (dynamic, one at a time).
+/// An exception from a body (an interrupt, a throwing progress callback) lets no further body
+/// start and is rethrown here, since an exception may not leave an OpenMP region.
+void parallel_for(std::int64_t count, int threads, const std::function<void(std::int64_t)>& body);
+
 /// Forwards progress to run.progress at most every run.progress_interval_s, with the time since
 /// construction. Call report() from one thread only.
 class ProgressThrottle {
@@ -110,12 +115,13 @@ inline int chunk_log2_for(int bits) noexcept {
 /// Calls body(chunk_index, begin, end) for every chunk of [0, 2^bits), in parallel; reports
 /// progress from the master thread. Body must not throw. A progress callback may throw to cancel
 /// (a user's interrupt): no further chunk starts, the chunks under way finish, and the exception
-/// reaches the caller. With `records` and run.session, the session decides which chunks run here
-/// (a resumed checkpoint's and other MPI ranks' chunks are loaded instead) and may throw
-/// Interrupted after request_stop().
+/// reaches the caller. The session (run.session, or one of this process alone) decides which
+/// chunks run here (a resumed checkpoint's and other MPI ranks' chunks are loaded instead) and
+/// throws Interrupted after request_stop(); the body polls for a stop (run::StopPoll) and
+/// returns at once when one is asked for (that chunk is dropped).
 void run_chunks(int bits, const EngineRun& run,
                 const std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)>& body,
-                const ChunkRecords* records = nullptr);
+                const ChunkRecords& records);
 
 /// Computes a list of chunks at once (run::ChunkWork::compute_batch): a GPU engine's batches.
 using BatchCompute = std::function<bool(

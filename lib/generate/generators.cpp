@@ -4,9 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <map>
 #include <random>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +12,7 @@
 #include "io/text.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/generate.hpp"
+#include "core/stop.hpp"
 
 namespace pmcount {
 
@@ -21,10 +20,14 @@ namespace {
 
 using Edge = BipartiteGraph::Edge;
 
-/// Most vertices, and most edges, a generator spec may ask for. Planning takes about 750 bytes
-/// and 6 µs per vertex on grids (the 1000×1000 grid, 10^6 vertices: 1.5 GB and 12 s to find
-/// that counting it would take days), so 2^22 stays within a few GB.
-constexpr std::int64_t kMaxGeneratedSize = std::int64_t{1} << 22;
+/// Most edges a generator spec may ask for (its vertices a side are kMaxVertices, the limit of
+/// files too): a graph of 2^24 edges takes about 1 GiB to generate and hand to count() (its
+/// edge list, both adjacencies, then the matrix's entries), the most the memory limit leaves
+/// unpredicted; count() then predicts the plan's memory before planning.
+constexpr std::int64_t kMaxGeneratedEdges = std::int64_t{1} << 24;
+
+/// What an interrupted generator was doing (pmcount::detail::throw_if_stopped).
+constexpr const char* kGenerating = "generating the graph";
 
 void require(bool condition, const std::string& problem) {
     if (!condition) {
@@ -44,6 +47,7 @@ BipartiteGraph board_graph(vertex_t rows, vertex_t cols, bool wrap, Keep keep) {
     std::vector<vertex_t> id(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), -1);
     vertex_t n_left = 0, n_right = 0;
     for (vertex_t r = 0; r < rows; ++r) {
+        pmcount::detail::throw_if_stopped(kGenerating);
         for (vertex_t c = 0; c < cols; ++c) {
             if (keep(r, c)) {
                 id[cell(r, c)] = (r + c) % 2 == 0 ? n_left++ : n_right++;
@@ -60,6 +64,7 @@ BipartiteGraph board_graph(vertex_t rows, vertex_t cols, bool wrap, Keep keep) {
         edges.push_back((r1 + c1) % 2 == 0 ? Edge{a, b} : Edge{b, a});
     };
     for (vertex_t r = 0; r < rows; ++r) {
+        pmcount::detail::throw_if_stopped(kGenerating);
         for (vertex_t c = 0; c < cols; ++c) {
             if (c + 1 < cols || (wrap && cols > 1)) {
                 join(r, c, r, (c + 1) % cols);
@@ -88,6 +93,79 @@ double uniform_unit(std::mt19937_64& rng) {
     return static_cast<double>(rng() >> 11) * 0x1p-53;
 }
 
+/// random:N,P draws one number per pair up to this order (2^24 draws, ~0.1 s), so that every
+/// graph drawn before gaps were drawn instead stays the same; beyond it, one per edge.
+constexpr vertex_t kPairStreamMaxOrder = 4096;
+
+/// Multiplicities of the configuration model's (left, right) pairs, keyed by left·n + right:
+/// open addressing with linear probing, at most half full. A pair whose count drops to 0 keeps
+/// its slot until the table is rebuilt (when it would be more than half full: at four times the
+/// live pairs, which are at most m). O(1) expected per operation, where an ordered multiset took
+/// O(log m) and a node per copy (6 s for regular:2000,1000).
+class PairCounts {
+public:
+    explicit PairCounts(std::size_t expected) { rebuild(2 * expected); }
+
+    int count(std::uint64_t pair) const noexcept {
+        const Slot& slot = slots_[find(pair + 1)];
+        return slot.key == 0 ? 0 : slot.count;
+    }
+
+    void add(std::uint64_t pair, int delta) {
+        if (2 * (used_ + 1) > slots_.size()) {
+            std::size_t live = 0;
+            for (const Slot& slot : slots_) {
+                live += slot.key != 0 && slot.count != 0 ? 1 : 0;
+            }
+            rebuild(4 * (live + 1));
+        }
+        Slot& slot = slots_[find(pair + 1)];
+        if (slot.key == 0) {
+            slot.key = pair + 1;
+            ++used_;
+        }
+        slot.count += delta;
+    }
+
+private:
+    struct Slot {
+        std::uint64_t key = 0;  // pair + 1; 0: free
+        int count = 0;
+    };
+
+    /// The slot holding `key`, or the free slot where it would go.
+    std::size_t find(std::uint64_t key) const noexcept {
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t i = static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ULL) >> shift_) & mask;
+        while (slots_[i].key != 0 && slots_[i].key != key) {
+            i = (i + 1) & mask;
+        }
+        return i;
+    }
+
+    /// At least `size` slots (a power of two), holding the pairs of nonzero count.
+    void rebuild(std::size_t size) {
+        int bits = 4;
+        while ((std::size_t{1} << bits) < size) {
+            ++bits;
+        }
+        std::vector<Slot> old = std::move(slots_);
+        slots_.assign(std::size_t{1} << bits, Slot{});
+        shift_ = 64 - bits;
+        used_ = 0;
+        for (const Slot& slot : old) {
+            if (slot.key != 0 && slot.count != 0) {
+                slots_[find(slot.key)] = slot;
+                ++used_;
+            }
+        }
+    }
+
+    std::vector<Slot> slots_;
+    std::size_t used_ = 0;
+    int shift_ = 60;
+};
+
 // ---- spec parsing
 // ---------------------------------------------------------------------------------
 
@@ -111,135 +189,243 @@ std::vector<std::string_view> split_fields(std::string_view text, char separator
 }  // namespace
 
 BipartiteGraph grid_graph(vertex_t rows, vertex_t cols) {
-    require(rows >= 0 && cols >= 0, "grid: sides must be non-negative");
-    return board_graph(rows, cols, false, [](vertex_t, vertex_t) { return true; });
+    return detail::stop_boundary([&]() -> BipartiteGraph {
+        require(rows >= 0 && cols >= 0, "grid: sides must be non-negative");
+        return board_graph(rows, cols, false, [](vertex_t, vertex_t) { return true; });
+    });
 }
 
 BipartiteGraph torus_graph(vertex_t rows, vertex_t cols) {
-    require(rows >= 2 && cols >= 2 && rows % 2 == 0 && cols % 2 == 0,
-            "torus: both sides must be even and at least 2 (an odd side has odd cycles)");
-    return board_graph(rows, cols, true, [](vertex_t, vertex_t) { return true; });
+    return detail::stop_boundary([&]() -> BipartiteGraph {
+        require(rows >= 2 && cols >= 2 && rows % 2 == 0 && cols % 2 == 0,
+                "torus: both sides must be even and at least 2 (an odd side has odd cycles)");
+        return board_graph(rows, cols, true, [](vertex_t, vertex_t) { return true; });
+    });
 }
 
 BipartiteGraph aztec_diamond_graph(int k) {
-    require(k >= 0 && k <= 20000, "aztec: order must be in [0, 20000]");
-    // Cell (r, c) of the 2k×2k board is [x, x+1]×[y, y+1] with x = c − k, y = r − k; inside
-    // when |2x + 1| + |2y + 1| ≤ 2k.
-    return board_graph(2 * k, 2 * k, false, [k](vertex_t r, vertex_t c) {
-        return std::abs(2 * (c - k) + 1) + std::abs(2 * (r - k) + 1) <= 2 * k;
+    return detail::stop_boundary([&]() -> BipartiteGraph {
+        require(k >= 0 && k <= 20000, "aztec: order must be in [0, 20000]");
+        // Cell (r, c) of the 2k×2k board is [x, x+1]×[y, y+1] with x = c − k, y = r − k; inside
+        // when |2x + 1| + |2y + 1| ≤ 2k.
+        return board_graph(2 * k, 2 * k, false, [k](vertex_t r, vertex_t c) {
+            return std::abs(2 * (c - k) + 1) + std::abs(2 * (r - k) + 1) <= 2 * k;
+        });
     });
 }
 
 BipartiteGraph hexagon_graph(int a, int b, int c) {
-    require(a >= 0 && b >= 0 && c >= 0 && a + b + c <= 20000,
-            "hexagon: sides must be non-negative (and sum to at most 20000)");
-    // Lattice point (i, j) = i·e1 + j·e2 with e1 = (1, 0), e2 = (½, √3/2). The hexagon has the
-    // corners (0,0), (a,0), (a,b), (a−c,b+c), (−c,b+c), (−c,c): sides a, b, c, a, b, c along
-    // e1, e2, e2−e1, −e1, −e2, e1−e2, i.e. j ≥ 0, i ≤ a, i + j ≤ a + b, j ≤ b + c, i ≥ −c,
-    // i + j ≥ 0. Up-triangle (i, j) has corners (i,j), (i+1,j), (i,j+1); down-triangle (i, j)
-    // has (i+1,j), (i,j+1), (i+1,j+1). Up (i, j) shares an edge with down (i, j), (i−1, j) and
-    // (i, j−1).
-    const auto inside = [a, b, c](int i, int j) {
-        return j >= 0 && i <= a && i + j <= a + b && j <= b + c && i >= -c && i + j >= 0;
-    };
-    std::map<std::pair<int, int>, vertex_t> up, down;
-    for (int j = 0; j <= b + c; ++j) {
-        for (int i = -c; i <= a; ++i) {
-            if (inside(i, j) && inside(i + 1, j) && inside(i, j + 1)) {
-                up.emplace(std::pair{i, j}, static_cast<vertex_t>(up.size()));
+    return detail::stop_boundary([&]() -> BipartiteGraph {
+        require(a >= 0 && b >= 0 && c >= 0 && a + b + c <= 20000,
+                "hexagon: sides must be non-negative (and sum to at most 20000)");
+        // Lattice point (i, j) = i·e1 + j·e2 with e1 = (1, 0), e2 = (½, √3/2). The hexagon has the
+        // corners (0,0), (a,0), (a,b), (a−c,b+c), (−c,b+c), (−c,c): sides a, b, c, a, b, c along
+        // e1, e2, e2−e1, −e1, −e2, e1−e2, i.e. j ≥ 0, i ≤ a, i + j ≤ a + b, j ≤ b + c, i ≥ −c,
+        // i + j ≥ 0. Up-triangle (i, j) has corners (i,j), (i+1,j), (i,j+1); down-triangle (i, j)
+        // has (i+1,j), (i,j+1), (i+1,j+1). Up (i, j) shares an edge with down (i, j), (i−1, j) and
+        // (i, j−1).
+        const auto inside = [a, b, c](int i, int j) {
+            return j >= 0 && i <= a && i + j <= a + b && j <= b + c && i >= -c && i + j >= 0;
+        };
+        // The hexagon is convex, so the triangles of row j that lie in it are an interval of i:
+        // numbered row by row (then by i), each row is its first number and its interval, and a
+        // neighbour is found in O(1). The scan of row j covers every i a corner may need.
+        struct Triangles {
+            std::vector<int> lo, hi;  // per row j; empty when hi < lo
+            std::vector<vertex_t> first;
+            vertex_t total = 0;
+            vertex_t id(int i, int j) const {
+                const auto r = static_cast<std::size_t>(j);
+                return j < 0 || r >= lo.size() || i < lo[r] || i > hi[r] ? -1 : first[r] + (i - lo[r]);
             }
-            if (inside(i + 1, j) && inside(i, j + 1) && inside(i + 1, j + 1)) {
-                down.emplace(std::pair{i, j}, static_cast<vertex_t>(down.size()));
+        };
+        const auto rows = static_cast<std::size_t>(b + c + 1);
+        const auto triangles = [&](auto is_triangle) {
+            Triangles t;
+            t.lo.assign(rows, 0);
+            t.hi.assign(rows, -1);
+            t.first.assign(rows, 0);
+            for (int j = 0; j <= b + c; ++j) {
+                pmcount::detail::throw_if_stopped(kGenerating);
+                const auto r = static_cast<std::size_t>(j);
+                t.first[r] = t.total;
+                for (int i = std::max(-c, -j - 1); i <= std::min(a, a + b - j); ++i) {
+                    if (is_triangle(i, j)) {
+                        t.lo[r] = t.hi[r] < t.lo[r] ? i : t.lo[r];
+                        t.hi[r] = i;
+                    }
+                }
+                t.total += std::max(0, t.hi[r] - t.lo[r] + 1);
+            }
+            return t;
+        };
+        const Triangles up = triangles(
+            [&](int i, int j) { return inside(i, j) && inside(i + 1, j) && inside(i, j + 1); });
+        const Triangles down = triangles(
+            [&](int i, int j) { return inside(i + 1, j) && inside(i, j + 1) && inside(i + 1, j + 1); });
+        std::vector<Edge> edges;
+        edges.reserve(3 * static_cast<std::size_t>(up.total));
+        for (int j = 0; j <= b + c; ++j) {
+            pmcount::detail::throw_if_stopped(kGenerating);
+            for (int i = up.lo[static_cast<std::size_t>(j)]; i <= up.hi[static_cast<std::size_t>(j)];
+                 ++i) {
+                const vertex_t u = up.id(i, j);
+                for (const auto& [ni, nj] :
+                     {std::pair{i, j}, std::pair{i - 1, j}, std::pair{i, j - 1}}) {
+                    if (const vertex_t v = down.id(ni, nj); v >= 0) {
+                        edges.emplace_back(u, v);
+                    }
+                }
             }
         }
-    }
-    std::vector<Edge> edges;
-    for (const auto& [cell, u] : up) {
-        const auto [i, j] = cell;
-        for (const auto& neighbour : {std::pair{i, j}, std::pair{i - 1, j}, std::pair{i, j - 1}}) {
-            if (const auto it = down.find(neighbour); it != down.end()) {
-                edges.emplace_back(u, it->second);
-            }
-        }
-    }
-    return {static_cast<vertex_t>(up.size()), static_cast<vertex_t>(down.size()), std::move(edges)};
+        return {up.total, down.total, std::move(edges)};
+    });
 }
 
 BipartiteGraph complete_bipartite_graph(vertex_t n) {
-    require(n >= 0 && n <= 100000, "complete: n must be in [0, 100000]");
-    std::vector<Edge> edges;
-    edges.reserve(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-    for (vertex_t u = 0; u < n; ++u) {
-        for (vertex_t v = 0; v < n; ++v) {
-            edges.emplace_back(u, v);
-        }
-    }
-    return {n, n, std::move(edges)};
-}
-
-BipartiteGraph random_bipartite_graph(vertex_t n, double p, std::uint64_t seed) {
-    require(n >= 0 && n <= 100000, "random: n must be in [0, 100000]");
-    require(p >= 0 && p <= 1, "random: p must be in [0, 1]");
-    std::mt19937_64 rng(seed);
-    std::vector<Edge> edges;
-    for (vertex_t u = 0; u < n; ++u) {
-        for (vertex_t v = 0; v < n; ++v) {
-            if (uniform_unit(rng) < p) {
+    return detail::stop_boundary([&]() -> BipartiteGraph {
+        require(n >= 0 && n <= 100000, "complete: n must be in [0, 100000]");
+        std::vector<Edge> edges;
+        edges.reserve(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+        for (vertex_t u = 0; u < n; ++u) {
+            pmcount::detail::throw_if_stopped(kGenerating);
+            for (vertex_t v = 0; v < n; ++v) {
                 edges.emplace_back(u, v);
             }
         }
-    }
-    return {n, n, std::move(edges)};
+        return {n, n, std::move(edges)};
+    });
+}
+
+BipartiteGraph random_bipartite_graph(vertex_t n, double p, std::uint64_t seed) {
+    return detail::stop_boundary([&]() -> BipartiteGraph {
+        require(n >= 0 && n <= kMaxVertices, "random: n must be in [0, 2^24]");
+        require(p >= 0 && p <= 1, "random: p must be in [0, 1]");
+        std::mt19937_64 rng(seed);
+        std::vector<Edge> edges;
+        if (n <= kPairStreamMaxOrder) {
+            // One draw per pair, row by row (at most 2^24 draws, ~0.1 s).
+            for (vertex_t u = 0; u < n; ++u) {
+                pmcount::detail::throw_if_stopped(kGenerating);
+                for (vertex_t v = 0; v < n; ++v) {
+                    if (uniform_unit(rng) < p) {
+                        edges.emplace_back(u, v);
+                    }
+                }
+            }
+            return {n, n, std::move(edges)};
+        }
+        if (p == 1) {
+            return complete_bipartite_graph(n);
+        }
+        // The gaps between consecutive edges among the n² pairs in row-major order are independent
+        // geometric variables, P(gap ≥ j) = (1 − p)^j: the gap is ⌊ln U / ln(1 − p)⌋ for U uniform
+        // in (0, 1]. One draw per edge (and one to end), so the time is linear in the output.
+        const std::int64_t pairs = static_cast<std::int64_t>(n) * n;
+        const double log_q = std::log1p(-p);
+        for (std::int64_t k = -1;;) {
+            if ((edges.size() & 0xffff) == 0) {
+                pmcount::detail::throw_if_stopped(kGenerating);
+            }
+            const double gap = std::floor(std::log(1 - uniform_unit(rng)) / log_q);
+            if (!(gap < static_cast<double>(pairs - 1 - k))) {  // (also p = 0: −0 / −0 is NaN)
+                break;
+            }
+            k += static_cast<std::int64_t>(gap) + 1;
+            edges.emplace_back(static_cast<vertex_t>(k / n), static_cast<vertex_t>(k % n));
+        }
+        return {n, n, std::move(edges)};
+    });
 }
 
 BipartiteGraph random_regular_bipartite_graph(vertex_t n, int d, std::uint64_t seed) {
-    require(n >= 0 && n <= 10000000, "regular: n must be in [0, 10^7]");
-    require(d >= 0 && d <= n, "regular: degree must be in [0, n]");
-    if (d == n) {
-        return complete_bipartite_graph(n);  // the only n-regular one; switching cannot reach it
-    }
-    std::mt19937_64 rng(seed);
-    // Configuration model: left copy t (vertex t / d) meets right copy right[t] (vertex right[t] /
-    // d).
-    const std::size_t m = static_cast<std::size_t>(n) * static_cast<std::size_t>(d);
-    std::vector<vertex_t> right(m);
-    for (std::size_t t = 0; t < m; ++t) {
-        right[t] = static_cast<vertex_t>(t / static_cast<std::size_t>(d));
-    }
-    for (std::size_t t = m; t > 1; --t) {  // Fisher–Yates
-        std::swap(right[t - 1], right[uniform_below(rng, t)]);
-    }
-    const auto left_of = [d](std::size_t t) {
-        return static_cast<vertex_t>(t / static_cast<std::size_t>(d));
-    };
-    std::multiset<std::pair<vertex_t, vertex_t>> present;
-    for (std::size_t t = 0; t < m; ++t) {
-        present.emplace(left_of(t), right[t]);
-    }
-    // Switch away repeated edges: pick a copy t of a repeat and a random partner s; swapping
-    // their right ends is accepted when neither new edge exists yet. Each accepted switch lowers
-    // the number of repeats by at least one.
-    for (std::size_t t = 0; t < m; ++t) {
-        while (present.count({left_of(t), right[t]}) > 1) {
-            const std::size_t s = uniform_below(rng, m);
-            const std::pair<vertex_t, vertex_t> e1{left_of(t), right[s]}, e2{left_of(s), right[t]};
-            if (left_of(s) == left_of(t) || right[s] == right[t] || present.count(e1) != 0 ||
-                present.count(e2) != 0) {
-                continue;
-            }
-            present.erase(present.find({left_of(t), right[t]}));
-            present.erase(present.find({left_of(s), right[s]}));
-            std::swap(right[s], right[t]);
-            present.insert(e1);
-            present.insert(e2);
+    return detail::stop_boundary([&]() -> BipartiteGraph {
+        require(n >= 0 && n <= 10000000, "regular: n must be in [0, 10^7]");
+        require(d >= 0 && d <= n, "regular: degree must be in [0, n]");
+        if (d == n) {
+            return complete_bipartite_graph(n);  // the only n-regular one; switching cannot reach it
         }
-    }
-    std::vector<Edge> edges;
-    edges.reserve(m);
-    for (std::size_t t = 0; t < m; ++t) {
-        edges.emplace_back(left_of(t), right[t]);
-    }
-    return {n, n, std::move(edges)};
+        if (2 * static_cast<std::int64_t>(d) > n) {
+            // Switches of a dense graph are mostly refused (a new edge is already there with
+            // probability about d/n): count the complement instead, which is (n − d)-regular, in
+            // O(n²) = O(n·d) time.
+            const BipartiteGraph sparse = random_regular_bipartite_graph(n, n - d, seed);
+            std::vector<Edge> edges;
+            edges.reserve(static_cast<std::size_t>(n) * static_cast<std::size_t>(d));
+            std::vector<char> adjacent(static_cast<std::size_t>(n), 0);
+            for (vertex_t u = 0; u < n; ++u) {
+                pmcount::detail::throw_if_stopped(kGenerating);
+                for (const vertex_t v : sparse.right_neighbours(u)) {
+                    adjacent[static_cast<std::size_t>(v)] = 1;
+                }
+                for (vertex_t v = 0; v < n; ++v) {
+                    if (adjacent[static_cast<std::size_t>(v)] == 0) {
+                        edges.emplace_back(u, v);
+                    }
+                    adjacent[static_cast<std::size_t>(v)] = 0;
+                }
+            }
+            return {n, n, std::move(edges)};
+        }
+        pmcount::detail::throw_if_stopped(kGenerating);
+        std::mt19937_64 rng(seed);
+        // Configuration model: left copy t (vertex t / d) meets right copy right[t] (vertex right[t] /
+        // d).
+        const std::size_t m = static_cast<std::size_t>(n) * static_cast<std::size_t>(d);
+        std::vector<vertex_t> right(m);
+        for (std::size_t t = 0; t < m; ++t) {
+            right[t] = static_cast<vertex_t>(t / static_cast<std::size_t>(d));
+        }
+        for (std::size_t t = m; t > 1; --t) {  // Fisher–Yates
+            if ((t & 0xffff) == 0) {
+                pmcount::detail::throw_if_stopped(kGenerating);
+            }
+            std::swap(right[t - 1], right[uniform_below(rng, t)]);
+        }
+        const auto left_of = [d](std::size_t t) {
+            return static_cast<vertex_t>(t / static_cast<std::size_t>(d));
+        };
+        const auto pair = [n](vertex_t u, vertex_t v) {
+            return static_cast<std::uint64_t>(u) * static_cast<std::uint64_t>(n) +
+                   static_cast<std::uint64_t>(v);
+        };
+        PairCounts present(m);
+        for (std::size_t t = 0; t < m; ++t) {
+            if ((t & 0xffff) == 0) {
+                pmcount::detail::throw_if_stopped(kGenerating);
+            }
+            present.add(pair(left_of(t), right[t]), 1);
+        }
+        // Switch away repeated edges: pick a copy t of a repeat and a random partner s; swapping
+        // their right ends is accepted when neither new edge exists yet. Each accepted switch lowers
+        // the number of repeats by at least one; with d ≤ n/2 a switch is accepted with probability
+        // about (1 − d/n)² ≥ 1/4.
+        std::uint64_t attempts = 0;
+        for (std::size_t t = 0; t < m; ++t) {
+            while (present.count(pair(left_of(t), right[t])) > 1) {
+                if ((++attempts & 0xffff) == 0) {
+                    pmcount::detail::throw_if_stopped(kGenerating);
+                }
+                const std::size_t s = uniform_below(rng, m);
+                const std::uint64_t e1 = pair(left_of(t), right[s]), e2 = pair(left_of(s), right[t]);
+                if (left_of(s) == left_of(t) || right[s] == right[t] || present.count(e1) != 0 ||
+                    present.count(e2) != 0) {
+                    continue;
+                }
+                present.add(pair(left_of(t), right[t]), -1);
+                present.add(pair(left_of(s), right[s]), -1);
+                std::swap(right[s], right[t]);
+                present.add(e1, 1);
+                present.add(e2, 1);
+            }
+        }
+        std::vector<Edge> edges;
+        edges.reserve(m);
+        for (std::size_t t = 0; t < m; ++t) {
+            edges.emplace_back(left_of(t), right[t]);
+        }
+        return {n, n, std::move(edges)};
+    });
 }
 
 bool is_generator_spec(std::string_view text) {
@@ -249,92 +435,95 @@ bool is_generator_spec(std::string_view text) {
 }
 
 BipartiteGraph generate_graph(std::string_view spec) {
-    const std::string source(spec);
-    const io::Location where{source, 0};
-    if (!is_generator_spec(spec)) {
-        io::fail(where,
-                 "not a generator spec (grid:RxC, torus:RxC, hexagon:A,B,C, aztec:K, "
-                 "complete:N, random:N,P[,SEED], regular:N,D[,SEED])");
-    }
-    const std::size_t colon = spec.find(':');
-    const std::string_view name = spec.substr(0, colon);
-    const std::string_view params = spec.substr(colon + 1);
-    const bool board = name == "grid" || name == "torus";
-    const std::vector<std::string_view> f = split_fields(params, board ? 'x' : ',');
-    const auto expect = [&](std::size_t lo, std::size_t hi, const char* form) {
-        if (f.size() < lo || f.size() > hi) {
-            io::fail(where, std::string("expected ") + form);
+    return detail::stop_boundary([&]() -> BipartiteGraph {
+        const std::string source(spec);
+        const io::Location where{source, 0};
+        if (!is_generator_spec(spec)) {
+            io::fail(where,
+                     "not a generator spec (grid:RxC, torus:RxC, hexagon:A,B,C, aztec:K, "
+                     "complete:N, random:N,P[,SEED], regular:N,D[,SEED])");
         }
-    };
-    const auto size = [&](std::string_view token, const char* what) {
-        const std::int64_t v = io::parse_count(token, where, what);
-        if (v > std::numeric_limits<vertex_t>::max()) {
-            io::fail(where, std::string(what) + " too large");
+        const std::size_t colon = spec.find(':');
+        const std::string_view name = spec.substr(0, colon);
+        const std::string_view params = spec.substr(colon + 1);
+        const bool board = name == "grid" || name == "torus";
+        const std::vector<std::string_view> f = split_fields(params, board ? 'x' : ',');
+        const auto expect = [&](std::size_t lo, std::size_t hi, const char* form) {
+            if (f.size() < lo || f.size() > hi) {
+                io::fail(where, std::string("expected ") + form);
+            }
+        };
+        const auto size = [&](std::string_view token, const char* what) {
+            const std::int64_t v = io::parse_count(token, where, what);
+            if (v > std::numeric_limits<vertex_t>::max()) {
+                io::fail(where, std::string(what) + " too large");
+            }
+            return static_cast<vertex_t>(v);
+        };
+        const auto seed = [&](std::size_t index) -> std::uint64_t {
+            return f.size() > index
+                       ? static_cast<std::uint64_t>(io::parse_count(f[index], where, "seed"))
+                       : 1;
+        };
+        // Refuse a graph too large before building it (a spec is a few bytes; the graph it names may
+        // not fit in memory), computed in floating point so that nothing overflows.
+        const auto within_limits = [&](double side, double edges) {
+            if (side > static_cast<double>(kMaxVertices) ||
+                edges > static_cast<double>(kMaxGeneratedEdges)) {
+                char buffer[200];
+                std::snprintf(buffer, sizeof buffer,
+                              "the graph would have %.3g vertices a side and %.3g edges; at most %lld "
+                              "vertices a side and %lld edges are supported",
+                              side, edges, static_cast<long long>(kMaxVertices),
+                              static_cast<long long>(kMaxGeneratedEdges));
+                io::fail(where, buffer);
+            }
+        };
+        try {
+            if (board) {
+                expect(2, 2, "ROWSxCOLS, e.g. grid:8x8");
+                const vertex_t rows = size(f[0], "rows"), cols = size(f[1], "columns");
+                const double cells = static_cast<double>(rows) * cols;
+                within_limits(std::ceil(cells / 2), 2 * cells);
+                return name == "grid" ? grid_graph(rows, cols) : torus_graph(rows, cols);
+            }
+            if (name == "hexagon") {
+                expect(3, 3, "A,B,C, e.g. hexagon:3,4,5");
+                const vertex_t a = size(f[0], "side"), b = size(f[1], "side"), c = size(f[2], "side");
+                const double faces = static_cast<double>(a) * b + static_cast<double>(b) * c +
+                                     static_cast<double>(c) * a;
+                const double rim = static_cast<double>(a) + b + c;
+                within_limits(faces + rim, 3 * faces + 3 * rim);
+                return hexagon_graph(a, b, c);
+            }
+            if (name == "aztec") {
+                expect(1, 1, "the order, e.g. aztec:10");
+                const vertex_t order = size(f[0], "order");
+                const double k = order;
+                within_limits(k * (k + 1), 4 * k * k);
+                return aztec_diamond_graph(order);
+            }
+            if (name == "complete") {
+                expect(1, 1, "N, e.g. complete:8");
+                const vertex_t n = size(f[0], "n");
+                within_limits(n, static_cast<double>(n) * n);
+                return complete_bipartite_graph(n);
+            }
+            if (name == "random") {
+                expect(2, 3, "N,P[,SEED], e.g. random:30,0.2,7");
+                const vertex_t n = size(f[0], "n");
+                const double p = io::parse_double(f[1], where, "p");
+                within_limits(n, static_cast<double>(n) * n * std::clamp(p, 0.0, 1.0));
+                return random_bipartite_graph(n, p, seed(2));
+            }
+            expect(2, 3, "N,D[,SEED], e.g. regular:30,3,7");
+            const vertex_t n = size(f[0], "n"), degree = size(f[1], "degree");
+            within_limits(n, static_cast<double>(n) * degree);
+            return random_regular_bipartite_graph(n, degree, seed(2));
+        } catch (const InvalidArgument& e) {
+            io::fail(where, e.what());
         }
-        return static_cast<vertex_t>(v);
-    };
-    const auto seed = [&](std::size_t index) -> std::uint64_t {
-        return f.size() > index
-                   ? static_cast<std::uint64_t>(io::parse_count(f[index], where, "seed"))
-                   : 1;
-    };
-    // Refuse a graph too large before building it (a spec is a few bytes; the graph it names may
-    // not fit in memory), computed in floating point so that nothing overflows.
-    const auto within_limits = [&](double vertices, double edges) {
-        const double limit = static_cast<double>(kMaxGeneratedSize);
-        if (vertices > limit || edges > limit) {
-            char buffer[160];
-            std::snprintf(buffer, sizeof buffer,
-                          "the graph would have %.3g vertices and %.3g edges; at most %lld of "
-                          "each are supported",
-                          vertices, edges, static_cast<long long>(kMaxGeneratedSize));
-            io::fail(where, buffer);
-        }
-    };
-    try {
-        if (board) {
-            expect(2, 2, "ROWSxCOLS, e.g. grid:8x8");
-            const vertex_t rows = size(f[0], "rows"), cols = size(f[1], "columns");
-            const double cells = static_cast<double>(rows) * cols;
-            within_limits(cells, 2 * cells);
-            return name == "grid" ? grid_graph(rows, cols) : torus_graph(rows, cols);
-        }
-        if (name == "hexagon") {
-            expect(3, 3, "A,B,C, e.g. hexagon:3,4,5");
-            const vertex_t a = size(f[0], "side"), b = size(f[1], "side"), c = size(f[2], "side");
-            const double faces = static_cast<double>(a) * b + static_cast<double>(b) * c +
-                                 static_cast<double>(c) * a;
-            const double rim = static_cast<double>(a) + b + c;
-            within_limits(2 * faces + 2 * rim, 3 * faces + 3 * rim);
-            return hexagon_graph(a, b, c);
-        }
-        if (name == "aztec") {
-            expect(1, 1, "the order, e.g. aztec:10");
-            const vertex_t order = size(f[0], "order");
-            const double k = order;
-            within_limits(2 * k * (k + 1), 4 * k * k);
-            return aztec_diamond_graph(order);
-        }
-        if (name == "complete") {
-            expect(1, 1, "N, e.g. complete:8");
-            const vertex_t n = size(f[0], "n");
-            within_limits(2.0 * n, static_cast<double>(n) * n);
-            return complete_bipartite_graph(n);
-        }
-        if (name == "random") {
-            expect(2, 3, "N,P[,SEED], e.g. random:30,0.2,7");
-            const vertex_t n = size(f[0], "n");
-            const double p = io::parse_double(f[1], where, "p");
-            within_limits(2.0 * n, static_cast<double>(n) * n * std::clamp(p, 0.0, 1.0));
-            return random_bipartite_graph(n, p, seed(2));
-        }
-        expect(2, 3, "N,D[,SEED], e.g. regular:30,3,7");
-        const vertex_t n = size(f[0], "n"), degree = size(f[1], "degree");
-        within_limits(2.0 * n, static_cast<double>(n) * degree);
-        return random_regular_bipartite_graph(n, degree, seed(2));
-    } catch (const InvalidArgument& e) {
-        io::fail(where, e.what());
-    }
+    });
 }
 
 Input generated_input(std::string_view spec) {

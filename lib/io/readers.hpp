@@ -8,8 +8,9 @@
 
 namespace pmcount::io {
 
-/// Largest side size a file may declare: keeps a hostile header from allocating gigabytes.
-inline constexpr std::int64_t kMaxDeclaredVertices = std::int64_t{1} << 26;
+/// Largest side size a file may declare: the one limit of files and generators (kMaxVertices,
+/// pmcount/types.hpp).
+inline constexpr std::int64_t kMaxDeclaredVertices = kMaxVertices;
 
 Input read_edge_list(std::string_view text, const std::string& file, const ReadOptions& options);
 Input read_matrix_market(std::string_view text, const std::string& file,

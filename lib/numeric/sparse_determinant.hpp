@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/stop.hpp"
 #include "numeric/elimination_fields.hpp"
 #include "numeric/scaled.hpp"
 #include "pmcount/graph.hpp"
@@ -93,6 +94,7 @@ EliminationResult<typename Field::Value> eliminate(const Field& field,
         value = it->value;
         return true;
     };
+    detail::StopPoll<> stop;  // a 10^6-vertex grid's elimination takes minutes
     for (std::size_t k = 0; k < n; ++k) {
         const vertex_t c = order.columns[k];
         auto& holders = col_rows[static_cast<std::size_t>(c)];
@@ -144,6 +146,10 @@ EliminationResult<typename Field::Value> eliminate(const Field& field,
         row_to_col[static_cast<std::size_t>(p)] = c;
         active[static_cast<std::size_t>(p)] = 0;
         const auto& pivot_row = rows[static_cast<std::size_t>(p)];
+        // The updates below merge the pivot row into every other candidate's.
+        if (stop(static_cast<std::int64_t>(candidates.size() * pivot_row.size()) + 1)) {
+            detail::throw_if_stopped("eliminating (a sparse determinant)");
+        }
         for (const Candidate& cand : candidates) {
             if (cand.row == p) {
                 continue;

@@ -49,6 +49,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/stop.hpp"
 #include "numeric/elimination_fields.hpp"
 #include "pmcount/graph.hpp"
 #include "pmcount/types.hpp"
@@ -151,7 +152,11 @@ PfaffianResult<typename Field::Value> eliminate_pfaffian(const Field& field,
         return it != row.end() && it->col == c ? &*it : nullptr;
     };
     std::size_t cursor = 0;
+    detail::StopPoll<> stop;  // a 10^6-vertex lattice's elimination takes minutes
     for (std::size_t step = 0; step < n / 2; ++step) {
+        if (stop(static_cast<std::int64_t>(pivot_rows.size() * pivot_rows.size()) + 1)) {
+            detail::throw_if_stopped("eliminating (a sparse Pfaffian)");
+        }
         // (a) The pivot pair (i, j): the followed pair while usable, otherwise the next vertex
         // of the order with its preferred partner or the usable entry of shortest row.
         vertex_t i = -1;
@@ -320,7 +325,12 @@ std::optional<typename Field::Value> replay_pfaffian(const Field& field,
             schedule.entry_negated[e] != 0 ? field.negate(v) : v;
     }
     V pf = schedule.sign > 0 ? field.one() : field.negate(field.one());
+    detail::StopPoll<> stop;
     for (std::size_t s = 0; 2 * s < schedule.pairs.size(); ++s) {
+        const auto front_size = schedule.front_offsets[s + 1] - schedule.front_offsets[s];
+        if (stop(front_size * front_size / 2 + 1)) {
+            detail::throw_if_stopped("eliminating (a sparse Pfaffian)");
+        }
         // Row i holds (K_ij, K_i·N_s), row j holds K_j·N_s.
         const V* row_i = values.data() + schedule.row_offsets[2 * s];
         const V* from_i = row_i + 1;

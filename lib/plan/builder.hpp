@@ -22,6 +22,7 @@
 #include "exact/chunked_run.hpp"
 #include "exact/frontier/frontier.hpp"
 #include "exact/planar/kasteleyn.hpp"
+#include "exact/planar/pfaffian.hpp"
 #include "exact/ryser/ryser.hpp"
 #include "exact/ryser/ryser_gpu.hpp"
 #include "exact/ryser/ryser_kernel.hpp"
@@ -33,6 +34,7 @@
 #include "plan/plan.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/structure.hpp"
+#include "core/stop.hpp"
 
 namespace pmcount::plan::detail {
 
@@ -45,6 +47,25 @@ constexpr double kMinSplitSaving_s = 2e-3;
 /// Below this order every engine takes well under a millisecond: the sparse-walk estimate
 /// (tens of microseconds) is skipped and the cost model assumes no zeros.
 constexpr vertex_t kMinWalkEstimateOrder = 16;
+
+/// What an interrupted planner was doing (pmcount::detail::throw_if_stopped: at every node of the plan and
+/// every few thousand reductions).
+constexpr const char* kPlanning = "planning the count";
+
+/// "~12 GiB, over the memory limit (--max-memory) of 11.7 GiB": why an engine predicted past
+/// the limit does not apply (LeafFacts::max_memory).
+inline std::string over_memory_limit(double bytes, const LeafFacts& facts) {
+    return "~" + pmcount::detail::format_bytes(bytes) +
+           ", over the memory limit (--max-memory) of " +
+           pmcount::detail::format_bytes(facts.max_memory);
+}
+
+/// Whether a leaf's engine is polynomial: the planar or frontier engine, the Pfaffian, or the
+/// planar engine or the Pfaffian left untested for planarity (choose_leaf_engine's label).
+inline bool polynomial_engine(const std::string& engine) {
+    return engine == "frontier" || engine.rfind("planar", 0) == 0 ||
+           engine.rfind("pfaffian", 0) == 0;
+}
 
 template <class T>
 constexpr bool kIntegral = std::is_same_v<T, std::int64_t>;
@@ -123,6 +144,8 @@ template <class Test>
 double planarity_fact(LeafFacts& facts, const Settings& settings, Test test) {
     LeafFacts planar = facts;
     planar.planar = true;
+    // Tested also where the memory limit alone rules the engine out, so that the plan says so.
+    planar.max_memory = std::numeric_limits<double>::infinity();
     const Engine* engine = choose_engine(planar, settings.method, settings.backend);
     if (engine == nullptr || engine->method != Method::planar) {
         return std::numeric_limits<double>::infinity();  // not chosen even if planar
@@ -133,6 +156,19 @@ double planarity_fact(LeafFacts& facts, const Settings& settings, Test test) {
     }
     facts.planar = test();
     return std::numeric_limits<double>::infinity();
+}
+
+/// Whether a pattern is planar (Boyer–Myrvold, Boost). Boost's test is super-linear on grids
+/// (Boost.Graph issue #247: 18 s on the 400×400 grid, about a minute on 700×700) and cannot be
+/// interrupted, so beyond a few thousand vertices it runs on a thread of its own while the
+/// planner keeps checking for a stop request.
+template <class Graph>
+bool planar_pattern(const Graph& pattern) {
+    constexpr edge_t kInterruptibleFromEdges = 16384;  // ~0.3 s on a grid
+    if (pattern.num_edges() < kInterruptibleFromEdges) {
+        return exact::is_planar(pattern);
+    }
+    return pmcount::detail::run_interruptibly([pattern] { return exact::is_planar(pattern); }, kPlanning);
 }
 
 /// Puts the cheapest engine for `facts` on a leaf (engine name, predicted seconds), or records
@@ -166,10 +202,17 @@ public:
     Builder(const Settings& settings, StructureReport& report)
         : settings_(settings), report_(report), splits_left_(settings.max_splits) {}
 
+    /// Ready to plan the same matrix again (build_plan's second pass), keeping what it measured.
+    void restart() {
+        splits_left_ = settings_.max_splits;
+        splits_allowed_ = true;
+    }
+
     /// Plan for perm(a). `irreducible`: a is known to be one fine DM block; `reduce`: try the
     /// Forbert–Marx rules (false right after they ran to exhaustion on this very matrix).
     Node<T> build(const SparseMatrix<T>& a, bool irreducible, bool reduce, std::string origin,
                   int depth) {
+        pmcount::detail::throw_if_stopped(kPlanning);
         if (a.rows() > 0 && settings_.dulmage_mendelsohn && !irreducible) {
             const DMDecomposition dm = dulmage_mendelsohn(nonzero_pattern(a));
             if (depth == 0) {
@@ -266,6 +309,7 @@ private:
         facts.threads = settings_.threads;
         facts.ranks = settings_.ranks;
         facts.gpus = settings_.gpu_throughput;
+        facts.max_memory = pmcount::detail::memory_limit(settings_.max_memory);
         facts.gpu_kernels = settings_.gpu_kernels;
         std::optional<DenseMatrix<T>> dense;
         if (a.rows() <= exact::kMaxRyserOrder) {
@@ -314,9 +358,15 @@ private:
         double untested_planar_s = std::numeric_limits<double>::infinity();
         if (a.rows() >= kMinPolynomialOrder || settings_.method == Method::planar ||
             settings_.method == Method::frontier) {
-            polynomial_facts(a, dense.has_value(), facts);
-            untested_planar_s = planarity_fact(
-                facts, settings_, [&a] { return exact::is_planar(nonzero_pattern(a)); });
+            const BipartiteGraph pattern = nonzero_pattern(a);
+            PatternFacts& known = pattern_facts(pattern);
+            polynomial_facts(a, known, dense.has_value(), facts);
+            untested_planar_s = planarity_fact(facts, settings_, [&] {
+                if (!known.planar) {
+                    known.planar = planar_pattern(pattern);
+                }
+                return *known.planar;
+            });
         }
         const Engine* engine =
             choose_leaf_engine(facts, settings_, untested_planar_s, "planar", node,
@@ -328,18 +378,74 @@ private:
         return node;
     }
 
-    /// What the planar and frontier engines need to know but planarity (planarity_fact): the
-    /// narrowest frontier order found (O(E·w) per candidate) and, in exact arithmetic, the
-    /// permanent bound (primes for planar, integer width for frontier) also for leaves too large
-    /// for the dense facts.
-    void polynomial_facts(const SparseMatrix<T>& a, bool dense_facts, LeafFacts& facts) const {
-        const BipartiteGraph pattern = nonzero_pattern(a);
-        const exact::FrontierOrder order =
-            exact::frontier_order(pattern, frontier_width_that_matters(a.rows()));
-        facts.frontier_width = order.width;
-        facts.frontier_slots = order.slots;
-        facts.frontier_states = order.states;
-        facts.frontier_peak_states = order.peak_states;
+    /// What the planar and frontier engines need to know of a pattern: the frontier order's
+    /// measures and whether it is planar (tested by planarity_fact only where that decides the
+    /// plan). Computed once per pattern: a reduction that ends in a split attempt plans the
+    /// matrix it keeps, and a split attempt plans its parts twice (without splits, then with).
+    struct PatternFacts {
+        /// The narrowest order found (exact::frontier_order), or, when `width_is_bound`, a lower
+        /// bound that already rules the frontier out: the least degree (the first vertex of any
+        /// order puts all its neighbours on the frontier), with no order searched.
+        int frontier_width = -1;
+        bool width_is_bound = false;
+        int frontier_slots = 0;
+        double frontier_states = 0;
+        double frontier_peak_states = 0;
+        std::optional<bool> planar;
+    };
+
+    PatternFacts& pattern_facts(const BipartiteGraph& pattern) {
+        const auto& offsets = pattern.left_offsets();
+        const auto& adjacency = pattern.left_adjacency();
+        std::string key(sizeof(vertex_t) + offsets.size() * sizeof(edge_t) +
+                            adjacency.size() * sizeof(vertex_t),
+                        '\0');
+        const vertex_t cols = pattern.n_right();
+        std::memcpy(key.data(), &cols, sizeof cols);
+        std::memcpy(key.data() + sizeof cols, offsets.data(), offsets.size() * sizeof(edge_t));
+        std::memcpy(key.data() + sizeof cols + offsets.size() * sizeof(edge_t), adjacency.data(),
+                    adjacency.size() * sizeof(vertex_t));
+        auto it = patterns_.find(key);
+        if (it != patterns_.end()) {
+            return it->second;
+        }
+        PatternFacts facts;
+        const vertex_t n = pattern.n_left();
+        const int cap = frontier_width_that_matters(n);
+        edge_t least_degree = std::numeric_limits<edge_t>::max();
+        for (vertex_t u = 0; u < n; ++u) {
+            least_degree = std::min<edge_t>(least_degree, pattern.right_neighbours(u).size());
+        }
+        for (vertex_t v = 0; v < cols; ++v) {
+            least_degree = std::min<edge_t>(least_degree, pattern.left_neighbours(v).size());
+        }
+        if (n > 0 && least_degree > cap) {
+            // Dense patterns: the search (O(E log w) per candidate, and Boost's Cuthill–McKee
+            // on a copy of the graph) took seconds and a gigabyte on regular:2048,2047.
+            facts.frontier_width = facts.frontier_slots = static_cast<int>(least_degree);
+            facts.width_is_bound = true;
+            facts.frontier_states = facts.frontier_peak_states =
+                std::numeric_limits<double>::infinity();
+        } else {
+            const exact::FrontierOrder order = exact::frontier_order(pattern, cap);
+            facts.frontier_width = order.width;
+            facts.frontier_slots = order.slots;
+            facts.frontier_states = order.states;
+            facts.frontier_peak_states = order.peak_states;
+        }
+        return patterns_.emplace(std::move(key), facts).first->second;
+    }
+
+    /// The leaf's facts for the planar and frontier engines but planarity (planarity_fact): the
+    /// pattern's frontier order and, in exact arithmetic, the permanent bound (primes for planar,
+    /// integer width for frontier) also for leaves too large for the dense facts.
+    void polynomial_facts(const SparseMatrix<T>& a, const PatternFacts& known, bool dense_facts,
+                          LeafFacts& facts) const {
+        facts.frontier_width = known.frontier_width;
+        facts.frontier_width_is_bound = known.width_is_bound;
+        facts.frontier_slots = known.frontier_slots;
+        facts.frontier_states = known.frontier_states;
+        facts.frontier_peak_states = known.frontier_peak_states;
         if constexpr (kIntegral<T>) {
             if (facts.arithmetic == Arithmetic::exact) {
                 const bool binary = std::all_of(a.values().begin(), a.values().end(),
@@ -361,7 +467,7 @@ private:
         const char* no_dd = "the planar and frontier engines have no double-double arithmetic";
         switch (settings_.method) {
             case Method::planar:
-                return dd ? no_dd : "the pattern is not planar";
+                return dd ? no_dd : planar_reason(facts);
             case Method::frontier:
                 return dd ? no_dd : frontier_reason(facts);
             case Method::brute_force:
@@ -375,24 +481,31 @@ private:
                        std::to_string(exact::kMaxRyserOrder) + ")" +
                        (dd ? ", and " + std::string(no_dd)
                         : facts.frontier_width >= 0
-                            ? ", the pattern is not planar, and " + frontier_reason(facts)
+                            ? ", " + planar_reason(facts) + ", and " + frontier_reason(facts)
                             : std::string());
         }
     }
 
     static std::string frontier_reason(const LeafFacts& facts) {
         if (facts.frontier_width >= 0 && facts.frontier_width <= exact::kMaxFrontierWidth &&
-            frontier_bytes(facts) > pmcount::detail::memory_budget_bytes()) {
-            char text[160];
-            std::snprintf(text, sizeof text,
-                          "frontier width %d needs up to %.3g GB, more than half of this "
-                          "machine's memory",
-                          facts.frontier_width, frontier_bytes(facts) / 1e9);
-            return text;
+            frontier_bytes(facts) > facts.max_memory) {
+            return "the frontier DP's state tables (width " +
+                   std::to_string(facts.frontier_width) + ") need " +
+                   over_memory_limit(frontier_bytes(facts), facts);
         }
-        return "frontier width " + std::to_string(facts.frontier_width) +
+        return "frontier width " + std::string(facts.frontier_width_is_bound ? "at least " : "") +
+               std::to_string(facts.frontier_width) +
+               (facts.frontier_width_is_bound ? " (the least degree)" : "") +
                " is beyond the frontier engine's limit of " +
                std::to_string(exact::kMaxFrontierWidth);
+    }
+
+    /// Why the planar engine does not take a leaf that is not double-double: not planar, or its
+    /// elimination predicted past the memory limit.
+    static std::string planar_reason(const LeafFacts& facts) {
+        return facts.planar ? "the planar engine's elimination needs " +
+                                  over_memory_limit(planar_bytes(facts), facts)
+                            : "the pattern is not planar";
     }
 
     /// Applies the Forbert–Marx rules until none applies; a split is kept only when the two
@@ -403,7 +516,10 @@ private:
         std::vector<T> factors;
         reduce::ReductionCounts counts;
         std::vector<vertex_t> rows, cols;
-        for (;;) {
+        for (std::int64_t step = 0;; ++step) {
+            if ((step & 0xfff) == 0) {
+                pmcount::detail::throw_if_stopped(kPlanning);
+            }
             const auto [degree, side, line] = work.min_line();
             if (degree < 0) {
                 break;  // everything eliminated
@@ -430,7 +546,7 @@ private:
                 if (keep_s < kMinSplitSaving_s) {
                     break;  // planning the two parts would cost more than splitting could save
                 }
-                if (keep.engine == "planar" || keep.engine == "frontier") {
+                if (polynomial_engine(keep.engine)) {
                     break;  // polynomial: two parts of order n − 1 cost about twice as much
                 }
                 --splits_left_;  // every attempt counts, kept or not: planning time stays bounded
@@ -498,6 +614,7 @@ private:
     int splits_left_;
     bool splits_allowed_ = true;
     std::unordered_map<std::string, exact::SparseWalkEstimate> walks_;
+    std::unordered_map<std::string, PatternFacts> patterns_;
 };
 
 /// Renders the plan text and fills the report's leaves, predicted time and reduction counts

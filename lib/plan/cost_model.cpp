@@ -146,7 +146,12 @@ double cpu_speed_factor(int threads, bool measure = true) {
 
 /// `seconds` predicted by the constants, on this machine with `threads` threads.
 double on_this_machine(double seconds, int threads) {
-    const double factor = cpu_speed_factor(std::max(1, threads), seconds >= kCalibrateFrom_s);
+    bool measure = seconds >= kCalibrateFrom_s;
+    if (DeferredProbe* deferred = DeferredProbe::current(); measure && deferred != nullptr) {
+        deferred->want();
+        measure = false;
+    }
+    const double factor = cpu_speed_factor(std::max(1, threads), measure);
     return factor > 0 ? seconds * factor : seconds;
 }
 
@@ -206,6 +211,20 @@ double clamp01(double x) {
 }
 
 }  // namespace
+
+namespace {
+thread_local DeferredProbe* t_deferred_probe = nullptr;
+}  // namespace
+
+DeferredProbe::DeferredProbe() : outer_(t_deferred_probe) {
+    t_deferred_probe = this;
+}
+DeferredProbe::~DeferredProbe() {
+    t_deferred_probe = outer_;
+}
+DeferredProbe* DeferredProbe::current() noexcept {
+    return t_deferred_probe;
+}
 
 double ryser_seconds(const LeafFacts& f) {
     if (f.order <= 0) {
@@ -527,6 +546,20 @@ double planar_seconds(const LeafFacts& f) {
                            f.threads);
 }
 
+double planar_bytes(const LeafFacts& f) {
+    const double vertices = 2.0 * f.order;
+    return 256 * vertices * std::log2(std::max(2.0, vertices));
+}
+
+double pfaffian_bytes(const LeafFacts& f) {
+    const double vertices = f.order;
+    return 256 * vertices * std::log2(std::max(2.0, vertices));
+}
+
+double planning_bytes(double vertices, double entries) {
+    return 1800 * vertices + 210 * entries;
+}
+
 // ---- Hafnians --------------------------------------------------------------------------------
 // Nanoseconds per multiply-add of the recursion on one thread, on the 2-core development machine
 // (AVX-512): exact 0-1 at n = 40, one pass of eight prime lanes, 2.1 s for 2.0·10^9
@@ -556,6 +589,20 @@ double hafnian_multiply_adds(vertex_t n) {
         total += std::ldexp((s - 2) * (s - 3) / 2 * m * (m - 1) + m * (m + 1) / 2, d);
     }
     return total;
+}
+
+double hafnian_bytes(const LeafFacts& f) {
+    const double element = f.arithmetic == Arithmetic::exact              ? 64
+                           : f.arithmetic == Arithmetic::double_precision ? 8
+                                                                          : 16;
+    const double m = f.order / 2;
+    double elements = 0;
+    for (int d = 0; d < f.order / 2; ++d) {
+        const double s = f.order - 2.0 * d;
+        elements += s * (s - 1) / 2 * m + m + 1;
+    }
+    const double threads = f.order < 24 ? 1.0 : std::max(1, f.threads);
+    return threads * elements * element;
 }
 
 double hafnian_seconds(const LeafFacts& f) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "exact/ryser/ryser.hpp"
@@ -17,6 +18,30 @@
 namespace pmcount::plan {
 
 enum class Arithmetic { exact, double_precision, double_double, complex };
+
+/// Counts predicted below this take no machine-speed probe (cost_model.cpp: 40–60 ms of dense
+/// Ryser, longer than such a count).
+inline constexpr double kProbeFrom_s = 0.01;
+
+/// While one is alive on this thread, predictions do not run the machine-speed probe: they use
+/// the speed measured earlier in this process, or the model's own, and note that they wanted
+/// the probe. The planner plans under one first, and plans again without it only when the plan
+/// is predicted to take kProbeFrom_s or more and a prediction wanted the probe.
+class DeferredProbe {
+public:
+    DeferredProbe();
+    ~DeferredProbe();
+    DeferredProbe(const DeferredProbe&) = delete;
+    DeferredProbe& operator=(const DeferredProbe&) = delete;
+    bool wanted() const noexcept { return wanted_; }
+    /// The innermost one on this thread, or none.
+    static DeferredProbe* current() noexcept;
+    void want() noexcept { wanted_ = true; }
+
+private:
+    DeferredProbe* outer_;
+    bool wanted_ = false;
+};
 
 /// FP64 throughput and multiprocessors of the GPUs a count uses.
 struct GpuThroughput {
@@ -80,11 +105,17 @@ struct LeafFacts {
     /// and its bound on the DP's state visits (exact::FrontierOrder).
     bool planar = false;
     int frontier_width = -1;
+    /// frontier_width is only a lower bound (the least degree), large enough to rule the
+    /// frontier engine out: no order was searched.
+    bool frontier_width_is_bound = false;
     int frontier_slots = 0;  ///< frontier vertices held at once during a step (≤ 63 fit a mask)
     double frontier_states = 0;
     double frontier_peak_states = 0;  ///< bound on the states held at once
     /// log2 of the proven bound on |perm| (exact arithmetic; sizes the frontier's integers).
     double bound_log2 = 0;
+    /// The memory limit in bytes (CountOptions::max_memory; infinity for none): an engine whose
+    /// predicted memory (frontier_bytes, planar_bytes, hafnian_bytes) exceeds it does not apply.
+    double max_memory = std::numeric_limits<double>::infinity();
 };
 
 /// Leaves below this order are left to the Ryser engines without the planarity test and the
@@ -133,6 +164,26 @@ double frontier_seconds(const LeafFacts& facts);
 /// Bound on the frontier engine's memory: the states held at once × (the masks, the sources
 /// and the values, in 64-bit words; fitted to measured peaks).
 double frontier_bytes(const LeafFacts& facts);
+
+/// Bound on the planar engine's memory (the embedding and the sparse elimination's fill in a
+/// minimum degree order, O(V log V) for planar graphs), and the Pfaffian engine's for a general
+/// graph of facts.order vertices: 256·log2 V bytes per vertex, fitted above the peaks measured
+/// on 60×60 to 140×140 grids and the 16×1000 grid (2.0–2.8 KB per vertex, exact or double, the
+/// primes' eliminations replayed in the same tables).
+double planar_bytes(const LeafFacts& facts);
+double pfaffian_bytes(const LeafFacts& facts);
+
+/// The hafnian recursion's tables: per thread, one per depth d < n/2 of s(s−1)/2 polynomials of
+/// n/2 coefficients (s = n − 2d vertices left), an element being 8 bytes in double, 16 in
+/// double-double and complex, and in exact arithmetic a vector of prime lanes (64 bytes with
+/// AVX-512, 32 with AVX2: 64 counted).
+double hafnian_bytes(const LeafFacts& facts);
+
+/// The planner's own memory for a matrix with `vertices` rows plus columns and `entries`
+/// nonzeros, planarity test included: 1.8 KB per vertex and 210 bytes per entry, fitted above
+/// the peaks of --explain on random sparse graphs (850 B per vertex, 207 per entry), grids
+/// (less) and Boost's planarity test (850 B per vertex more).
+double planning_bytes(double vertices, double entries);
 
 /// Predicted seconds of brute force (n! / (n−1)!! paths, about e·n! node visits).
 double brute_force_seconds(vertex_t n);

@@ -231,7 +231,7 @@ exact::FloatOutcome gpu_complex(const SparseMatrix<std::complex<double>>& a,
 
 // Both compute in double at most (no double-double).
 bool planar_applies(const LeafFacts& f) {
-    return f.planar && f.arithmetic != Arithmetic::double_double;
+    return f.planar && f.arithmetic != Arithmetic::double_double && planar_bytes(f) <= f.max_memory;
 }
 double planar_predict(const LeafFacts& f) {
     return planar_seconds(f);
@@ -244,7 +244,7 @@ exact::FloatOutcome planar_real(const SparseMatrix<double>& a, Precision,
 bool frontier_applies(const LeafFacts& f) {
     return f.frontier_width >= 0 && f.frontier_width <= exact::kMaxFrontierWidth &&
            f.frontier_slots <= 63 && f.arithmetic != Arithmetic::double_double &&
-           frontier_bytes(f) <= pmcount::detail::memory_budget_bytes();
+           frontier_bytes(f) <= f.max_memory;
 }
 double frontier_predict(const LeafFacts& f) {
     return frontier_seconds(f);
@@ -292,7 +292,7 @@ Outcome with_work(Outcome out, vertex_t n) {
 }
 
 bool hafnian_applies(const LeafFacts& f) {
-    return f.order <= exact::kMaxHafnianOrder;
+    return f.order <= exact::kMaxHafnianOrder && hafnian_bytes(f) <= f.max_memory;
 }
 double hafnian_predict(const LeafFacts& f) {
     return hafnian_seconds(f);
@@ -333,7 +333,8 @@ exact::FloatOutcome gpu_hafnian_complex(const SparseMatrix<std::complex<double>>
 }
 
 bool pfaffian_applies(const LeafFacts& f) {
-    return f.planar && f.arithmetic != Arithmetic::double_double;
+    return f.planar && f.arithmetic != Arithmetic::double_double &&
+           pfaffian_bytes(f) <= f.max_memory;
 }
 double pfaffian_predict(const LeafFacts& f) {
     return pfaffian_seconds(f);
@@ -377,7 +378,9 @@ SparseMatrix<T> embedding(const SparseMatrix<T>& b) {
     return {2 * b.rows(), 2 * b.rows(), std::move(entries)};
 }
 bool embedded_applies(const LeafFacts& f) {
-    return 2 * f.order <= exact::kMaxHafnianOrder;
+    LeafFacts twice = f;
+    twice.order = 2 * f.order;
+    return twice.order <= exact::kMaxHafnianOrder && hafnian_bytes(twice) <= f.max_memory;
 }
 double embedded_predict(const LeafFacts& f) {
     LeafFacts twice = f;

@@ -126,6 +126,7 @@ public:
     /// Plan for haf(a); `reduce`: try the forced-edge and degree-2 rules (false right after they
     /// ran to exhaustion on this very matrix).
     Node<T> build(const SparseMatrix<T>& a, bool reduce, std::string origin, int depth) {
+        pmcount::detail::throw_if_stopped(detail::kPlanning);
         const vertex_t n = a.rows();
         if (n % 2 != 0) {
             return zero(origin + ": an odd number of vertices (" + std::to_string(n) + ")");
@@ -252,7 +253,10 @@ private:
     Node<T> reduce_then_build(const SparseMatrix<T>& a, std::string origin, int depth) {
         reduce::WorkSymmetric<T> work(a);
         std::vector<T> factors;
-        for (;;) {
+        for (std::int64_t step = 0;; ++step) {
+            if ((step & 0xfff) == 0) {
+                pmcount::detail::throw_if_stopped(detail::kPlanning);
+            }
             const auto [degree, v] = work.min_vertex();
             if (degree < 0) {
                 break;  // everything eliminated
@@ -300,7 +304,7 @@ private:
         std::vector<vertex_t> original;
         const SparseMatrix<T> current = work.extract(original);
         const Node<T> keep = leaf(current, "");
-        if (keep.predicted_s < kMinSplitSaving_s || keep.engine == "pfaffian") {
+        if (keep.predicted_s < kMinSplitSaving_s || detail::polynomial_engine(keep.engine)) {
             return std::nullopt;  // cheap already, or polynomial: two parts cost about twice
         }
         --splits_left_;  // every attempt counts, kept or not: planning time stays bounded
@@ -347,6 +351,7 @@ private:
         facts.threads = settings_.threads;
         facts.ranks = settings_.ranks;
         facts.gpus = settings_.gpu_throughput;
+        facts.max_memory = pmcount::detail::memory_limit(settings_.max_memory);
         if (settings_.precision == Precision::exact) {
             facts.arithmetic = Arithmetic::exact;
             if constexpr (kIntegral<T>) {
@@ -362,7 +367,7 @@ private:
                                    : Arithmetic::double_precision;
         }
         const double untested_planar_s = detail::planarity_fact(
-            facts, settings_, [&a] { return exact::is_planar(nonzero_graph(a)); });
+            facts, settings_, [&a] { return detail::planar_pattern(nonzero_graph(a)); });
         detail::choose_leaf_engine(facts, settings_, untested_planar_s, "pfaffian", node,
                                    [&] { return no_engine_reason(facts); });
         node.matrix = std::move(a);
@@ -371,13 +376,19 @@ private:
 
     /// Why no hafnian engine takes a leaf: the forced method's limit, or every engine's.
     std::string no_engine_reason(const LeafFacts& facts) const {
-        const std::string limit = "the hafnian engine handles up to " +
-                                  std::to_string(exact::kMaxHafnianOrder) + " vertices";
+        const std::string limit = facts.order <= exact::kMaxHafnianOrder
+                                      ? "the hafnian engine's tables need " +
+                                            detail::over_memory_limit(hafnian_bytes(facts), facts)
+                                      : "the hafnian engine handles up to " +
+                                            std::to_string(exact::kMaxHafnianOrder) + " vertices";
+        const std::string not_planar =
+            facts.planar ? "the Pfaffian engine's elimination needs " +
+                               detail::over_memory_limit(pfaffian_bytes(facts), facts)
+                         : "the graph is not planar";
         const bool dd = facts.arithmetic == Arithmetic::double_double;
         switch (settings_.method) {
             case Method::planar:
-                return dd ? "the Pfaffian engine has no double-double arithmetic"
-                          : "the graph is not planar";
+                return dd ? "the Pfaffian engine has no double-double arithmetic" : not_planar;
             case Method::brute_force:
                 return "brute force (pairings) handles up to " +
                        std::to_string(exact::kMaxPairingsOrder) + " vertices";
@@ -386,7 +397,7 @@ private:
             case Method::automatic:
                 return std::to_string(facts.order) + " vertices: " + limit +
                        (dd ? ", and the Pfaffian engine has no double-double arithmetic"
-                           : ", and the graph is not planar");
+                           : ", and " + not_planar);
             default:
                 return std::string("--method ") + to_string(settings_.method) +
                        " counts permanents (bipartite pieces), and this piece is not bipartite";

@@ -346,9 +346,25 @@ template <class T>
 Node<T> build_plan(const SparseMatrix<T>& a, const Settings& settings, StructureReport& report) {
     report.dulmage_mendelsohn = settings.dulmage_mendelsohn;
     report.reductions = settings.reductions;
+    const StructureReport given = report;
     detail::Builder<T> builder(settings, report);
-    Node<T> root = builder.build(
-        a, false, true, "matrix " + std::to_string(a.rows()) + "×" + std::to_string(a.cols()), 0);
+    const std::string origin =
+        "matrix " + std::to_string(a.rows()) + "×" + std::to_string(a.cols());
+    Node<T> root;
+    bool probe_wanted = false;
+    {
+        const DeferredProbe deferred;
+        root = builder.build(a, false, true, origin, 0);
+        probe_wanted = deferred.wanted();
+    }
+    if (probe_wanted && root.predicted_s >= kProbeFrom_s) {
+        // Worth this machine's speed: measured now, and the plan made again with it (the walk
+        // estimates are kept).
+        report = given;
+        builder.restart();
+        root = builder.build(a, false, true, origin, 0);
+        report.machine_speed_measured = true;
+    }
     if (!settings.dulmage_mendelsohn) {
         report.block_orders.assign(1, a.rows());
     }

@@ -64,6 +64,8 @@ struct Settings {
     double time_limit_s = std::numeric_limits<double>::infinity();
     /// CountOptions::general: bipartite pieces of a general graph stay hafnians.
     bool general = false;
+    /// CountOptions::max_memory: engines predicted past it are not chosen (0: no limit).
+    std::uint64_t max_memory = 0;
 };
 
 template <class T>

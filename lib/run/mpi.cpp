@@ -265,7 +265,7 @@ void serve_as_worker(Task& task, int threads, const ChunkWork& work) {
                 results.push_back(chunk);
                 records.insert(records.end(), record, record + task.record_bytes);
             },
-            [] { return !stop_requested(); });
+            [] { return !detail::stop_requested(); }, true);
     }
 }
 
@@ -346,8 +346,9 @@ bool run_task(Task& task, const std::vector<std::uint64_t>& todo, int threads,
                 if (batch.empty()) {
                     break;
                 }
-                if (!compute_chunks(batch, task.record_bytes, threads, local_work, finished,
-                                    [] { return !stop_requested(); })) {
+                if (!compute_chunks(
+                        batch, task.record_bytes, threads, local_work, finished,
+                        [] { return !detail::stop_requested(); }, true)) {
                     break;
                 }
             }

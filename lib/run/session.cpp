@@ -13,29 +13,17 @@
 #include "run/checkpoint.hpp"
 #include "run/mpi.hpp"
 
-namespace pmcount {
+namespace pmcount::run {
 
 namespace {
-// Set from a signal handler: a lock-free atomic is async-signal-safe.
-std::atomic<bool> g_stop{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
+// Whether this thread computes chunks that a stop may cut short (compute_chunks' stop_inside).
+thread_local bool t_stop_inside = false;
 }  // namespace
 
-void request_stop() noexcept {
-    g_stop.store(true, std::memory_order_relaxed);
-}
-void clear_stop_request() noexcept {
-    g_stop.store(false, std::memory_order_relaxed);
+bool chunk_stop_requested() noexcept {
+    return t_stop_inside && detail::stop_requested();
 }
 
-namespace run {
-
-bool stop_requested() noexcept {
-    return g_stop.load(std::memory_order_relaxed);
-}
-void clear_stop() noexcept {
-    g_stop.store(false, std::memory_order_relaxed);
-}
 
 double now_s() noexcept {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
@@ -76,7 +64,7 @@ std::string Task::describe() const {
 
 bool compute_chunks(const std::vector<std::uint64_t>& todo, std::size_t record_bytes, int threads,
                     const ChunkWork& work, const ChunkFinished& finished,
-                    const std::function<bool()>& tick) {
+                    const std::function<bool()>& tick, bool stop_inside) {
     if (work.compute_batch) {
         return work.compute_batch(todo, finished, [&tick] { return !tick || tick(); });
     }
@@ -90,6 +78,7 @@ bool compute_chunks(const std::vector<std::uint64_t>& todo, std::size_t record_b
 #pragma omp parallel num_threads(team)
     {
         std::vector<unsigned char> record(record_bytes);
+        t_stop_inside = stop_inside;
 #pragma omp for schedule(dynamic, 1)
         for (std::int64_t k = 0; k < count; ++k) {
             if (cancelled.load(std::memory_order_relaxed)) {
@@ -97,6 +86,11 @@ bool compute_chunks(const std::vector<std::uint64_t>& todo, std::size_t record_b
             }
             const std::uint64_t chunk = todo[static_cast<std::size_t>(k)];
             work.compute(chunk, record.data());
+            if (stop_inside && detail::stop_requested()) {
+                // Perhaps given up part-way: not a record (a resumed run computes it again).
+                cancelled = true;
+                continue;
+            }
             finished(chunk, record.data());
             if (omp_get_thread_num() == 0 && tick) {
                 try {
@@ -109,6 +103,7 @@ bool compute_chunks(const std::vector<std::uint64_t>& todo, std::size_t record_b
                 }
             }
         }
+        t_stop_inside = false;  // the pool's threads run other work later
     }
     if (failure) {
         std::rethrow_exception(failure);
@@ -210,6 +205,9 @@ const Task& Session::open_stream(std::size_t record_bytes) {
 }
 
 void Session::append(const unsigned char* bytes, std::uint64_t count) {
+    if (options_.checkpoint.empty()) {
+        return;  // only a checkpoint reads the records (8 bytes an estimate, for ever)
+    }
     {
         const std::lock_guard<std::mutex> lock(mutex_);
         Task& t = tasks_.front();
@@ -222,7 +220,6 @@ void Session::append(const unsigned char* bytes, std::uint64_t count) {
 
 void Session::stop(const std::string& what) {
     save();
-    clear_stop();
     throw Interrupted(
         "interrupted after " + what + "; " +
         (options_.checkpoint.empty()
@@ -286,7 +283,7 @@ void Session::run_task(int bits, std::uint64_t chunks, std::size_t record_bytes,
                 1.0, static_cast<double>(finished_chunks.load()) / static_cast<double>(chunks)));
         }
         maybe_save();
-        return !(may_stop && stop_requested());
+        return !(may_stop && detail::stop_requested());
     };
     bool complete = true;
     if (distribute) {
@@ -294,7 +291,7 @@ void Session::run_task(int bits, std::uint64_t chunks, std::size_t record_bytes,
         complete = mpi::run_task(task, todo, threads, work, mpi::Coordination{finished, tick});
     } else if (!todo.empty()) {
         // One rank, or a small task that every rank computes alone (the same records everywhere).
-        complete = compute_chunks(todo, record_bytes, threads, work, finished, tick);
+        complete = compute_chunks(todo, record_bytes, threads, work, finished, tick, may_stop);
     }
     if (!complete) {
         stopped(task);
@@ -307,5 +304,4 @@ void Session::run_task(int bits, std::uint64_t chunks, std::size_t record_bytes,
     }
 }
 
-}  // namespace run
-}  // namespace pmcount
+}  // namespace pmcount::run

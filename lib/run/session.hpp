@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "core/stop.hpp"
+
 namespace pmcount::run {
 
 /// What a checkpoint must match to be resumed: the library version, the input (a hash of its
@@ -134,15 +136,23 @@ private:
 /// Computes the chunks `todo` on `threads` OpenMP threads (dynamic), handing each record to
 /// `finished` (from the computing thread; it must be thread-safe). Thread 0 calls tick() after
 /// each of its chunks; once tick() returns false or throws, no further chunk starts. Rethrows
-/// tick()'s exception; returns false when cut short. A work with compute_batch runs them all
-/// through it instead (tick() as its keep_going).
+/// tick()'s exception; returns false when cut short. With `stop_inside`, a stop request also
+/// cuts the chunks under way short (chunk_stop_requested() turns true in their threads; a chunk
+/// computed while the request stands is not handed to `finished`, so a resumed run computes it
+/// again): a stop then takes effect within an engine's poll interval, not a chunk's length. A
+/// work with compute_batch runs them all through it instead (tick() as its keep_going).
 bool compute_chunks(const std::vector<std::uint64_t>& todo, std::size_t record_bytes, int threads,
                     const ChunkWork& work, const ChunkFinished& finished,
-                    const std::function<bool()>& tick);
+                    const std::function<bool()>& tick, bool stop_inside);
 
-/// True once request_stop() was called (and until the count it stopped has thrown).
-bool stop_requested() noexcept;
-void clear_stop() noexcept;
+/// Inside a chunk: true when the chunk should be given up because a stop was requested
+/// (core/stop.hpp) and compute_chunks runs this thread's chunks with `stop_inside`. An engine
+/// that sees it true returns from the chunk at once; what it leaves in the chunk's sums is
+/// dropped. Polled through StopPoll.
+bool chunk_stop_requested() noexcept;
+
+/// The chunked loops' poll: every 2^14 steps of work, chunk_stop_requested().
+using StopPoll = detail::StopPoll<chunk_stop_requested>;
 
 /// Seconds on a steady clock (for save intervals).
 double now_s() noexcept;

@@ -26,6 +26,7 @@
 #include <string>
 
 #include "pmcount/error.hpp"
+#include "core/stop.hpp"
 #include "structure/alternating_forest.hpp"
 #include "structure/general.hpp"
 
@@ -88,6 +89,7 @@ UndirectedGraph allowed_edges(const UndirectedGraph& graph,
         if (pending.empty()) {
             continue;
         }
+        pmcount::detail::throw_if_stopped("finding the edges of perfect matchings");  // a search: O(E·α(V))
 
         // Phase 2: search G − u from the partner, until every pending neighbour is outer.
         mate[static_cast<std::size_t>(u)] = mate[static_cast<std::size_t>(partner)] = -1;

@@ -33,6 +33,7 @@
 
 #include "pmcount/error.hpp"
 #include "pmcount/structure.hpp"
+#include "core/stop.hpp"
 #include "structure/alternating_forest.hpp"
 
 namespace pmcount {
@@ -69,6 +70,7 @@ GallaiEdmonds decompose(const UndirectedGraph& g) {
         if (mate[static_cast<std::size_t>(r)] >= 0 || dead[static_cast<std::size_t>(r)] != 0) {
             continue;
         }
+        pmcount::detail::throw_if_stopped("finding a maximum matching");  // a search is O(E·α(V)) at most
         if (!forest.grow(mate, {&r, 1}, &dead)) {
             for (const vertex_t v : forest.touched()) {
                 dead[static_cast<std::size_t>(v)] = 1;

@@ -28,6 +28,7 @@
 // for a witness c, below_child_block[n] marks the vertices hanging below c's child blocks.
 #include <algorithm>
 
+#include "core/stop.hpp"
 #include "structure/general.hpp"
 
 namespace pmcount::structure {
@@ -67,6 +68,9 @@ CutVertexSplit split_at_cut_vertices(const UndirectedGraph& graph) {
         }
         roots.push_back(root);
         const auto discover = [&](vertex_t v) {
+            if ((order.size() & 0xffff) == 0) {
+                pmcount::detail::throw_if_stopped("splitting the graph at its cut vertices");
+            }
             disc[static_cast<std::size_t>(v)] = low[static_cast<std::size_t>(v)] =
                 static_cast<vertex_t>(order.size());
             order.push_back(v);

@@ -20,6 +20,7 @@
 #include <algorithm>
 
 #include "pmcount/structure.hpp"
+#include "core/stop.hpp"
 
 namespace pmcount {
 
@@ -69,7 +70,8 @@ int square_components(const BipartiteGraph& g, const Matching& m, const std::vec
     const auto& offsets = g.left_offsets();
     const auto& adjacency = g.left_adjacency();
     constexpr vertex_t kUnvisited = -1;
-    std::vector<vertex_t> index(static_cast<std::size_t>(n), kUnvisited), lowlink(static_cast<std::size_t>(n), 0);
+    std::vector<vertex_t> index(static_cast<std::size_t>(n), kUnvisited),
+        lowlink(static_cast<std::size_t>(n), 0);
     std::vector<char> on_stack(static_cast<std::size_t>(n), 0);
     std::vector<vertex_t> tarjan_stack;
     std::vector<std::pair<vertex_t, edge_t>> calls;  // (vertex, next adjacency slot)
@@ -101,6 +103,9 @@ int square_components(const BipartiteGraph& g, const Matching& m, const std::vec
                     continue;
                 }
                 if (index[ws] == kUnvisited) {
+                    if ((counter & 0xffff) == 0) {
+                        pmcount::detail::throw_if_stopped("computing the Dulmage–Mendelsohn decomposition");
+                    }
                     index[ws] = lowlink[ws] = counter++;
                     tarjan_stack.push_back(w);
                     on_stack[ws] = 1;

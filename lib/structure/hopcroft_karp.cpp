@@ -16,12 +16,17 @@
 #include <limits>
 
 #include "pmcount/structure.hpp"
+#include "core/stop.hpp"
 
 namespace pmcount {
 
 namespace {
 
 constexpr vertex_t kUnreached = std::numeric_limits<vertex_t>::max();
+
+/// What an interrupted search was doing (pmcount::detail::throw_if_stopped: every phase, O(E), and every
+/// 65536 roots of a phase's search).
+constexpr const char* kMatching = "finding a maximum matching";
 
 /// Phase 1: BFS layers from the free left vertices. Returns true when a free right vertex is
 /// reachable, i.e. an augmenting path exists.
@@ -71,6 +76,9 @@ void augment_along_layers(const BipartiteGraph& g, Matching& m, std::vector<vert
         next[static_cast<std::size_t>(u)] = offsets[static_cast<std::size_t>(u)];
     }
     for (vertex_t root = 0; root < n; ++root) {
+        if ((root & 0xffff) == 0) {
+            pmcount::detail::throw_if_stopped(kMatching);
+        }
         if (m.row_match[static_cast<std::size_t>(root)] >= 0 ||
             layer[static_cast<std::size_t>(root)] != 0) {
             continue;
@@ -165,6 +173,7 @@ Matching maximum_matching(const BipartiteGraph& g, bool greedy_start) {
     std::vector<edge_t> next(n);
     queue.reserve(n);
     while (build_layers(g, m, layer, queue)) {
+        pmcount::detail::throw_if_stopped(kMatching);
         augment_along_layers(g, m, layer, next, stack, via);
     }
     if (m.size < g.n_left()) {

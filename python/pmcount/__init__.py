@@ -26,13 +26,14 @@ progress bar (tqdm when installed).
 from __future__ import annotations
 
 import math
+import numbers
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _core
+from . import _arguments, _core
 from ._errors import (
     DeviceError,
     DimensionMismatchError,
@@ -210,7 +211,6 @@ class Estimate:
     note: str
     raw: Dict[str, Any] = field(default_factory=dict)
 
-
 # ---- helpers ------------------------------------------------------------------------------------
 
 
@@ -240,36 +240,33 @@ def _progress_callback(progress: Progress) -> Tuple[Any, Callable[[], None]]:
 
 
 def _count_options(
-    method: str = "auto",
-    precision: str = "auto",
-    backend: str = "auto",
-    threads: int = 0,
-    gpus: Optional[Sequence[int]] = None,
-    structure: bool = True,
-    reductions: bool = True,
-    general: bool = False,
+    where: str,
+    method: Any = "auto",
+    precision: Any = "auto",
+    backend: Any = "auto",
+    threads: Any = 0,
+    gpus: Any = None,
+    structure: Any = True,
+    reductions: Any = True,
+    general: Any = False,
     explain_only: bool = False,
-    max_time: Optional[float] = None,
-    progress: Any = None,
-    gpu_kernels: str = "auto",
+    max_time: Any = None,
+    gpu_kernels: Any = "auto",
 ) -> Dict[str, Any]:
-    if not isinstance(threads, (int, np.integer)) or threads < 0:
-        raise InvalidArgumentError(f"threads must be a nonnegative integer, got {threads!r}")
-    if max_time is not None and not max_time > 0:
-        raise InvalidArgumentError(f"max_time must be a positive number of seconds, got {max_time!r}")
+    """The options of a count, each checked (pmcount._arguments) and named after `where`."""
     return {
-        "method": str(method),
-        "precision": str(precision),
-        "backend": str(backend),
-        "threads": int(threads),
-        "gpus": [int(g) for g in (gpus or [])],
-        "gpu_kernels": str(gpu_kernels),
-        "structure": bool(structure),
-        "reductions": bool(reductions),
-        "general": bool(general),
-        "explain_only": bool(explain_only),
-        "max_time": float(max_time) if max_time is not None else 0.0,
-        "progress": progress,
+        "method": _arguments.choice(method, where, "method"),
+        "precision": _arguments.choice(precision, where, "precision"),
+        "backend": _arguments.choice(backend, where, "backend"),
+        "threads": _arguments.threads(threads, where),
+        "gpus": _arguments.devices(gpus, where),
+        "gpu_kernels": _arguments.choice(gpu_kernels, where, "gpu_kernels"),
+        "structure": _arguments.flag(structure, where, "structure"),
+        "reductions": _arguments.flag(reductions, where, "reductions"),
+        "general": _arguments.flag(general, where, "general"),
+        "explain_only": explain_only,
+        "max_time": _arguments.limit(max_time, where, "max_time", "seconds"),
+        "progress": None,
     }
 
 
@@ -284,11 +281,16 @@ def _run(call: Callable[..., Dict[str, Any]], args: Tuple[Any, ...], options: Di
 
 
 def _is_networkx(obj: Any) -> bool:
-    return type(obj).__module__.split(".")[0] == "networkx" and hasattr(obj, "is_directed")
+    """A networkx graph of any class: Graph, DiGraph, MultiGraph, MultiDiGraph, their views and
+    the user's subclasses. networkx is optional: without it imported no object can be one."""
+    nx = sys.modules.get("networkx")
+    return nx is not None and isinstance(obj, nx.Graph)
 
 
 def _is_sparse(obj: Any) -> bool:
-    return type(obj).__module__.split(".")[0] == "scipy" and hasattr(obj, "tocoo")
+    """A SciPy sparse matrix or array of any format (or a subclass of one)."""
+    sparse = sys.modules.get("scipy.sparse")
+    return sparse is not None and bool(sparse.issparse(obj))
 
 
 def _pairs(pairs: Iterable[Tuple[int, int]]) -> np.ndarray:
@@ -297,47 +299,146 @@ def _pairs(pairs: Iterable[Tuple[int, int]]) -> np.ndarray:
 
 
 def _indexed_edges(graph: Any) -> Tuple[List[Any], np.ndarray]:
-    """The graph's nodes in its order, and its edges as pairs of their indices."""
+    """The graph's nodes in its order, and its edges as pairs of their indices (a MultiGraph's
+    parallel edges once each; edge attributes are not read)."""
     nodes = list(graph.nodes())
     index = {node: i for i, node in enumerate(nodes)}
     return nodes, _pairs((index[u], index[v]) for u, v in graph.edges())
 
 
-def _reject_self_loops(graph: Any) -> None:
-    for u, v in graph.edges():
-        if u == v:
-            raise InvalidInputError(
-                f"self-loop at node {u!r}: no perfect matching can use it (remove it)"
-            )
+def _reject_self_loops(nodes: List[Any], edges: np.ndarray, where: str) -> None:
+    loops = np.flatnonzero(edges[:, 0] == edges[:, 1])
+    if loops.size:
+        node = _arguments.show(nodes[edges[loops[0], 0]])
+        raise InvalidInputError(
+            f"{where}: self-loop at node {node}: no perfect matching can use it (remove it)")
+
+
+def _multiplicities(edges: np.ndarray, directed: bool) -> Tuple[np.ndarray, np.ndarray]:
+    """The distinct edges (arcs) of a multigraph, (k, 2), with how often each occurs (k,):
+    parallel edges are distinct edges, so a count is that of the matrix of multiplicities."""
+    if not directed:
+        edges = np.sort(edges, axis=1)
+    if not edges.size:
+        return edges, np.zeros(0, dtype=np.int64)
+    distinct, counts = np.unique(edges, axis=0, return_counts=True)
+    return np.ascontiguousarray(distinct), counts.astype(np.int64)
+
+
+def _triplets(shape: Tuple[int, int], rows: np.ndarray, cols: np.ndarray,
+              values: np.ndarray) -> Tuple[Any, ...]:
+    """The arguments of _core's NAME_sparse_SUFFIX functions before their options: the matrix
+    with entries values[k] at (rows[k], cols[k])."""
+    return (shape[0], shape[1], np.ascontiguousarray(rows, dtype=np.int64),
+            np.ascontiguousarray(cols, dtype=np.int64), np.ascontiguousarray(values))
+
+
+def _sparse_call(name: str, shape: Tuple[int, int], rows: np.ndarray, cols: np.ndarray,
+                 values: np.ndarray, options: Dict[str, Any], progress: Progress) -> Result:
+    """permanent / hafnian of the matrix with entries values[k] at (rows[k], cols[k])."""
+    call = getattr(_core, f"{name}_sparse_{_suffix(values.dtype)}")
+    return _run(call, _triplets(shape, rows, cols, values), options, progress)
 
 
 def _matrix(a: Any, what: str) -> Tuple[str, Any]:
     """('dense', ndarray) or ('sparse', coo) with dtype int64, float64 or complex128."""
     if _is_sparse(a):
-        coo = a.tocoo()
-        coo.sum_duplicates()
-        return "sparse", coo.astype(_entry_dtype(coo.dtype, what))
+        if len(a.shape) != 2:
+            raise DimensionMismatchError(
+                f"{what}: expected a 2-dimensional matrix, got a sparse array of shape {a.shape}")
+        coo = a.tocoo(copy=True)
+        # Repeated entries add up: in the wide type, not the input's (two int8 100s are 200,
+        # not -56), and never beyond int64.
+        coo.data = _entries(coo.data, what)
+        _check_duplicate_sums(coo, what)
+        with np.errstate(over="ignore"):  # floats summed to inf are refused below, in one line
+            coo.sum_duplicates()
+        return "sparse", coo
     if _is_networkx(a):
         raise TypeError(f"{what}: expected a matrix, got a networkx graph")
-    array = np.asarray(a)
+    try:
+        # Nested lists as Python objects: NumPy would round an int beyond int64 to a float.
+        array = np.asarray(a, dtype=object if isinstance(a, (list, tuple)) else None)
+    except ValueError as e:  # an array-like NumPy cannot read as one array
+        raise DimensionMismatchError(f"{what}: not a matrix ({str(e).splitlines()[0]})") from None
+    if array.dtype == object and array.ndim == 1 and \
+            any(isinstance(x, (list, tuple, np.ndarray)) for x in array):
+        raise DimensionMismatchError(f"{what}: the rows of the matrix differ in length")
+    if array.dtype == object and array.ndim == 0:
+        raise TypeError(f"{what}: expected a matrix (NumPy array, SciPy sparse matrix or nested "
+                        f"lists), got {type(a).__name__}")
     if array.ndim != 2:
-        raise DimensionMismatchError(f"{what}: expected a 2-dimensional matrix, got shape {array.shape}")
-    return "dense", np.ascontiguousarray(array, dtype=_entry_dtype(array.dtype, what))
+        raise DimensionMismatchError(
+            f"{what}: expected a 2-dimensional matrix, got shape {array.shape}")
+    return "dense", np.ascontiguousarray(_entries(array, what))
 
 
-def _entry_dtype(dtype: np.dtype, what: str) -> type:
+_INT64_MAX = 2**63 - 1
+
+
+def _check_duplicate_sums(coo: Any, what: str) -> None:
+    """InvalidArgumentError when repeated integer entries of a COO matrix add up beyond int64
+    (their sum in doubles tells: an int64 sum would wrap around silently)."""
+    if coo.data.dtype != np.int64 or not coo.nnz:
+        return
+    key = coo.row.astype(np.int64) * coo.shape[1] + coo.col
+    distinct, position = np.unique(key, return_inverse=True)
+    if len(distinct) == coo.nnz:
+        return
+    sums = np.zeros(len(distinct))
+    np.add.at(sums, position, coo.data.astype(np.float64))
+    beyond = np.flatnonzero(np.abs(sums) >= 2.0**63)
+    if beyond.size:
+        i, j = divmod(int(distinct[beyond[0]]), coo.shape[1])
+        raise InvalidArgumentError(
+            f"{what}: the repeated entries at ({i}, {j}) add up to about {sums[beyond[0]]:.3g}, "
+            "beyond a signed 64-bit integer, the entries pmcount counts with exactly")
+
+
+def _entries(values: np.ndarray, what: str) -> np.ndarray:
+    """The entries as int64 (bool, integers), float64 (floats) or complex128 (complex), the kinds
+    the C++ library takes; an integer beyond int64 is an InvalidArgumentError (exact arithmetic
+    takes int64 entries), any other kind of entry a TypeError."""
+    dtype = values.dtype
+    if dtype == object:
+        return _object_entries(values, what)
     if dtype == np.bool_ or np.issubdtype(dtype, np.signedinteger):
-        return np.int64
+        return values.astype(np.int64, copy=False)
     if np.issubdtype(dtype, np.unsignedinteger):
-        if dtype.itemsize >= 8:
-            raise TypeError(f"{what}: unsigned 64-bit entries may exceed int64; convert first")
-        return np.int64
+        if values.size and dtype.itemsize >= 8 and values.max() > _INT64_MAX:
+            raise InvalidArgumentError(
+                f"{what}: entry {int(values.max())} does not fit in a signed 64-bit integer, "
+                "the entries pmcount counts with exactly (use floats)")
+        return values.astype(np.int64, copy=False)
     if np.issubdtype(dtype, np.floating):
-        return np.float64
+        return values.astype(np.float64, copy=False)
     if np.issubdtype(dtype, np.complexfloating):
-        return np.complex128
+        return values.astype(np.complex128, copy=False)
     raise TypeError(f"{what}: entries of type {dtype} are not numbers pmcount takes "
                     "(bool, integer, float or complex)")
+
+
+def _object_entries(values: np.ndarray, what: str) -> np.ndarray:
+    """Entries held as Python objects (nested lists with ints beyond int64, Fractions, mixed
+    kinds): integers stay exact, other real numbers become floats, complex numbers complex."""
+    flat = values.ravel()
+    if all(isinstance(x, (numbers.Integral, np.bool_)) for x in flat):
+        for x in flat:
+            if not -_INT64_MAX - 1 <= int(x) <= _INT64_MAX:
+                raise InvalidArgumentError(
+                    f"{what}: entry {_arguments.show(int(x))} does not fit in a signed 64-bit "
+                    "integer, the entries pmcount counts with exactly (use floats)")
+        return np.array([int(x) for x in flat], dtype=np.int64).reshape(values.shape)
+    for kind, dtype in ((numbers.Real, np.float64), (numbers.Complex, np.complex128)):
+        if all(isinstance(x, kind) for x in flat):
+            try:
+                return np.array([dtype(x) for x in flat], dtype=dtype).reshape(values.shape)
+            except OverflowError:  # an int beyond a double
+                raise InvalidArgumentError(
+                    f"{what}: an integer entry does not fit in a double") from None
+    odd = next(x for x in flat if not isinstance(x, numbers.Complex))
+    raise TypeError(f"{what}: entries such as {_arguments.show(odd)} ({type(odd).__name__}) are "
+                    "not numbers pmcount takes (bool, integer, float or complex)")
 
 
 def _suffix(dtype: np.dtype) -> str:
@@ -371,34 +472,38 @@ def _binary_edges(kind: str, m: Any, what: str) -> np.ndarray:
 
 def _matrix_call(name: str, kind: str, m: Any, options: Dict[str, Any],
                  progress: Progress) -> Result:
-    suffix = _suffix(m.dtype)
     if kind == "sparse":
-        call = getattr(_core, f"{name}_sparse_{suffix}")
-        args = (m.shape[0], m.shape[1], m.row.astype(np.int64), m.col.astype(np.int64),
-                np.ascontiguousarray(m.data))
-    else:
-        call = getattr(_core, f"{name}_dense_{suffix}")
-        args = (m,)
-    return _run(call, args, options, progress)
+        return _sparse_call(name, m.shape, m.row, m.col, m.data, options, progress)
+    return _run(getattr(_core, f"{name}_dense_{_suffix(m.dtype)}"), (m,), options, progress)
 
 
-def _graph_result(graph: Any, options: Dict[str, Any], progress: Progress) -> Result:
+def _graph_result(graph: Any, where: str, options: Dict[str, Any], progress: Progress) -> Result:
     """Perfect matchings of a networkx graph, or of the bipartite graph of a 0-1 matrix."""
     if _is_networkx(graph):
         if graph.is_directed():
-            raise TypeError("count_perfect_matchings takes an undirected graph; for a directed "
-                            "one use pmcount.count_cycle_covers")
-        _reject_self_loops(graph)
+            raise TypeError(f"{where} takes an undirected graph; for a directed one use "
+                            "pmcount.count_cycle_covers")
         nodes, edges = _indexed_edges(graph)
+        _reject_self_loops(nodes, edges, where)
         if graph.is_multigraph():
-            # Parallel edges are distinct edges: the count is the hafnian of the multiplicities.
-            a = np.zeros((len(nodes), len(nodes)), dtype=np.int64)
-            np.add.at(a, (edges[:, 0], edges[:, 1]), 1)
-            np.add.at(a, (edges[:, 1], edges[:, 0]), 1)
-            return _matrix_call("hafnian", "dense", a, options, progress)
+            distinct, counts = _multiplicities(edges, directed=False)
+            if np.any(counts > 1):
+                # The hafnian of the symmetric matrix of multiplicities, kept sparse.
+                return _sparse_call(
+                    "hafnian", (len(nodes), len(nodes)),
+                    np.concatenate([distinct[:, 0], distinct[:, 1]]),
+                    np.concatenate([distinct[:, 1], distinct[:, 0]]),
+                    np.concatenate([counts, counts]), options, progress)
+            edges = distinct
         return _run(_core.count_general, (len(nodes), edges), options, progress)
-    kind, m = _matrix(graph, "count_perfect_matchings")
-    edges = _binary_edges(kind, m, "count_perfect_matchings")
+    kind, m = _matrix(graph, where)
+    return _bipartite_result(kind, m, where, options, progress)
+
+
+def _bipartite_result(kind: str, m: Any, where: str, options: Dict[str, Any],
+                      progress: Progress) -> Result:
+    """Perfect matchings of the bipartite graph of a 0-1 matrix."""
+    edges = _binary_edges(kind, m, where)
     return _run(_core.count_bipartite, (m.shape[0], m.shape[1], edges), options, progress)
 
 
@@ -422,20 +527,27 @@ def count_perfect_matchings(
 ) -> Union[int, Result]:
     """The exact number of perfect matchings of ``G``, as a Python ``int``.
 
-    G: a networkx Graph or MultiGraph (any node labels; bipartite or not; parallel edges count
-    as distinct edges), or the 0-1 biadjacency matrix of a bipartite graph (SciPy sparse, NumPy
-    array or nested lists; rows one side, columns the other, not necessarily square).
+    G: a networkx ``Graph`` or ``MultiGraph`` (or a subclass or view of one; any node labels;
+    bipartite or not), or the 0-1 biadjacency matrix of a bipartite graph (SciPy sparse, NumPy
+    array or nested lists; rows one side, columns the other, not necessarily square). Parallel
+    edges of a MultiGraph are distinct edges: their multiplicities are summed and the count is
+    the hafnian of the matrix of multiplicities, built sparse. Edge attributes (weights) are not
+    read; for a weighted sum use :func:`hafnian` of ``networkx.to_scipy_sparse_array(G)``. A
+    self-loop raises InvalidInputError.
 
     method: "auto", "ryser", "sparyser", "skipper", "planar", "frontier", "hafnian",
-    "brute-force". backend: "auto", "cpu", "cuda". threads: CPU threads (0: all cores).
-    gpus: GPU indices (default: all). gpu_kernels: how the sparse GPU engines get the matrix:
-    "auto", "tables" (one kernel per order) or "generated" (a kernel compiled for this matrix;
-    docs/gpu.md).
+    "brute-force". backend: "auto", "cpu", "cuda". threads: CPU threads, 0 to 4096 (0: all
+    cores). gpus: GPU indices, each 0 to 1023 (default: all). gpu_kernels: how the sparse GPU
+    engines get the matrix: "auto", "tables" (one kernel per order) or "generated" (a kernel
+    compiled for this matrix; docs/gpu.md).
     general: count through the general-graph path even when G is bipartite (for checking).
     structure, reductions: the structure front end (switch off only to measure it).
-    max_time: raise ProblemTooLargeError instead of starting a count predicted to take longer.
+    max_time: raise ProblemTooLargeError instead of starting a count predicted to take longer
+    than this many seconds (None, 0 or inf: no limit, as the CLI's ``--max-time 0``).
     progress: True for a progress bar, or a callable(fraction, elapsed_seconds).
     full: return the :class:`Result` (method, timings, structure) instead of the int.
+    An argument out of its range raises InvalidArgumentError (a ValueError) naming the range; one
+    of the wrong type, TypeError.
 
     >>> import networkx as nx
     >>> count_perfect_matchings(nx.complete_graph(6))   # 5!! = 15
@@ -444,10 +556,15 @@ def count_perfect_matchings(
     0
     >>> count_perfect_matchings([[1, 1], [1, 1]])       # K_{2,2} as a biadjacency matrix
     2
+    >>> count_perfect_matchings(nx.MultiGraph([(0, 1), (0, 1), (1, 2), (2, 3), (3, 0)]))
+    3
     """
-    options = _count_options(method, "exact", backend, threads, gpus, structure, reductions,
-                             general, False, max_time, gpu_kernels=gpu_kernels)
-    return _graph_result(G, options, progress)._public(full)
+    where = "count_perfect_matchings"
+    options = _count_options(where, method, "exact", backend, threads, gpus, structure,
+                             reductions, general, False, max_time, gpu_kernels)
+    full = _arguments.flag(full, where, "full")
+    progress = _arguments.progress(progress, where)
+    return _graph_result(G, where, options, progress)._public(full)
 
 
 def count_cycle_covers(
@@ -466,53 +583,90 @@ def count_cycle_covers(
 ) -> Union[int, Result]:
     """The exact number of cycle covers of a directed graph, as a Python ``int``.
 
-    D: a networkx DiGraph or MultiDiGraph (a self-loop is a fixed point; parallel arcs count as
-    distinct arcs; an undirected graph counts as the digraph with both arcs of each edge), or the
-    square 0-1 adjacency matrix (row u, column v ⇔ arc u → v). This is the permanent of the
-    adjacency matrix. Options as for :func:`count_perfect_matchings`.
+    D: a networkx ``DiGraph`` or ``MultiDiGraph`` (or a subclass or view of one; a self-loop is
+    a fixed point; parallel arcs are distinct arcs, their multiplicities summed, as for
+    :func:`count_perfect_matchings`; an undirected graph counts as the digraph with both arcs of
+    each edge), or the square 0-1 adjacency matrix (row u, column v ⇔ arc u → v). This is the
+    permanent of the adjacency matrix (of multiplicities). Options as for
+    :func:`count_perfect_matchings`.
 
     >>> import networkx as nx
     >>> count_cycle_covers(nx.complete_graph(4).to_directed())   # derangements of 4
     9
     """
-    options = _count_options(method, "exact", backend, threads, gpus, structure, reductions,
-                             False, False, max_time, gpu_kernels=gpu_kernels)
+    where = "count_cycle_covers"
+    options = _count_options(where, method, "exact", backend, threads, gpus, structure,
+                             reductions, False, False, max_time, gpu_kernels)
+    full = _arguments.flag(full, where, "full")
+    progress = _arguments.progress(progress, where)
     if _is_networkx(D):
-        digraph = D if D.is_directed() else D.to_directed()
-        nodes, arcs = _indexed_edges(digraph)
-        if digraph.is_multigraph():
-            a = np.zeros((len(nodes), len(nodes)), dtype=np.int64)
-            np.add.at(a, (arcs[:, 0], arcs[:, 1]), 1)
-            return _matrix_call("permanent", "dense", a, options, progress)._public(full)
-        return _run(_core.count_cycle_covers, (len(nodes), arcs), options,
+        nodes, arcs = _indexed_edges(D)
+        n = len(nodes)
+        if not D.is_directed():
+            # Both arcs of each edge; a self-loop is one arc, a fixed point (as D.to_directed()
+            # has it, without copying the graph and its attributes).
+            arcs = np.concatenate([arcs, arcs[arcs[:, 0] != arcs[:, 1]][:, ::-1]])
+        if D.is_multigraph():
+            distinct, counts = _multiplicities(arcs, directed=True)
+            if np.any(counts > 1):
+                return _sparse_call("permanent", (n, n), distinct[:, 0], distinct[:, 1], counts,
+                                    options, progress)._public(full)
+            arcs = distinct
+        return _run(_core.count_cycle_covers, (n, np.ascontiguousarray(arcs)), options,
                     progress)._public(full)
-    kind, m = _matrix(D, "count_cycle_covers")
+    kind, m = _matrix(D, where)
     if m.shape[0] != m.shape[1]:
         raise DimensionMismatchError(
-            f"count_cycle_covers: an adjacency matrix is square, got {m.shape[0]}×{m.shape[1]}")
-    arcs = _binary_edges(kind, m, "count_cycle_covers")
+            f"{where}: an adjacency matrix is square, got {m.shape[0]}×{m.shape[1]}")
+    arcs = _binary_edges(kind, m, where)
     return _run(_core.count_cycle_covers, (m.shape[0], arcs), options, progress)._public(full)
 
 
-def _repeated(m: np.ndarray, rows: Optional[Sequence[int]], cols: Optional[Sequence[int]]) -> np.ndarray:
+# A matrix with repeated rows and columns is built before it is counted: a few multiplicities
+# can ask for any size, so the stored entries (every one for a dense A, the nonzeros for a
+# sparse one) are bounded at 2^27 (1 GiB of doubles, copied once more by the C++ side).
+_MAX_REPEATED_ENTRIES = 2**27
+
+
+def _repeated(kind: str, m: Any, rows: Any, cols: Any) -> Tuple[str, Any]:
     """A with row i repeated rows[i] times and column j repeated cols[j] times."""
-    def counts(spec: Optional[Sequence[int]], size: int, what: str) -> Optional[np.ndarray]:
+    def counts(spec: Any, size: int, what: str) -> np.ndarray:
         if spec is None:
-            return None
+            return np.ones(size, dtype=np.int64)
         c = np.asarray(spec)
-        if c.shape != (size,) or not np.issubdtype(c.dtype, np.integer) or np.any(c < 0):
+        if c.shape != (size,) or not (c.dtype == object or np.issubdtype(c.dtype, np.integer)):
             raise InvalidArgumentError(
-                f"permanent: {what} must be {size} nonnegative integers (one per {what[:-1]}), "
-                f"got {spec!r}")
-        return c.astype(np.int64)
+                f"permanent: {what} must be {size} integers (one per {what[:-1]}) in "
+                f"[0, {_arguments.bound(_arguments.INT32_MAX)}], got {_arguments.show(spec)}")
+        return np.array([_arguments.integer(x, "permanent", f"each of {what}", 0,
+                                            _arguments.INT32_MAX) for x in c], dtype=np.int64)
 
     r = counts(rows, m.shape[0], "rows")
     c = counts(cols, m.shape[1], "cols")
-    if r is not None:
-        m = np.repeat(m, r, axis=0)
-    if c is not None:
-        m = np.repeat(m, c, axis=1)
-    return np.ascontiguousarray(m)
+    shape = (int(r.sum()), int(c.sum()))  # each below 2^31, so no sum overflows
+    if kind == "sparse":
+        stored = float(np.sum(r[m.row].astype(np.float64) * c[m.col]))
+    else:
+        stored = float(shape[0]) * float(shape[1])
+    if max(shape) > _arguments.INT32_MAX or stored > _MAX_REPEATED_ENTRIES:
+        raise InvalidArgumentError(
+            f"permanent: rows and cols repeat the matrix into a {shape[0]}×{shape[1]} one with "
+            f"{stored:.3g} stored entries; at most {_arguments.bound(_MAX_REPEATED_ENTRIES)} "
+            "entries and 2^31 - 1 rows and columns are taken")
+    if kind == "dense":
+        return kind, np.ascontiguousarray(np.repeat(np.repeat(m, r, axis=0), c, axis=1))
+    # Sparse: select the repeated rows and columns with 0-1 matrices, R·A·Cᵀ.
+    import scipy.sparse as sp
+
+    def selection(k: np.ndarray) -> Any:
+        total = int(k.sum())
+        return sp.csr_array((np.ones(total, dtype=m.dtype),
+                             (np.arange(total), np.repeat(np.arange(len(k)), k))),
+                            shape=(total, len(k)))
+
+    out = (selection(r) @ sp.csr_array(m) @ selection(c).T).tocoo()
+    out.sum_duplicates()
+    return kind, out
 
 
 def permanent(
@@ -537,11 +691,14 @@ def permanent(
     A: NumPy array (bool/int → exact ``int``; float → :class:`FloatResult`; complex →
     :class:`ComplexResult`, each a float/complex with ``.error``), SciPy sparse matrix or nested
     lists. A non-square matrix has permanent 0 (with a note in ``full=True``), 0×0 has 1.
-    precision: "auto" (exact for integers, double otherwise), "exact", "double", "dd"
-    (double-double), "plain-double" (GPU), "certified" (dense Ryser, CPU or GPU; ``.error`` is
-    then a proven bound). rows, cols: multiplicities — row i repeated rows[i]
-    times, column j cols[j] times (as photonics codes write repeated modes). Other options as
-    for :func:`count_perfect_matchings`.
+    An integer entry beyond int64 raises InvalidArgumentError; NaN or inf entries too.
+    precision: "auto" (exact for integers, double otherwise; the double result is counted again,
+    certified or in double-double, when cancellation took half of its digits), "exact",
+    "double", "dd" (double-double), "plain-double" (GPU, uncompensated), "certified" (dense
+    Ryser, CPU or GPU; ``.error`` is then a proven bound: value ± error holds the exact
+    permanent). rows, cols: multiplicities, each 0 to 2^31 - 1 — row i repeated rows[i] times,
+    column j cols[j] times (as photonics codes write repeated modes); the repeated matrix may
+    store at most 2^27 entries. Other options as for :func:`count_perfect_matchings`.
 
     >>> import numpy as np
     >>> permanent(np.array([[1, 2], [3, 4]]))
@@ -549,15 +706,15 @@ def permanent(
     >>> permanent(np.array([[1, 2], [3, 4]]), rows=[2, 0], cols=[1, 1])   # [[1, 2], [1, 2]]
     4
     """
-    options = _count_options(method, precision, backend, threads, gpus, structure, reductions,
-                             False, False, max_time, gpu_kernels=gpu_kernels)
-    kind, m = _matrix(A, "permanent")
+    where = "permanent"
+    options = _count_options(where, method, precision, backend, threads, gpus, structure,
+                             reductions, False, False, max_time, gpu_kernels)
+    full = _arguments.flag(full, where, "full")
+    progress = _arguments.progress(progress, where)
+    kind, m = _matrix(A, where)
     if rows is not None or cols is not None:
-        if kind == "sparse":
-            m = m.toarray()
-            kind = "dense"
-        m = _repeated(m, rows, cols)
-    _check_finite(kind, m, "permanent")
+        kind, m = _repeated(kind, m, rows, cols)
+    _check_finite(kind, m, where)
     return _matrix_call("permanent", kind, m, options, progress)._public(full)
 
 
@@ -584,29 +741,47 @@ def hafnian(
     >>> hafnian(np.ones((6, 6), dtype=int))   # 5!! = 15
     15
     """
-    options = _count_options(method, precision, backend, threads, gpus, structure, reductions,
-                             False, False, max_time)
-    kind, m = _matrix(A, "hafnian")
-    _check_finite(kind, m, "hafnian")
+    where = "hafnian"
+    options = _count_options(where, method, precision, backend, threads, gpus, structure,
+                             reductions, False, False, max_time)
+    full = _arguments.flag(full, where, "full")
+    progress = _arguments.progress(progress, where)
+    kind, m = _matrix(A, where)
+    _check_finite(kind, m, where)
     return _matrix_call("hafnian", kind, m, options, progress)._public(full)
 
 
-def explain(G: Any, *, hafnian: bool = False, **options: Any) -> Dict[str, Any]:
+_EXPLAIN_OPTIONS = ("method", "precision", "backend", "threads", "gpus", "gpu_kernels",
+                    "structure", "reductions", "general", "max_time")
+
+
+def explain(G: Any, *, hafnian: bool = False, progress: Progress = False,
+            **options: Any) -> Dict[str, Any]:
     """The plan pmcount would run for ``G``, without counting: a dict with the structure front
     end's findings (``structure``), the leaves with their engines and predicted seconds, the plan
     as text (``structure["plan"]``) and the predicted total (``predicted_seconds``).
 
     G: anything :func:`count_perfect_matchings` takes, or a matrix (its permanent; with
-    ``hafnian=True`` its hafnian). Options as for :func:`permanent`.
+    ``hafnian=True`` its hafnian). Options (method, precision, backend, threads, gpus,
+    gpu_kernels, structure, reductions, general, max_time) as for :func:`permanent`.
     """
-    progress = options.pop("progress", False)
-    opts = _count_options(explain_only=True, **options)
-    if _is_networkx(G) or (not hafnian and _is_binary_matrix(G)):
-        r = _graph_result(G, opts, progress)
+    where = "explain"
+    for name in options:
+        if name not in _EXPLAIN_OPTIONS:
+            raise TypeError(f"explain() got an unexpected keyword argument {name!r} (it takes "
+                            f"{', '.join(_EXPLAIN_OPTIONS)})")
+    opts = _count_options(where, explain_only=True, **options)
+    hafnian = _arguments.flag(hafnian, where, "hafnian")
+    progress = _arguments.progress(progress, where)
+    if _is_networkx(G):
+        r = _graph_result(G, where, opts, progress)
     else:
-        kind, m = _matrix(G, "explain")
-        _check_finite(kind, m, "explain")
-        r = _matrix_call("hafnian" if hafnian else "permanent", kind, m, opts, progress)
+        kind, m = _matrix(G, where)
+        _check_finite(kind, m, where)
+        if not hafnian and _is_binary(kind, m):
+            r = _bipartite_result(kind, m, where, opts, progress)
+        else:
+            r = _matrix_call("hafnian" if hafnian else "permanent", kind, m, opts, progress)
     return {
         "method": r.method,
         "backend": r.backend,
@@ -616,11 +791,7 @@ def explain(G: Any, *, hafnian: bool = False, **options: Any) -> Dict[str, Any]:
     }
 
 
-def _is_binary_matrix(a: Any) -> bool:
-    try:
-        kind, m = _matrix(a, "explain")
-    except (TypeError, ValueError):
-        return False
+def _is_binary(kind: str, m: Any) -> bool:
     values = m.data if kind == "sparse" else m
     return bool(np.all((values == 0) | (values == 1)))
 
@@ -647,65 +818,48 @@ def estimate(
     """An unbiased estimate of the number of perfect matchings of a bipartite graph (or of a
     nonnegative matrix's permanent), with a confidence interval.
 
-    G: a bipartite networkx Graph, a 0-1 biadjacency matrix, or a nonnegative real matrix.
-    Stopping: rel_error (the confidence interval's relative half-width), time (seconds),
-    samples; the first reached stops (none given: a 1% half-width or 120 s). estimator:
-    "rasmussen", "rasmussen+", "scaling", "scaling+". particles: 0 chooses populations from the
-    graph's order and the budget (about 8 particles per row, resampled every 16 steps), 1 draws
-    independent samples, P > 1 populations of P resampled every ``resample_every`` steps (0: 16;
-    see docs/estimators.md).
+    G: a bipartite networkx ``Graph`` or ``MultiGraph`` (or a subclass or view of one; parallel
+    edges are distinct edges, as for :func:`count_perfect_matchings`), a 0-1 biadjacency
+    matrix, or a nonnegative real matrix (NumPy, SciPy sparse, nested lists). A complex matrix
+    raises InvalidArgumentError: the estimators draw each row's partner with probability
+    proportional to its entry, which needs nonnegative real entries.
+    Stopping: rel_error (the confidence interval's relative half-width, ≥ 0), time (seconds,
+    ≥ 0), samples (0 to 2^64 - 1); the first reached stops, and None or 0 leaves one out (none
+    given: a 1% half-width or 120 s). seed: 0 to 2^64 - 1. confidence: in (0, 1). estimator:
+    "rasmussen", "rasmussen+", "scaling", "scaling+". particles: 0 to 2^30; 0 chooses
+    populations from the graph's order and the budget (about 8 particles per row, resampled
+    every 16 steps), 1 draws independent samples, P > 1 populations of P resampled every
+    ``resample_every`` steps (0 to 2^31 - 1; 0: 16; see docs/estimators.md). backend, threads,
+    gpus, progress as for :func:`count_perfect_matchings`.
 
     >>> e = estimate(grid(8, 8), rel_error=0.05, seed=3)
     >>> e.ci[0] < 12988816 < e.ci[1]
     True
     """
+    where = "estimate"
     opts = {
-        "estimator": str(estimator),
-        "backend": str(backend),
-        "threads": int(threads),
-        "gpus": [int(g) for g in (gpus or [])],
-        "samples": int(samples or 0),
-        "time": float(time or 0.0),
-        "rel_error": float(rel_error or 0.0),
-        "confidence": float(confidence),
-        "seed": int(seed),
-        "particles": int(particles),
-        "resample_every": int(resample_every),
+        "estimator": _arguments.choice(estimator, where, "estimator"),
+        "backend": _arguments.choice(backend, where, "backend"),
+        "threads": _arguments.threads(threads, where),
+        "gpus": _arguments.devices(gpus, where),
+        "samples": _arguments.count_or_none(samples, where, "samples", " (0 or None: no limit)"),
+        "time": _arguments.limit(time, where, "time", "seconds"),
+        "rel_error": 0.0 if rel_error is None else _arguments.real(
+            rel_error, where, "rel_error", 0, math.inf, open_high=True,
+            meaning=" (the interval's relative half-width; 0 or None: no target)"),
+        "confidence": _arguments.real(confidence, where, "confidence", 0, 1, open_low=True,
+                                      open_high=True),
+        "seed": _arguments.integer(seed, where, "seed", 0, _arguments.UINT64_MAX),
+        "particles": _arguments.integer(particles, where, "particles", 0, 2**30,
+                                        " (0: automatic, 1: independent samples)"),
+        "resample_every": _arguments.integer(resample_every, where, "resample_every", 0,
+                                             _arguments.INT32_MAX, " (0: every 16 steps)"),
     }
+    progress = _arguments.progress(progress, where)
     callback, close = _progress_callback(progress)
     opts["progress"] = callback
     try:
-        if _is_networkx(G):
-            if G.is_directed() or G.is_multigraph():
-                raise TypeError("estimate takes a simple undirected bipartite graph")
-            _reject_self_loops(G)
-            nodes, edges = _indexed_edges(G)
-            sides = _core.bipartition(len(nodes), edges)
-            if sides is None:
-                raise NotBipartiteError(
-                    "estimate: the graph has an odd cycle; the estimators count perfect "
-                    "matchings of bipartite graphs (use count_perfect_matchings for an exact "
-                    "count of any graph)")
-            left, right = sides
-            position = np.empty(len(nodes), dtype=np.int64)
-            position[left] = np.arange(len(left))
-            position[right] = np.arange(len(right))
-            is_left = np.zeros(len(nodes), dtype=bool)
-            is_left[left] = True
-            u, v = edges[:, 0], edges[:, 1]
-            lr = np.where(is_left[u][:, None], edges, edges[:, ::-1])
-            pairs = np.stack([position[lr[:, 0]], position[lr[:, 1]]], axis=1).astype(np.int64)
-            raw = _core.estimate_bipartite(len(left), len(right), np.ascontiguousarray(pairs), opts)
-        else:
-            kind, m = _matrix(G, "estimate")
-            _check_finite(kind, m, "estimate")
-            if _is_binary_matrix(G):
-                edges = _binary_edges(kind, m, "estimate")
-                raw = _core.estimate_bipartite(m.shape[0], m.shape[1], edges, opts)
-            else:
-                dense = m.toarray() if kind == "sparse" else m
-                raw = getattr(_core, f"estimate_dense_{_suffix(dense.dtype)}")(
-                    np.ascontiguousarray(dense), opts)
+        raw = _graph_estimate(G, opts) if _is_networkx(G) else _matrix_estimate(G, opts)
     finally:
         close()
     return Estimate(
@@ -722,6 +876,56 @@ def estimate(
     )
 
 
+def _graph_estimate(G: Any, opts: Dict[str, Any]) -> Dict[str, Any]:
+    """estimate() of a networkx graph: its sides found by pmcount, parallel edges summed."""
+    if G.is_directed():
+        raise TypeError("estimate takes an undirected bipartite graph; for the cycle covers of a "
+                        "directed one, estimate the permanent of its adjacency matrix "
+                        "(networkx.to_scipy_sparse_array)")
+    nodes, edges = _indexed_edges(G)
+    _reject_self_loops(nodes, edges, "estimate")
+    counts = None
+    if G.is_multigraph():
+        edges, counts = _multiplicities(edges, directed=False)
+    sides = _core.bipartition(len(nodes), edges)
+    if sides is None:
+        raise NotBipartiteError(
+            "estimate: the graph has an odd cycle; the estimators count perfect "
+            "matchings of bipartite graphs (use count_perfect_matchings for an exact "
+            "count of any graph)")
+    left, right = sides
+    position = np.empty(len(nodes), dtype=np.int64)
+    position[left] = np.arange(len(left))
+    position[right] = np.arange(len(right))
+    is_left = np.zeros(len(nodes), dtype=bool)
+    is_left[left] = True
+    lr = np.where(is_left[edges[:, 0]][:, None], edges, edges[:, ::-1])
+    pairs = np.stack([position[lr[:, 0]], position[lr[:, 1]]], axis=1).astype(np.int64)
+    if counts is not None and np.any(counts > 1):
+        return _core.estimate_sparse_int(
+            *_triplets((len(left), len(right)), pairs[:, 0], pairs[:, 1], counts), opts)
+    return _core.estimate_bipartite(len(left), len(right), np.ascontiguousarray(pairs), opts)
+
+
+def _matrix_estimate(G: Any, opts: Dict[str, Any]) -> Dict[str, Any]:
+    """estimate() of a matrix: the bipartite graph of a 0-1 one, else the permanent, dense or
+    sparse as given."""
+    kind, m = _matrix(G, "estimate")
+    if m.dtype == np.complex128:
+        raise InvalidArgumentError(
+            "estimate: the estimators need a nonnegative real matrix, not a complex one (they "
+            "draw each row's partner with probability proportional to its entry)")
+    _check_finite(kind, m, "estimate")
+    if _is_binary(kind, m):
+        edges = _binary_edges(kind, m, "estimate")
+        return _core.estimate_bipartite(m.shape[0], m.shape[1], edges, opts)
+    suffix = _suffix(m.dtype)
+    if kind == "sparse":
+        return getattr(_core, f"estimate_sparse_{suffix}")(
+            *_triplets(m.shape, m.row, m.col, m.data), opts)
+    return getattr(_core, f"estimate_dense_{suffix}")(m, opts)
+
+
 def _power10(x: float) -> float:
     if math.isinf(x) and x < 0:
         return 0.0
@@ -732,9 +936,21 @@ def _power10(x: float) -> float:
 
 
 # ---- generators ---------------------------------------------------------------------------------
+# Sizes are checked here for their type and sign; the C++ generator refuses a graph beyond its
+# vertex and edge limits and says which.
 
 
-def _generated(spec: str, as_: str) -> Any:
+def _generated(where: str, shape: str, sizes: Dict[str, Any], as_: Any,
+               seed: Optional[Any] = None, p: Optional[Any] = None) -> Any:
+    """The graph of the generator spec "<where>:<shape with the sizes>[,p][,seed]", as `as_`."""
+    as_ = _arguments.choice(as_, where, "as_", ["networkx", "scipy", "numpy"])
+    spec = shape.format(**{name: _arguments.integer(v, where, name, 0, _arguments.INT32_MAX)
+                           for name, v in sizes.items()})
+    if p is not None:
+        spec += f",{_arguments.real(p, where, 'p', 0, 1)!r}"
+    if seed is not None:
+        # The spec's seed is read as a signed 64-bit count, as on the command line.
+        spec += f",{_arguments.integer(seed, where, 'seed', 0, 2**63 - 1)}"
     n_left, n_right, edges = _core.generate(spec)
     if as_ == "networkx":
         import networkx as nx
@@ -750,45 +966,46 @@ def _generated(spec: str, as_: str) -> Any:
 
         data = np.ones(len(pairs), dtype=np.int8)
         return sp.csr_array((data, (pairs[:, 0], pairs[:, 1])), shape=(n_left, n_right))
-    if as_ == "numpy":
-        a = np.zeros((n_left, n_right), dtype=np.int8)
-        a[pairs[:, 0], pairs[:, 1]] = 1
-        return a
-    raise InvalidArgumentError(f'as_ must be "networkx", "scipy" or "numpy", got {as_!r}')
+    a = np.zeros((n_left, n_right), dtype=np.int8)
+    a[pairs[:, 0], pairs[:, 1]] = 1
+    return a
 
 
 def grid(rows: int, cols: int, as_: str = "networkx") -> Any:
     """The rows × cols grid graph (its perfect matchings are the domino tilings), as a networkx
     Graph (nodes 0…, attribute ``bipartite`` 0 or 1), a SciPy biadjacency matrix (``as_="scipy"``)
-    or a NumPy one (``as_="numpy"``)."""
-    return _generated(f"grid:{int(rows)}x{int(cols)}", as_)
+    or a NumPy one (``as_="numpy"``). Sizes are nonnegative integers; every generator refuses a
+    graph of more than 2^22 vertices or edges (InvalidInputError)."""
+    return _generated("grid", "grid:{rows}x{cols}", {"rows": rows, "cols": cols}, as_)
 
 
 def torus(rows: int, cols: int, as_: str = "networkx") -> Any:
     """The rows × cols torus (even sides), as for :func:`grid`."""
-    return _generated(f"torus:{int(rows)}x{int(cols)}", as_)
+    return _generated("torus", "torus:{rows}x{cols}", {"rows": rows, "cols": cols}, as_)
 
 
 def hexagon(a: int, b: int, c: int, as_: str = "networkx") -> Any:
     """The honeycomb graph of the a×b×c hexagon (its matchings are lozenge tilings)."""
-    return _generated(f"hexagon:{int(a)},{int(b)},{int(c)}", as_)
+    return _generated("hexagon", "hexagon:{a},{b},{c}", {"a": a, "b": b, "c": c}, as_)
 
 
 def aztec_diamond(k: int, as_: str = "networkx") -> Any:
     """The Aztec diamond of order k (2^(k(k+1)/2) domino tilings)."""
-    return _generated(f"aztec:{int(k)}", as_)
+    return _generated("aztec_diamond", "aztec:{k}", {"k": k}, as_)
 
 
 def complete_bipartite(n: int, as_: str = "networkx") -> Any:
     """K_{n,n} (n! perfect matchings)."""
-    return _generated(f"complete:{int(n)}", as_)
+    return _generated("complete_bipartite", "complete:{n}", {"n": n}, as_)
 
 
 def random_bipartite(n: int, p: float, seed: int = 1, as_: str = "networkx") -> Any:
-    """A random bipartite graph with n vertices per side, each edge present with probability p."""
-    return _generated(f"random:{int(n)},{float(p)!r},{int(seed)}", as_)
+    """A random bipartite graph with n vertices per side, each edge present with probability p
+    (in [0, 1]); seed 0 to 2^63 - 1."""
+    return _generated("random_bipartite", "random:{n}", {"n": n}, as_, seed=seed, p=p)
 
 
 def random_regular_bipartite(n: int, d: int, seed: int = 1, as_: str = "networkx") -> Any:
-    """A random d-regular bipartite graph with n vertices per side."""
-    return _generated(f"regular:{int(n)},{int(d)},{int(seed)}", as_)
+    """A random d-regular bipartite graph with n vertices per side (0 ≤ d ≤ n)."""
+    return _generated("random_regular_bipartite", "regular:{n},{d}", {"n": n, "d": d}, as_,
+                      seed=seed)

@@ -417,6 +417,27 @@ NB_MODULE(_core, m) {
     nb::register_exception_translator(translate);
 
     m.def("version", [] { return std::string(pmcount::build_info().version); });
+    m.attr("max_threads") = pmcount::kMaxThreads;
+    // The library's own parsers, so that the package checks a name before any input is converted
+    // and names the accepted ones from the same lists as the CLI (InvalidArgument otherwise).
+    m.def(
+        "check_name",
+        [](const std::string& option, const std::string& name) {
+            if (option == "method") {
+                pmcount::method_from_string(name);
+            } else if (option == "precision") {
+                pmcount::precision_from_string(name);
+            } else if (option == "backend") {
+                pmcount::backend_from_string(name);
+            } else if (option == "gpu_kernels") {
+                pmcount::gpu_kernels_from_string(name);
+            } else if (option == "estimator") {
+                pmcount::estimator_from_string(name);
+            } else {
+                throw pmcount::InternalError("check_name: no option '" + option + "'");
+            }
+        },
+        "option"_a, "name"_a);
 
     m.def(
         "count_bipartite",
@@ -446,49 +467,37 @@ NB_MODULE(_core, m) {
         },
         "n"_a, "arcs"_a, "options"_a);
 
-    // permanent / hafnian of dense (NumPy) and sparse (triplet) matrices, per entry type.
+    // permanent / hafnian / estimate of dense (NumPy) and sparse (triplet) matrices, per entry
+    // type: NAME_dense_SUFFIX(a, options) and NAME_sparse_SUFFIX(n_rows, n_cols, rows, cols,
+    // values, options) both run `run(matrix, options)`.
     auto matrices = [&m](auto tag, const char* suffix) {
         using T = decltype(tag);
-        m.def((std::string("permanent_dense_") + suffix).c_str(),
-              [](const Matrix2D<T>& a, const nb::dict& o) {
-                  const auto matrix = dense_of(a);
-                  const pmcount::CountOptions options = count_options(o);
-                  return counted([&] { return pmcount::permanent(matrix, options); });
-              },
-              "a"_a, "options"_a);
-        m.def((std::string("hafnian_dense_") + suffix).c_str(),
-              [](const Matrix2D<T>& a, const nb::dict& o) {
-                  const auto matrix = dense_of(a);
-                  const pmcount::CountOptions options = count_options(o);
-                  return counted([&] { return pmcount::hafnian(matrix, options); });
-              },
-              "a"_a, "options"_a);
-        m.def((std::string("permanent_sparse_") + suffix).c_str(),
-              [](std::int64_t n_rows, std::int64_t n_cols, const Vector<std::int64_t>& rows,
-                 const Vector<std::int64_t>& cols, const Vector<T>& values, const nb::dict& o) {
-                  const auto matrix = sparse_of<T>(n_rows, n_cols, rows, cols, values);
-                  const pmcount::CountOptions options = count_options(o);
-                  return counted([&] { return pmcount::permanent(matrix, options); });
-              },
-              "n_rows"_a, "n_cols"_a, "rows"_a, "cols"_a, "values"_a, "options"_a);
-        m.def((std::string("hafnian_sparse_") + suffix).c_str(),
-              [](std::int64_t n_rows, std::int64_t n_cols, const Vector<std::int64_t>& rows,
-                 const Vector<std::int64_t>& cols, const Vector<T>& values, const nb::dict& o) {
-                  const auto matrix = sparse_of<T>(n_rows, n_cols, rows, cols, values);
-                  const pmcount::CountOptions options = count_options(o);
-                  return counted([&] { return pmcount::hafnian(matrix, options); });
-              },
-              "n_rows"_a, "n_cols"_a, "rows"_a, "cols"_a, "values"_a, "options"_a);
+        auto dense_and_sparse = [&m, suffix](const char* name, auto run) {
+            m.def((std::string(name) + "_dense_" + suffix).c_str(),
+                  [run](const Matrix2D<T>& a, const nb::dict& o) { return run(dense_of(a), o); },
+                  "a"_a, "options"_a);
+            m.def((std::string(name) + "_sparse_" + suffix).c_str(),
+                  [run](std::int64_t n_rows, std::int64_t n_cols, const Vector<std::int64_t>& rows,
+                        const Vector<std::int64_t>& cols, const Vector<T>& values,
+                        const nb::dict& o) {
+                      return run(sparse_of<T>(n_rows, n_cols, rows, cols, values), o);
+                  },
+                  "n_rows"_a, "n_cols"_a, "rows"_a, "cols"_a, "values"_a, "options"_a);
+        };
+        dense_and_sparse("permanent", [](const auto& matrix, const nb::dict& o) {
+            const pmcount::CountOptions options = count_options(o);
+            return counted([&] { return pmcount::permanent(matrix, options); });
+        });
+        dense_and_sparse("hafnian", [](const auto& matrix, const nb::dict& o) {
+            const pmcount::CountOptions options = count_options(o);
+            return counted([&] { return pmcount::hafnian(matrix, options); });
+        });
         // The estimators take nonnegative real matrices (an integer one is read as real).
         if constexpr (!std::is_same_v<T, std::complex<double>>) {
-            m.def(
-                (std::string("estimate_dense_") + suffix).c_str(),
-                [](const Matrix2D<T>& a, const nb::dict& o) {
-                    const auto matrix = dense_of(a);
-                    const pmcount::EstimateOptions options = estimate_options(o);
-                    return estimated([&] { return pmcount::estimate_permanent(matrix, options); });
-                },
-                "a"_a, "options"_a);
+            dense_and_sparse("estimate", [](const auto& matrix, const nb::dict& o) {
+                const pmcount::EstimateOptions options = estimate_options(o);
+                return estimated([&] { return pmcount::estimate_permanent(matrix, options); });
+            });
         }
     };
     matrices(std::int64_t{}, "int");

@@ -5,6 +5,7 @@ import itertools
 import math
 import pathlib
 import random
+import tracemalloc
 
 import networkx as nx
 import numpy as np
@@ -274,6 +275,122 @@ def test_multigraph_edges_count_with_multiplicity():
     g = nx.MultiGraph([(0, 1), (0, 1), (2, 3), (1, 2), (0, 3)])
     # matchings {01, 23} twice (two 0-1 edges) and {12, 03} once
     assert pmcount.count_perfect_matchings(g) == 3
+    assert pmcount.count_perfect_matchings(g, general=True, method="hafnian") == 3
+
+
+def multiplicity_matrix(graph):
+    """The matrix of edge (arc) multiplicities: an undirected edge in both entries, a directed
+    self-loop once."""
+    nodes = list(graph.nodes())
+    index = {v: i for i, v in enumerate(nodes)}
+    a = [[0] * len(nodes) for _ in nodes]
+    for u, v in graph.edges():
+        a[index[u]][index[v]] += 1
+        if not graph.is_directed() and u != v:
+            a[index[v]][index[u]] += 1
+    return a
+
+
+def random_multigraph(seed, directed):
+    rng = random.Random(seed)
+    g = nx.MultiDiGraph() if directed else nx.MultiGraph()
+    n = rng.choice([4, 6, 8])
+    g.add_nodes_from(f"v{k}" for k in range(n))  # isolated nodes too
+    for _ in range(rng.randint(0, 3 * n)):
+        if directed and rng.random() < 0.2:
+            u = v = rng.randrange(n)  # a fixed point
+        else:
+            u, v = rng.sample(range(n), 2)
+        g.add_edge(f"v{u}", f"v{v}", weight=rng.choice([0.5, "heavy", None]))
+    return g
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_parallel_edges_are_summed_into_multiplicities(seed):
+    # Against brute force over pairings (permutations) of the multiplicity matrix; weights of
+    # any type are not read.
+    g = random_multigraph(seed, directed=False)
+    assert pmcount.count_perfect_matchings(g) == brute_hafnian(multiplicity_matrix(g))
+    assert pmcount.hafnian(np.array(multiplicity_matrix(g))) == \
+        brute_hafnian(multiplicity_matrix(g))
+    d = random_multigraph(seed, directed=True)
+    assert pmcount.count_cycle_covers(d) == brute_permanent(multiplicity_matrix(d))
+    # An undirected multigraph counts as both arcs of each edge.
+    assert pmcount.count_cycle_covers(g) == brute_permanent(multiplicity_matrix(g.to_directed()))
+
+
+def test_a_multigraph_without_parallel_edges_is_the_graph_it_equals():
+    g = nx.grid_2d_graph(6, 6)
+    simple = pmcount.count_perfect_matchings(g, full=True)
+    multi = pmcount.count_perfect_matchings(nx.MultiGraph(g), full=True)
+    assert (multi.value, multi.method, multi.structure["plan"]) == \
+        (simple.value, simple.method, simple.structure["plan"])
+    d = nx.complete_graph(6, create_using=nx.DiGraph)
+    assert pmcount.count_cycle_covers(nx.MultiDiGraph(d)) == pmcount.count_cycle_covers(d) == 265
+
+
+def test_multigraphs_are_converted_sparsely():
+    # A 5000-vertex cycle with every edge doubled: 2 perfect matchings of 2500 doubled edges
+    # each, and one cycle cover of 5000 doubled arcs. A dense matrix of multiplicities would take
+    # 200 MB of int64 (the 100×100 grid's took 1.66 GB); Python's allocations stay far below.
+    n = 5000
+    g = nx.MultiGraph(nx.cycle_graph(n))
+    g.add_edges_from(nx.cycle_graph(n).edges())
+    d = nx.MultiDiGraph(nx.cycle_graph(n, create_using=nx.DiGraph))
+    d.add_edges_from(list(d.edges()))
+    tracemalloc.start()
+    try:
+        assert pmcount.count_perfect_matchings(g) == 2 * 2 ** (n // 2)
+        assert pmcount.count_cycle_covers(d) == 2**n
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20e6, f"{peak / 1e6:.0f} MB allocated by Python"
+
+
+class LabelledGraph(nx.Graph):
+    """A user's subclass, as applications write them (another module, extra state)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.source = "user"
+
+
+class LabelledDiGraph(nx.DiGraph):
+    pass
+
+
+class LabelledMultiGraph(nx.MultiGraph):
+    pass
+
+
+def test_subclasses_and_views_of_networkx_graphs_are_graphs():
+    grid = LabelledGraph(nx.grid_2d_graph(4, 4))
+    assert pmcount.count_perfect_matchings(grid) == 36
+    assert pmcount.explain(grid)["structure"]["leaves"]
+    assert pmcount.estimate(grid, samples=2000, seed=1).ci[0] < 36
+    assert pmcount.count_cycle_covers(LabelledDiGraph(nx.complete_graph(4).to_directed())) == 9
+    multi = LabelledMultiGraph([(0, 1), (0, 1), (2, 3), (1, 2), (0, 3)])
+    assert pmcount.count_perfect_matchings(multi) == 3
+    # Views: a subgraph, a frozen graph, a reversed digraph.
+    big = nx.grid_2d_graph(6, 6)
+    corner = big.subgraph([(i, j) for i in range(4) for j in range(4)])
+    assert pmcount.count_perfect_matchings(corner) == 36
+    assert pmcount.count_perfect_matchings(nx.freeze(nx.Graph(big))) == 6728
+    assert pmcount.count_cycle_covers(nx.reverse_view(nx.DiGraph([(0, 1), (1, 2), (2, 0)]))) == 1
+    with pytest.raises(TypeError, match="count_cycle_covers"):
+        pmcount.count_perfect_matchings(LabelledDiGraph([(0, 1)]))
+
+
+def test_estimates_of_multigraphs_count_parallel_edges():
+    g = nx.MultiGraph(nx.grid_2d_graph(4, 4))
+    g.add_edges_from(list(nx.grid_2d_graph(4, 4).edges())[:6])
+    truth = pmcount.count_perfect_matchings(g)
+    assert truth > 36
+    e = pmcount.estimate(g, samples=20000, seed=2)
+    assert e.ci[0] < truth < e.ci[1], (truth, e)
+    with pytest.raises(TypeError, match="adjacency matrix"):
+        pmcount.estimate(nx.MultiDiGraph([(0, 1), (1, 0)]))
 
 
 # ---- networkx labels ----------------------------------------------------------------------------
@@ -324,6 +441,26 @@ def test_estimates_cover_the_truth():
     for seed in (1, 2):
         e = pmcount.estimate(g, samples=20000, estimator="rasmussen", seed=seed)
         assert e.ci[0] < truth < e.ci[1], (truth, e)
+
+
+def test_weighted_sparse_matrices_are_estimated_sparse():
+    # 2·I of order 20000 (perm = 2^20000): a dense copy would take 3.2 GB.
+    n = 20000
+    tracemalloc.start()
+    try:
+        e = pmcount.estimate(sp.diags(np.full(n, 2.0)).tocsr(), samples=64, seed=1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert math.isclose(e.log10, n * math.log10(2), rel_tol=1e-9)
+    assert peak < 20e6, f"{peak / 1e6:.0f} MB allocated by Python"
+    # Integer weights, sparse, against the truth.
+    a = sp.random(10, 10, density=0.5, random_state=3,
+                  data_rvs=lambda k: np.arange(1, k + 1) % 3 + 1)
+    a = (a + sp.eye(10)).astype(np.int64).tocsr()
+    truth = pmcount.permanent(a)
+    e = pmcount.estimate(a, samples=20000, seed=4)
+    assert e.ci[0] < truth < e.ci[1], (truth, e)
 
 
 def test_generators_in_every_form():

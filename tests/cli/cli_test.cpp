@@ -139,6 +139,13 @@ TEST_F(CountMatchingsCli, IntegerAndRealPermanents) {
     const Outcome real = run(write("b.txt", "# bipartite 2 2\n0 0 0.5\n0 1 0.25\n1 0 2\n1 1 4\n"));
     EXPECT_EQ(real.status, kOk) << real.err;
     EXPECT_EQ(real.out, "2.5\n");
+    // plain-double is a GPU arithmetic: on the CPU the count runs compensated, and says so.
+    const Outcome plain =
+        run("--backend cpu --precision plain-double " + write("c.txt", "# bipartite 2 2\n"
+                                                                    "0 0 0.5\n0 1 0.25\n"
+                                                                    "1 0 2\n1 1 4\n"));
+    EXPECT_EQ(plain.out, "2.5\n");
+    EXPECT_NE(plain.err.find("the CPU engines always compensate"), std::string::npos) << plain.err;
 }
 
 TEST_F(CountMatchingsCli, JsonOutputParses) {
@@ -295,6 +302,10 @@ TEST_F(CountMatchingsCli, UsageErrorsExitOne) {
     EXPECT_EQ(format.status, kUsage);
     const Outcome threads = run("--threads -2 " + name);
     EXPECT_EQ(threads.status, kUsage);
+    // More threads than any host has: OpenMP crashed starting 100 000 of them.
+    const Outcome too_many = run("--approx --samples 1000 --threads 100000 grid:4x4");
+    EXPECT_EQ(too_many.status, kUsage) << too_many.err;
+    EXPECT_EQ(std::count(too_many.err.begin(), too_many.err.end(), '\n'), 1) << too_many.err;
     const Outcome no_input = run("");
     EXPECT_EQ(no_input.status, kUsage);
     EXPECT_NE(no_input.err.find("missing input file"), std::string::npos) << no_input.err;
@@ -310,6 +321,9 @@ TEST_F(CountMatchingsCli, UsageErrorsExitOne) {
         {"--max-time -1", "count_matchings: --max-time: '-1' is below 0 (see --help)\n"},
         {"--time soon", "count_matchings: --time: 'soon' is not a number (see --help)\n"},
         {"--scale-every 0", "count_matchings: --scale-every: '0' is below 1 (see --help)\n"},
+        {"--max-memory 2X",
+         "count_matchings: --max-memory: '2X' is not a size (e.g. 2G, 500M, 0 for no limit) (see "
+         "--help)\n"},
         {"--frobnicate",
          "count_matchings: The following argument was not expected: --frobnicate (see --help)\n"}};
     for (const auto& [args, message] : bad_values) {
@@ -467,6 +481,18 @@ TEST_F(CountMatchingsCli, ExplainPrintsThePlanWithoutCounting) {
     EXPECT_NE(r.out.find("entries in no perfect matching: 9"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("predicted total"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("\n36\n"), std::string::npos) << "explain must not count";
+}
+
+TEST_F(CountMatchingsCli, SmallCountsSkipTheMachineSpeedProbe) {
+    // The probe (40–60 ms of dense Ryser) runs only for plans predicted at 10 ms or more: the
+    // 8×8 grid's 0.4 ms count is planned without it, order 26's seconds with it.
+    for (const auto& [spec, measured] :
+         {std::pair{"grid:8x8", false}, std::pair{"random:26,0.5,1 --backend cpu", true}}) {
+        const Outcome r = run(std::string("--json --explain ") + spec);
+        ASSERT_EQ(r.status, kOk) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j["structure"]["machine_speed_measured"], measured) << spec;
+    }
 }
 
 TEST_F(CountMatchingsCli, JsonCarriesTheBlockStructure) {
@@ -794,6 +820,55 @@ TEST_F(CountMatchingsCli, SigintWritesTheCheckpointExits130AndResumeFinishesTheC
     EXPECT_EQ(json["value"].get<std::string>() + "\n", truth);
     EXPECT_GT(json["resumed_chunks"].get<int>(), 0);
     EXPECT_LT(json["resumed_chunks"].get<int>(), 1024);
+}
+
+TEST_F(CountMatchingsCli, SigintInEveryPhaseExits130Promptly) {
+    // Each run below takes many seconds here; SIGINT arrives in the phase named (on a much
+    // faster machine perhaps in the next one, which must honour it alike). Every phase checks
+    // at least every 0.1 s (a sample or a population's stage of these sizes takes up to a
+    // second): 5 s from the signal to the exit is generous for a loaded CI machine.
+    const std::pair<const char*, const char*> phases[] = {
+        {"regular:4096,1024", "0.3"},                                  // generating (2 s)
+        {"--explain grid:500x500", "1.5"},                             // planning (15 s)
+        {"--approx --backend cpu --samples 100 grid:600x600", "1"},  // estimator set-up
+        {"--approx --backend cpu --particles 1 --samples 100000 grid:150x150", "4"},  // sampling
+    };
+    for (const auto& [args, delay] : phases) {
+        const Outcome r = shell(quoted(PMCOUNT_COUNT_MATCHINGS) + " " + args +
+                                " < /dev/null > stdout.txt 2> stderr.txt & pid=$!; sleep " + delay +
+                                "; kill -INT $pid; t0=$(date +%s%N); wait $pid; rc=$?; "
+                                "echo $(( ($(date +%s%N) - t0) / 1000000 )) > ms.txt; exit $rc");
+        EXPECT_EQ(r.status, 130) << args << ": " << r.err;
+        EXPECT_EQ(r.out, "") << args;
+        // The handler's line, then the one-line reason (a signal that killed the process
+        // before its handler was installed would leave neither).
+        EXPECT_NE(r.err.find("count_matchings: interrupted "), std::string::npos)
+            << args << ": " << r.err;
+        EXPECT_LT(std::stoi(read_file(dir_ / "ms.txt")), 5000) << args;
+    }
+}
+
+TEST_F(CountMatchingsCli, MaxMemoryRefusesWhatItPredictsPastTheLimitInOneLine) {
+    const Outcome planning = run("--explain --max-memory 1M grid:100x100");
+    EXPECT_EQ(planning.status, kRuntimeError);
+    EXPECT_EQ(planning.err,
+              "error: planning needs ~21.1 MiB (10000 vertices, 19800 entries); the memory limit "
+              "(--max-memory) is 1 MiB\n");
+    // The estimator's populations (it used to grow to 4.4 GB, deaf to the first SIGINT): refused
+    // under the default limit, half of the physical memory, at once.
+    const Outcome populations = run("--approx --particles 1073741824 --samples 10 grid:4x4");
+    EXPECT_EQ(populations.status, kRuntimeError);
+    EXPECT_EQ(count_lines(populations.err), 1u) << populations.err;
+    EXPECT_EQ(populations.err.rfind("error: the estimator's populations need ~", 0), 0u)
+        << populations.err;
+    for (const char* size : {"0", "1.5GiB", "64M", "100000000"}) {
+        const Outcome r = run(std::string("-q --max-memory ") + size + " grid:4x4");
+        EXPECT_EQ(r.status, kOk) << size << ": " << r.err;
+        EXPECT_EQ(r.out, "36\n") << size;
+    }
+    const Outcome help = run("--help");
+    EXPECT_NE(help.out.find("--max-memory"), std::string::npos);
+    EXPECT_NE(help.out.find("130 interrupted (SIGINT or SIGTERM"), std::string::npos) << help.out;
 }
 
 TEST_F(CountMatchingsCli, ARunKilledWithSigkillResumesToTheSameCount) {

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -19,6 +21,7 @@
 #include <limits>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -32,22 +35,43 @@ namespace {
 
 enum ExitCode { kOk = 0, kUsage = 1, kInputError = 2, kRuntimeError = 3, kInterrupted = 130 };
 
-/// The first SIGINT or SIGTERM asks the count to stop at the end of the chunks under way (and
-/// write its checkpoint); a second one ends the process at once.
+/// SIGINT or SIGTERM seen, and whether run() has returned (its output is complete). Lock-free
+/// atomics are async-signal-safe, and sequentially consistent: a signal that arrives as run()
+/// returns is seen by main() or itself sees `g_finished` (either way the exit is 130).
+std::atomic<int> g_stop_signals{0};
+std::atomic<bool> g_finished{false};
+static_assert(std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free);
+
+/// The first SIGINT or SIGTERM asks the work under way to stop (generating, planning, counting
+/// or estimating: each checks within 0.1 s of work; a count drops its chunks under way and writes
+/// its checkpoint with those finished before); a second one ends the process at once. Once
+/// run() has returned, the exit is 130 at once.
 extern "C" void on_stop_signal(int signal) {
-    static volatile sig_atomic_t seen = 0;
-    if (seen != 0) {
+    if (g_finished.load()) {
+        constexpr char kMessage[] = "\ncount_matchings: interrupted\n";
+        const ssize_t ignored = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+        (void)ignored;
+        ::_exit(130);
+    }
+    if (g_stop_signals.fetch_add(1) != 0) {
         ::signal(signal, SIG_DFL);
         ::raise(signal);
         return;
     }
-    seen = 1;
     pmcount::request_stop();
     if (pmcount::mpi_world().rank == 0) {
-        constexpr char kMessage[] =
-            "\ncount_matchings: stopping after the chunks under way (again to quit at once)\n";
+        constexpr char kMessage[] = "\ncount_matchings: stopping (again to quit at once)\n";
         const ssize_t ignored = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
         (void)ignored;
+    }
+}
+
+/// A phase that cannot check for a stop itself (reading the input, writing the DOT file) ends
+/// with this check, so that a signal during it still ends the run with 130.
+void stop_if_signalled(const char* phase) {
+    if (g_stop_signals.load() != 0) {
+        pmcount::clear_stop_request();
+        throw pmcount::Interrupted(std::string("interrupted while ") + phase);
     }
 }
 
@@ -75,7 +99,9 @@ complex; read as a permanent's rows and columns, or with --hafnian as a symmetri
 Integer and 0-1 inputs get exact integer answers; real and complex inputs a double answer with an
 error estimate.
 
-Exit codes: 0 ok, 1 usage error, 2 input error, 3 runtime error (e.g. a problem too large).)";
+Exit codes: 0 ok, 1 usage error, 2 input error, 3 runtime error (e.g. a problem too large, or
+one that needs more memory than --max-memory), 130 interrupted (SIGINT or SIGTERM; a second one
+quits at once).)";
 
 std::string what_is_counted(const pmcount::Input& input, const std::string& mode) {
     if (!mode.empty()) {
@@ -236,6 +262,7 @@ nlohmann::json structure_json(const pmcount::Input& input, const pmcount::Struct
     }
     j["leaves"] = leaves;
     j["predicted_s"] = pmcount::tools::finite_or_null(s.predicted_s);
+    j["machine_speed_measured"] = s.machine_speed_measured;
     j["general"] = s.general;
     if (s.general && s.tutte_odd_components > 0) {
         nlohmann::json set = nlohmann::json::array();
@@ -333,9 +360,10 @@ void print_version() {
 /// Option validators whose messages say what is wrong with the value (CLI11's own ranges print
 /// "not in range 0.000000 to 1.79…e308", 310 digits, for a word as for a negative number).
 /// `whole`: an integer; `minimum`: the smallest value allowed.
-CLI::Validator number_at_least(double minimum, bool whole) {
+CLI::Validator number_at_least(double minimum, bool whole,
+                               double maximum = std::numeric_limits<double>::infinity()) {
     return CLI::Validator(
-        [minimum, whole](std::string& text) -> std::string {
+        [minimum, whole, maximum](std::string& text) -> std::string {
             char* end = nullptr;
             const double v = std::strtod(text.c_str(), &end);
             const bool parsed = !text.empty() && end == text.c_str() + text.size();
@@ -346,9 +374,55 @@ CLI::Validator number_at_least(double minimum, bool whole) {
             if (v < minimum) {
                 return "'" + text + "' is below " + std::to_string(static_cast<long long>(minimum));
             }
+            if (v > maximum) {
+                return "'" + text + "' is above " + std::to_string(static_cast<long long>(maximum));
+            }
             return "";
         },
         whole ? (minimum > 0 ? "UINT>=1" : "UINT") : "NUMBER>=0");
+}
+
+/// "11.7 GiB": a size for --help.
+std::string gib_text(std::uint64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g GiB", static_cast<double>(bytes) / 0x1p30);
+    return text;
+}
+
+/// A memory size as --max-memory reads it: a number with an optional K, M, G or T (powers of
+/// 1024; "B" or "iB" may follow), e.g. 2G, 500M, 1.5GiB, 0 (no limit). nullopt if malformed.
+std::optional<std::uint64_t> parse_memory_size(const std::string& text) {
+    char* end = nullptr;
+    const double number = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || !std::isfinite(number) || number < 0) {
+        return std::nullopt;
+    }
+    std::string unit(end);
+    const auto ends_with = [&unit](const std::string& tail) {
+        return unit.size() >= tail.size() &&
+               unit.compare(unit.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (ends_with("iB")) {
+        unit.resize(unit.size() - 2);
+    } else if (ends_with("B")) {
+        unit.resize(unit.size() - 1);
+    }
+    double scale = 1;
+    if (unit.size() == 1) {
+        const std::string units = "KMGT";
+        const std::size_t k = units.find(static_cast<char>(std::toupper(unit[0])));
+        if (k == std::string::npos) {
+            return std::nullopt;
+        }
+        scale = std::ldexp(1.0, 10 * static_cast<int>(k + 1));
+    } else if (!unit.empty()) {
+        return std::nullopt;
+    }
+    const double bytes = std::floor(number * scale);
+    if (bytes >= 0x1p64) {
+        return std::nullopt;
+    }
+    return static_cast<std::uint64_t>(bytes);
 }
 
 }  // namespace
@@ -365,6 +439,7 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     bool json = false, quiet = false, version = false, sum_duplicates = false;
     bool explain = false, no_dm = false, no_reduce = false, general = false, hafnian = false;
     double max_time = 86400;
+    std::string max_memory_text;
     std::string dot_path;
     std::string checkpoint;
     bool resume = false;
@@ -412,13 +487,13 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
         ->allow_extra_args(false)
         ->check(CLI::Range(0, 1023));
     app.add_option("--threads", threads, "CPU threads (0: all cores)")
-        ->check(number_at_least(0, true))
+        ->check(number_at_least(0, true, pmcount::kMaxThreads))
         ->capture_default_str();
     app.add_option("--precision", precision,
                    "arithmetic: auto (exact for integer inputs, double otherwise, counted again "
                    "certified or in dd when cancellation takes half of double's digits), exact, "
-                   "double, dd, plain-double (GPU, uncompensated), certified (dense Ryser, CPU "
-                   "or GPU, a proven error bound)")
+                   "double, dd, plain-double (uncompensated on GPUs; the CPU engines always "
+                   "compensate), certified (dense Ryser, CPU or GPU, a proven error bound)")
         ->capture_default_str();
     app.add_option("--format", format, "input format: auto, edgelist, mtx")
         ->check(CLI::IsMember({"auto", "edgelist", "mtx"}))
@@ -430,6 +505,20 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
                  "without counting");
     app.add_flag("--no-dm", no_dm, "skip the Dulmage–Mendelsohn decomposition (to measure it)");
     app.add_flag("--no-reduce", no_reduce, "skip the Forbert–Marx reductions (to measure them)");
+    app.add_option("--max-memory", max_memory_text,
+                   "refuse, in one line, what is predicted to need more memory than this (the "
+                   "planner's structures, an engine's tables, the estimator's populations): "
+                   "e.g. 2G, 500M; K, M, G, T are powers of 1024; 0: no limit (default: half "
+                   "of the physical memory, " +
+                       gib_text(pmcount::default_max_memory()) + " here)")
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                return parse_memory_size(text) ? ""
+                                               : "'" + text +
+                                                     "' is not a size (e.g. 2G, 500M, 0 for no "
+                                                     "limit)";
+            },
+            "SIZE"));
     app.add_option("--max-time", max_time,
                    "refuse plans predicted to take longer than this many seconds (0: no limit)")
         ->check(number_at_least(0, false))
@@ -536,6 +625,8 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     options.general = general;
     options.max_predicted_seconds =
         max_time > 0 ? max_time : std::numeric_limits<double>::infinity();
+    options.max_memory = max_memory_text.empty() ? pmcount::default_max_memory()
+                                                 : *parse_memory_size(max_memory_text);
     options.checkpoint = checkpoint;
     options.resume = resume;
     options.checkpoint_interval_s = checkpoint_every;
@@ -574,6 +665,7 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
             pmcount::is_generator_spec(path) && !std::filesystem::exists(path)
                 ? pmcount::generated_input(path)
                 : pmcount::read_input(path, read_options);
+        stop_if_signalled("reading the input");
         const double read_s = seconds();
         if (!quiet && !json) {
             for (const auto& w : input.warnings) {
@@ -582,6 +674,7 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
         }
         if (!dot_path.empty()) {
             write_dot_file(dot_path, input);
+            stop_if_signalled("writing the DOT file");
         }
         if (approx) {
             estimate_options.estimator = pmcount::estimator_from_string(estimator);
@@ -593,6 +686,7 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
             estimate_options.checkpoint = options.checkpoint;
             estimate_options.resume = options.resume;
             estimate_options.checkpoint_interval_s = options.checkpoint_interval_s;
+            estimate_options.max_memory = options.max_memory;
             if (explain) {
                 const std::string counted = what_is_counted(input, mode);
                 const pmcount::PopulationChoice c =
@@ -692,11 +786,23 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     }
 }
 
+/// run()'s exit code, or 130 when a SIGINT or SIGTERM arrived after the last phase checked (as
+/// the answer was printed, or as a count finished its last chunk): after a signal the exit is
+/// never 0.
+int exit_code(int code) {
+    g_finished.store(true);
+    if (code == kOk && g_stop_signals.load() != 0) {
+        std::cerr << "count_matchings: interrupted (the output above is complete)\n";
+        return kInterrupted;
+    }
+    return code;
+}
+
 int main(int argc, char** argv) {
     const pmcount::MpiWorld world = pmcount::mpi_start(&argc, &argv);
     install_stop_handlers();
     if (world.size == 1) {
-        const int code = run(argc, argv, world);
+        const int code = exit_code(run(argc, argv, world));
         pmcount::mpi_finish();
         return code;
     }
@@ -709,7 +815,7 @@ int main(int argc, char** argv) {
         std::cout.rdbuf(kept.rdbuf());
         std::cerr.rdbuf(kept.rdbuf());
     }
-    const int code = run(argc, argv, world);
+    const int code = exit_code(run(argc, argv, world));
     std::cout.rdbuf(out);
     std::cerr.rdbuf(err);
     if (code == kRuntimeError) {

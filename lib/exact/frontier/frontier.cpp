@@ -27,12 +27,14 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <set>
 #include <string>
 #include <thread>
 #include <tuple>
 #include <type_traits>
 
+#include "core/stop.hpp"
 #include "numeric/int128.hpp"
 #include "numeric/scaled.hpp"
 #include "pmcount/error.hpp"
@@ -106,6 +108,10 @@ Adjacency make_adjacency(vertex_t n_left, vertex_t n_right, const std::vector<ed
 // ---- (2) orders and widths
 // ------------------------------------------------------------------------
 
+/// What an interrupted order search was doing (pmcount::detail::throw_if_stopped: per candidate, and every
+/// 65536 vertices of the greedy orders).
+constexpr const char* kOrdering = "planning the count (frontier order)";
+
 double central_binomial(int m) {
     return std::round(
         std::exp(std::lgamma(m + 1.0) - std::lgamma(m / 2 + 1.0) - std::lgamma(m - m / 2 + 1.0)));
@@ -118,7 +124,11 @@ void measure(const Adjacency& adj, FrontierOrder& f) {
     int frontier = 0;
     f.width = f.slots = 0;
     f.states = f.peak_states = 0;
+    std::size_t step = 0;
     for (const vertex_t x : f.order) {
+        if ((++step & 0xffff) == 0) {
+            pmcount::detail::throw_if_stopped(kOrdering);
+        }
         int entering = 0;
         for (edge_t e = adj.begin(x); e < adj.end(x); ++e) {
             const auto y = static_cast<std::size_t>(adj.neighbours[static_cast<std::size_t>(e)]);
@@ -174,6 +184,9 @@ std::vector<vertex_t> greedy_order(const Adjacency& adj, vertex_t start,
         }
     };
     while (order.size() < total) {
+        if ((order.size() & 0xffff) == 0) {
+            pmcount::detail::throw_if_stopped(kOrdering);
+        }
         vertex_t x;
         if (!frontier.empty()) {
             x = std::get<2>(*frontier.begin());
@@ -210,25 +223,38 @@ std::vector<vertex_t> greedy_order(const Adjacency& adj, vertex_t start,
 }
 
 FrontierOrder best_order(const Adjacency& adj, int width_cap) {
+    pmcount::detail::throw_if_stopped(kOrdering);
     const vertex_t total = adj.size();
     std::vector<FrontierOrder> candidates;
     // Cuthill–McKee from Boost's pseudo-peripheral start (per component) and its reverse.
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
-    Graph g(static_cast<std::size_t>(total));
+    auto g = std::make_shared<Graph>(static_cast<std::size_t>(total));
     for (vertex_t x = 0; x < total; ++x) {
+        if ((x & 0xffff) == 0) {
+            pmcount::detail::throw_if_stopped(kOrdering);
+        }
         for (edge_t e = adj.begin(x); e < adj.end(x); ++e) {
             if (x < adj.neighbours[static_cast<std::size_t>(e)]) {
                 boost::add_edge(
                     static_cast<std::size_t>(x),
-                    static_cast<std::size_t>(adj.neighbours[static_cast<std::size_t>(e)]), g);
+                    static_cast<std::size_t>(adj.neighbours[static_cast<std::size_t>(e)]), *g);
             }
         }
     }
-    std::vector<std::size_t> cm;
-    cm.reserve(static_cast<std::size_t>(total));
-    if (total > 0) {
-        boost::cuthill_mckee_ordering(g, std::back_inserter(cm));
-    }
+    // Boost's ordering cannot check the stop flag (1–2 s on 4·10^6 vertices): on large graphs
+    // it runs on a thread of its own while this one does.
+    const auto cuthill_mckee = [g] {
+        std::vector<std::size_t> order;
+        order.reserve(boost::num_vertices(*g));
+        if (boost::num_vertices(*g) > 0) {
+            boost::cuthill_mckee_ordering(*g, std::back_inserter(order));
+        }
+        return order;
+    };
+    constexpr vertex_t kInterruptibleFrom = 65536;
+    const std::vector<std::size_t> cm = total < kInterruptibleFrom
+                                            ? cuthill_mckee()
+                                            : pmcount::detail::run_interruptibly(cuthill_mckee, kOrdering);
     FrontierOrder forward;
     forward.order.assign(cm.begin(), cm.end());
     forward.heuristic = "cuthill-mckee";
@@ -264,6 +290,7 @@ FrontierOrder best_order(const Adjacency& adj, int width_cap) {
     }
     FrontierOrder* best = nullptr;
     for (FrontierOrder& c : candidates) {
+        pmcount::detail::throw_if_stopped(kOrdering);
         measure(adj, c);
         if (best == nullptr || c.states < best->states) {
             best = &c;
@@ -664,7 +691,8 @@ void merge_families(const std::vector<std::uint64_t>& old_masks,
 }
 
 /// Runs steps [first, last) forward, or (last, first] backward (transposed), on `threads`.
-/// `report(done)` is called after each step with the steps done.
+/// `report(done)` is called after each step with the steps done. Returns early, after a step,
+/// when a stop was requested (run_dp then throws Interrupted).
 template <class Arith, class Report>
 void run_pass(Pass<Arith>& pass, const StepPlan& plan, std::size_t first, std::size_t last,
               bool backward, int threads, Report report) {
@@ -674,7 +702,7 @@ void run_pass(Pass<Arith>& pass, const StepPlan& plan, std::size_t first, std::s
     std::vector<Family> families;
     std::vector<std::uint32_t> sources;
     MergeLists lists;
-    for (std::size_t done = 0; done < last - first; ++done) {
+    for (std::size_t done = 0; done < last - first && !pmcount::detail::stop_requested(); ++done) {
         const std::size_t t = backward ? last - 1 - done : first + done;
         const auto f_begin = static_cast<std::size_t>(plan.forward_offsets[t]);
         const std::size_t forward = static_cast<std::size_t>(plan.forward_offsets[t + 1]) - f_begin;
@@ -809,6 +837,7 @@ DpOutcome<Arith> run_dp(const Arith& arith, const StepPlan& plan, const EngineRu
         run_pass(backward, plan, cut, steps, true, 1, report_backward);
         run_pass(forward, plan, 0, cut, false, 1, report_forward);
     }
+    pmcount::detail::throw_if_stopped("counting by the frontier DP");  // both passes have left their loops
     DpOutcome<Arith> out;
     out.dot = combine(forward, backward);
     out.exponent2 = forward.arith.exponent() + backward.arith.exponent();

@@ -136,7 +136,7 @@ typename Arith::Leaves walk(const Arith& arith, int n, typename Arith::Elem one,
             }
             walker->run_chunk(chunk, split, partial[chunk]);
         },
-        &records);
+        records);
     typename Arith::Leaves total{};
     for (const auto& p : partial) {
         arith.merge(total, p);

@@ -41,7 +41,9 @@
 //
 // Parallelism: the pairs 0..split − 1 fix a chunk (bit split − 1 − d of the chunk index: pair d
 // included), and a walker runs the chunk's subtree. Consecutive chunks share long prefixes, so a
-// walker keeps its path and recomputes it only below the first pair that differs.
+// walker keeps its path and recomputes it only below the first pair that differs. A walker polls
+// for a stop (run::StopPoll, a leaf counted as m²/16 steps: every millisecond or so at order 64)
+// and abandons its chunk when one is asked for (run_chunks drops that chunk).
 //
 // Arith supplies: Elem (a coefficient), Wide (an unreduced sum of products), Leaves (the sum of
 // the leaf values), zero(), wide(Elem), mac(Wide&, Elem, Elem) (acc += a·b), narrow(Wide),
@@ -50,6 +52,8 @@
 
 #include <cstdint>
 #include <vector>
+
+#include "run/session.hpp"
 
 namespace pmcount::exact::hafnian {
 
@@ -106,6 +110,7 @@ public:
                 included ? include(parent, d) : exclude(parent);
         }
         last_chunk_ = chunk;
+        stopped_ = false;
         descend(path_[static_cast<std::size_t>(split)], split, leaves);
     }
 
@@ -191,10 +196,13 @@ private:
                 arith_.mac(dot, node.g[u], b10[mm - 1 - u]);
             }
             arith_.leaf(leaves, dot, node.sign);
+            stopped_ = stop_(static_cast<std::int64_t>(mm) * mm / 16 + 1);
             return;
         }
         descend(exclude(node), d + 1, leaves);
-        descend(include(node, d), d + 1, leaves);
+        if (!stopped_) {
+            descend(include(node, d), d + 1, leaves);
+        }
     }
 
     const Arith& arith_;
@@ -206,6 +214,8 @@ private:
     std::vector<Wide> wide_;                 ///< the coefficients being summed
     std::vector<Node> path_;                 ///< the nodes of the current chunk's prefix
     std::uint64_t last_chunk_ = 0;
+    run::StopPoll stop_;
+    bool stopped_ = false;  ///< a stop was asked for: the chunk is being abandoned
 };
 
 }  // namespace pmcount::exact::hafnian

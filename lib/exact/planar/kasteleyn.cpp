@@ -37,6 +37,12 @@ std::vector<std::pair<vertex_t, vertex_t>> edge_ends(const BipartiteGraph& graph
 }  // namespace
 
 bool is_planar(const BipartiteGraph& graph) {
+    // Euler: a simple planar bipartite graph on V ≥ 3 vertices has at most 2V − 4 edges. Denser
+    // patterns are rejected without copying them into Boost's graph (a second, on 4·10^6 edges).
+    const edge_t vertices = static_cast<edge_t>(graph.n_left()) + graph.n_right();
+    if (vertices >= 3 && graph.num_edges() > 2 * vertices - 4) {
+        return false;
+    }
     return is_planar_graph(graph.n_left() + graph.n_right(), edge_ends(graph));
 }
 

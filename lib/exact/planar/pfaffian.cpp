@@ -261,8 +261,7 @@ ExactOutcome pfaffian_exact(const SparseMatrix<std::int64_t>& a, const EngineRun
     const auto batches = static_cast<std::int64_t>((count - 1 + kLanes - 1) / kLanes);
     const int threads =
         static_cast<int>(std::min<std::int64_t>(resolve_threads(run.threads), batches));
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, threads))
-    for (std::int64_t b = 0; b < batches; ++b) {
+    parallel_for(batches, threads, [&](std::int64_t b) {
         const std::size_t first = 1 + static_cast<std::size_t>(b) * kLanes;
         const std::size_t last = std::min(count, first + kLanes);
         if (complete) {
@@ -278,7 +277,7 @@ ExactOutcome pfaffian_exact(const SparseMatrix<std::int64_t>& a, const EngineRun
         if (omp_get_thread_num() == 0) {
             progress.report(static_cast<double>(finished) / static_cast<double>(count));
         }
-    }
+    });
     out.primes = static_cast<int>(primes.size());
     out.arithmetic += " (" + std::to_string(primes.size()) + " primes of 62 bits, one spare) + CRT";
     out.value = numeric::crt_with_spare(residues, primes, "pfaffian");

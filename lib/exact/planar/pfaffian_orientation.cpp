@@ -19,6 +19,11 @@
 namespace pmcount::exact {
 
 bool is_planar(const UndirectedGraph& graph) {
+    // Euler: a simple planar graph on V ≥ 3 vertices has at most 3V − 6 edges.
+    const edge_t vertices = graph.num_vertices();
+    if (vertices >= 3 && graph.num_edges() > 3 * vertices - 6) {
+        return false;
+    }
     return is_planar_graph(graph.num_vertices(), graph.edges());
 }
 

@@ -170,15 +170,14 @@ ExactOutcome planar_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& 
     const auto count = static_cast<std::int64_t>(primes.size());
     const int threads =
         static_cast<int>(std::min<std::int64_t>(resolve_threads(run.threads), count - 1));
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, threads))
-    for (std::int64_t i = 1; i < count; ++i) {
-        residues[static_cast<std::size_t>(i)] =
-            residue_mod(k, primes[static_cast<std::size_t>(i)], pivot_rows, nullptr);
+    parallel_for(count - 1, threads, [&](std::int64_t j) {
+        const auto i = static_cast<std::size_t>(j) + 1;
+        residues[i] = residue_mod(k, primes[i], pivot_rows, nullptr);
         const std::int64_t finished = done.fetch_add(1, std::memory_order_relaxed) + 1;
         if (omp_get_thread_num() == 0) {
             progress.report(static_cast<double>(finished) / static_cast<double>(count));
         }
-    }
+    });
     out.primes = static_cast<int>(primes.size());
     out.arithmetic += " (" + std::to_string(primes.size()) + " primes of 62 bits, one spare) + CRT";
     out.value = numeric::crt_with_spare(residues, primes, "planar");

@@ -66,7 +66,7 @@ typename Arith::Acc accumulate_chunks(const Arith& arith, int bits, const Engine
         [&](std::uint64_t chunk, std::uint64_t begin, std::uint64_t end) {
             range(begin, end, partial[chunk]);
         },
-        &records);
+        records);
     typename Arith::Acc total = arith.make_acc();
     for (const auto& acc : partial) {
         Arith::merge(total, acc);

@@ -20,17 +20,21 @@
 //
 // Rows are padded to a compile-time width W (a multiple of 8): padding rows have y = 1 and
 // zero columns, so they change nothing; the fixed width lets the compiler unroll and vectorise.
+//
+// Both loops poll for a stop (run::StopPoll) and leave the range at once when one is asked for
+// (the chunk is then dropped: see run_chunks).
 #pragma once
 
 #include <algorithm>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "exact/ryser/gray_code.hpp"
 #include "exact/ryser/lanes.hpp"
+#include "run/session.hpp"
 
 namespace pmcount::exact {
 
@@ -42,6 +46,15 @@ struct RyserTables {
     std::vector<Elem> base;   // y_i(∅), size W
     std::vector<Elem> delta;  // 2·a_ij at [j·W + i], j < n − 1
 };
+
+/// The loops below run in pieces that end at multiples of kPollPiece steps and poll for a stop
+/// between them, so that the steps themselves carry no test.
+inline constexpr std::int64_t kPollPiece = std::int64_t{1} << 12;
+
+/// The end of the piece that holds step k (exclusive), at most `end`.
+inline std::uint64_t poll_piece_end(std::uint64_t k, std::uint64_t end) noexcept {
+    return std::min(end, (k | static_cast<std::uint64_t>(kPollPiece - 1)) + 1);
+}
 
 /// Whether Arith takes y as Double8 vectors (Arith::vector_y, accumulate_vector<W, Odd>).
 template <class Arith, class = void>
@@ -66,6 +79,7 @@ void ryser_range_vector(const Arith& arith, const RyserTables<double>& tables,
         }
     };
     typename Arith::Acc sum = acc;
+    run::StopPoll stop;
     const std::uint64_t block =
         Arith::reset_log2 > 0 ? (std::uint64_t{1} << Arith::reset_log2) : (end - begin);
     for (std::uint64_t block_begin = begin; block_begin < end; block_begin += block) {
@@ -77,14 +91,19 @@ void ryser_range_vector(const Arith& arith, const RyserTables<double>& tables,
             add_column(delta + static_cast<std::size_t>(lowest_set_bit(g)) * W, true);
         }
         arith.template accumulate_vector<W, false>(sum, y);  // block_begin is even
-        std::uint64_t k = block_begin + 1;
-        for (; k < block_end; ++k) {
-            const int j = lowest_set_bit(k);
-            add_column(delta + static_cast<std::size_t>(j) * W, gray_step_adds(k, j));
-            if (k % 2 == 1) {
-                arith.template accumulate_vector<W, true>(sum, y);
-            } else {
-                arith.template accumulate_vector<W, false>(sum, y);
+        for (std::uint64_t k = block_begin + 1; k < block_end;) {
+            const std::uint64_t piece_end = poll_piece_end(k, block_end);
+            for (; k < piece_end; ++k) {
+                const int j = lowest_set_bit(k);
+                add_column(delta + static_cast<std::size_t>(j) * W, gray_step_adds(k, j));
+                if (k % 2 == 1) {
+                    arith.template accumulate_vector<W, true>(sum, y);
+                } else {
+                    arith.template accumulate_vector<W, false>(sum, y);
+                }
+            }
+            if (stop(kPollPiece)) {
+                return;
             }
         }
     }
@@ -103,6 +122,7 @@ void ryser_range_elements(const Arith& arith, const RyserTables<typename Arith::
     // A local accumulator stays in registers; the caller's may alias the tables as far as the
     // compiler knows, which would force a store per step.
     typename Arith::Acc sum = acc;
+    run::StopPoll stop;
 
     auto step = [&](std::uint64_t k) {
         const int j = lowest_set_bit(k);
@@ -132,11 +152,18 @@ void ryser_range_elements(const Arith& arith, const RyserTables<typename Arith::
         }
         arith.template accumulate<W, false>(sum, y);  // block_begin is even
         std::uint64_t k = block_begin + 1;
-        for (; k + 1 < block_end; k += 2) {
-            step(k);
-            arith.template accumulate<W, true>(sum, y);
-            step(k + 1);
-            arith.template accumulate<W, false>(sum, y);
+        while (k + 1 < block_end) {
+            // (k is odd: the piece holding k + 1 ends after a whole pair)
+            const std::uint64_t piece_end = poll_piece_end(k + 1, block_end);
+            for (; k + 1 < piece_end; k += 2) {
+                step(k);
+                arith.template accumulate<W, true>(sum, y);
+                step(k + 1);
+                arith.template accumulate<W, false>(sum, y);
+            }
+            if (stop(kPollPiece)) {
+                return;
+            }
         }
         if (k < block_end) {
             step(k);

@@ -23,6 +23,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "core/stop.hpp"
 #include "exact/ryser/gray_code.hpp"
 #include "exact/ryser/ryser_driver.hpp"
 #include "numeric/int128.hpp"
@@ -121,35 +122,45 @@ void sparse_range(const Arith& arith, const SparseTables<typename Arith::Elem>& 
 
     load(begin);
     emit(begin);
+    run::StopPoll stop;
     std::uint64_t k = begin + 1;
     while (k < end) {
-        if (Skip && zero_rows != 0) {
-            const std::uint64_t current = k - 1;
-            const std::uint64_t target = skip_target(current, zero_rows, t.row_mask.data(), end);
-            if (target >= end) {
-                break;  // no term left in this chunk
-            }
-            if (needs_reload(target)) {
-                load(target);
-            } else {
-                const std::uint64_t to = gray(target);
-                for (std::uint64_t diff = gray(current) ^ to; diff != 0; diff &= diff - 1) {
-                    const int b = lowest_set_bit(diff);
-                    apply(b, ((to >> b) & 1U) != 0);
+        // Pieces of kPollPiece indices (a jump may leave one early), polled between them.
+        const std::uint64_t piece_end = poll_piece_end(k, end);
+        while (k < piece_end) {
+            if (Skip && zero_rows != 0) {
+                const std::uint64_t current = k - 1;
+                const std::uint64_t target =
+                    skip_target(current, zero_rows, t.row_mask.data(), end);
+                if (target >= end) {
+                    k = end;  // no term left in this chunk
+                    break;
                 }
+                if (needs_reload(target)) {
+                    load(target);
+                } else {
+                    const std::uint64_t to = gray(target);
+                    for (std::uint64_t diff = gray(current) ^ to; diff != 0; diff &= diff - 1) {
+                        const int b = lowest_set_bit(diff);
+                        apply(b, ((to >> b) & 1U) != 0);
+                    }
+                }
+                emit(target);
+                k = target + 1;
+                continue;
             }
-            emit(target);
-            k = target + 1;
-            continue;
+            if (needs_reload(k)) {
+                load(k);
+            } else {
+                const int j = lowest_set_bit(k);
+                apply(j, gray_step_adds(k, j));
+            }
+            emit(k);
+            ++k;
         }
-        if (needs_reload(k)) {
-            load(k);
-        } else {
-            const int j = lowest_set_bit(k);
-            apply(j, gray_step_adds(k, j));
+        if (stop(kPollPiece)) {
+            return;  // a stop was asked for: the chunk is dropped
         }
-        emit(k);
-        ++k;
     }
     result = std::move(acc);
 }
@@ -210,86 +221,96 @@ void binary_skip_range(const Arith& arith, const BinaryTables& t, std::uint64_t 
     const double* dynamic_base = t.dynamic_base.data();
     const std::size_t dynamic = t.dynamic_mask.size();
     alignas(64) double y[W];
+    run::StopPoll stop;
     std::uint64_t k = begin;
     while (k < end) {
-        const std::uint64_t g = gray(k);
-        // The largest next touch of a zero row (next_step_flipping, written with p = 2^h so
-        // that it vectorises); 0 when no row is zero.
-        std::uint64_t target = 0;
-        for (std::size_t e = 0; e < tests; ++e) {
-            const std::uint64_t zero =
-                std::uint64_t{0} -
-                static_cast<std::uint64_t>(__builtin_popcountll(g & test_mask[e]) == test_count[e]);
-            const std::uint64_t x = ~k & test_low[e];
-            const std::uint64_t p = x & (0 - x);
-            // p ∉ mask ⇔ (p & mask) − 1 has its top bit set: then the lowest bit joins.
-            const std::uint64_t low_bit =
-                test_low_bit[e] & (std::uint64_t{0} - (((test_mask[e] & p) - 1) >> 63));
-            target = std::max(target, (((k | (p - 1)) + 1) | low_bit) & zero);
-        }
-        if (target != 0) {
-            k = target;
-            continue;
-        }
-        if (sub_size == 1) {
-            for (std::uint64_t i = 0; i < block; ++i) {
-                const std::uint64_t h = g ^ gray(i);
-                for (int s = 0; s < W; ++s) {
-                    y[s] =
-                        base[s] + 2.0 * static_cast<double>(__builtin_popcountll(h & row_mask[s]));
-                }
-                double lane[L];
-                lane_products_two_chains<L, W>(y, lane);
-                if (((k + i) & 1) != 0) {
-                    arith.template accumulate_lanes<true>(acc, lane);
-                } else {
-                    arith.template accumulate_lanes<false>(acc, lane);
-                }
+        // Pieces of kPollPiece indices (a jump or a block may leave one early), polled between
+        // them.
+        const std::uint64_t piece_end = poll_piece_end(k, end);
+        while (k < piece_end) {
+            const std::uint64_t g = gray(k);
+            // The largest next touch of a zero row (next_step_flipping, written with p = 2^h so
+            // that it vectorises); 0 when no row is zero.
+            std::uint64_t target = 0;
+            for (std::size_t e = 0; e < tests; ++e) {
+                const std::uint64_t zero =
+                    std::uint64_t{0} - static_cast<std::uint64_t>(
+                                           __builtin_popcountll(g & test_mask[e]) == test_count[e]);
+                const std::uint64_t x = ~k & test_low[e];
+                const std::uint64_t p = x & (0 - x);
+                // p ∉ mask ⇔ (p & mask) − 1 has its top bit set: then the lowest bit joins.
+                const std::uint64_t low_bit =
+                    test_low_bit[e] & (std::uint64_t{0} - (((test_mask[e] & p) - 1) >> 63));
+                target = std::max(target, (((k | (p - 1)) + 1) | low_bit) & zero);
             }
-        } else {
-            // Sub-blocks: the static rows' lanes once, the dynamic rows' signed products summed
-            // exactly in double (k + b is even, so term i has sign (−1)^i).
-            for (std::uint64_t b = 0; b < block; b += sub_size) {
-                const std::uint64_t h = g ^ gray(b);
-                for (int s = 0; s < W; ++s) {
-                    y[s] = (base[s] +
-                            2.0 * static_cast<double>(__builtin_popcountll(h & row_mask[s]))) *
-                               keep[s] +
-                           drop[s];
-                }
-                double lane[L];
-                lane_products_two_chains<L, W>(y, lane);
-                // The dynamic products in tiles of up to 64 terms, row by row, so the loops over
-                // the terms vectorise (popcounts included, with AVX-512); every partial sum is an
-                // integer below 2^53, so the even and odd sums are exact in any order.
-                double sum = 0;
-                const std::uint64_t tile = std::min(kDynamicTile, sub_size);
-                for (std::uint64_t first = 0; first < sub_size; first += tile) {
-                    alignas(64) std::uint64_t codes[kDynamicTile];
-                    alignas(64) double term[kDynamicTile];
-                    for (std::uint64_t i = 0; i < tile; ++i) {
-                        codes[i] = h ^ gray(first + i);
-                        term[i] = 1;
+            if (target != 0) {
+                k = target;
+                continue;
+            }
+            if (sub_size == 1) {
+                for (std::uint64_t i = 0; i < block; ++i) {
+                    const std::uint64_t h = g ^ gray(i);
+                    for (int s = 0; s < W; ++s) {
+                        y[s] = base[s] +
+                               2.0 * static_cast<double>(__builtin_popcountll(h & row_mask[s]));
                     }
-                    for (std::size_t d = 0; d < dynamic; ++d) {
-                        const std::uint64_t mask = dynamic_mask[d];
-                        const double start = dynamic_base[d];
+                    double lane[L];
+                    lane_products_two_chains<L, W>(y, lane);
+                    if (((k + i) & 1) != 0) {
+                        arith.template accumulate_lanes<true>(acc, lane);
+                    } else {
+                        arith.template accumulate_lanes<false>(acc, lane);
+                    }
+                }
+            } else {
+                // Sub-blocks: the static rows' lanes once, the dynamic rows' signed products summed
+                // exactly in double (k + b is even, so term i has sign (−1)^i).
+                for (std::uint64_t b = 0; b < block; b += sub_size) {
+                    const std::uint64_t h = g ^ gray(b);
+                    for (int s = 0; s < W; ++s) {
+                        y[s] = (base[s] +
+                                2.0 * static_cast<double>(__builtin_popcountll(h & row_mask[s]))) *
+                                   keep[s] +
+                               drop[s];
+                    }
+                    double lane[L];
+                    lane_products_two_chains<L, W>(y, lane);
+                    // The dynamic products in tiles of up to 64 terms, row by row, so the loops
+                    // over the terms vectorise (popcounts included, with AVX-512); every partial
+                    // sum is an integer below 2^53, so the even and odd sums are exact in any
+                    // order.
+                    double sum = 0;
+                    const std::uint64_t tile = std::min(kDynamicTile, sub_size);
+                    for (std::uint64_t first = 0; first < sub_size; first += tile) {
+                        alignas(64) std::uint64_t codes[kDynamicTile];
+                        alignas(64) double term[kDynamicTile];
                         for (std::uint64_t i = 0; i < tile; ++i) {
-                            term[i] *= start + 2.0 * static_cast<double>(
-                                                         __builtin_popcountll(codes[i] & mask));
+                            codes[i] = h ^ gray(first + i);
+                            term[i] = 1;
                         }
+                        for (std::size_t d = 0; d < dynamic; ++d) {
+                            const std::uint64_t mask = dynamic_mask[d];
+                            const double start = dynamic_base[d];
+                            for (std::uint64_t i = 0; i < tile; ++i) {
+                                term[i] *= start + 2.0 * static_cast<double>(
+                                                             __builtin_popcountll(codes[i] & mask));
+                            }
+                        }
+                        double even = 0, odd = 0;
+                        for (std::uint64_t i = 0; i < tile; i += 2) {
+                            even += term[i];
+                            odd += term[i + 1];
+                        }
+                        sum += even - odd;
                     }
-                    double even = 0, odd = 0;
-                    for (std::uint64_t i = 0; i < tile; i += 2) {
-                        even += term[i];
-                        odd += term[i + 1];
-                    }
-                    sum += even - odd;
+                    arith.template accumulate_lanes_times<false>(acc, lane, sum);
                 }
-                arith.template accumulate_lanes_times<false>(acc, lane, sum);
             }
+            k += block;
         }
-        k += block;
+        if (stop(kPollPiece)) {
+            return;  // a stop was asked for: the chunk is dropped
+        }
     }
     result = std::move(acc);
 }
@@ -652,11 +673,17 @@ SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a, bool whole) {
     // the row tests reach `limit` (then false). `counted_start`: whether a jump at `first` is a
     // visit of the engine's walk.
     double tests = 0;
+    // General rows' tests take microseconds at order 40 and more: 2^17 of them, a second on a
+    // busy machine, are polled for a stop.
+    pmcount::detail::StopPoll<> stop;
     auto walk = [&](std::uint64_t first, std::uint64_t end, bool counted_start, double limit,
                     double& visits, double& terms) {
         std::uint64_t k = first & ~(block - 1);
         bool counted = counted_start;
         for (; k < end && tests < limit; tests += 1, counted = true) {
+            if (stop(static_cast<std::int64_t>(rows.size()) + 1)) {
+                pmcount::detail::throw_if_stopped("planning (estimating SkipPer's walk)");
+            }
             const std::uint64_t zeros = zero_rows(k);
             if (zeros == 0) {
                 visits += 1;

@@ -4,6 +4,7 @@
 // stopping rules and exact zeros.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <iostream>
 #include <limits>
@@ -82,6 +83,69 @@ void expect_unbiased_on_small_cases(const EstimateOptions& base) {
             }
         }
     }
+}
+
+/// The message of the ProblemTooLarge that `run` throws ("" if none).
+template <class Run>
+std::string refusal(Run run) {
+    try {
+        run();
+    } catch (const ProblemTooLarge& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Estimators, MemoryPastTheLimitIsRefusedBeforeItIsAllocated) {
+    const BipartiteGraph grid = grid_graph(4, 4);
+    EstimateOptions o;
+    o.backend = Backend::cpu;
+    o.samples = 10;
+    // 2^30 particles of order 8 side by side: about 2 TiB (it used to grow to 4.4 GB and on).
+    o.particles = std::uint64_t{1} << 30;
+    EXPECT_NE(refusal([&] { estimate_perfect_matchings(grid, o); })
+                  .find("the estimator's populations need ~"),
+              std::string::npos);
+    // A small limit makes it cheap to meet: 65536 particles need about 127 MiB (104 MiB
+    // measured).
+    o.particles = 65536;
+    o.max_memory = 10 << 20;
+    const std::string populations = refusal([&] { estimate_perfect_matchings(grid, o); });
+    EXPECT_NE(populations.find("the estimator's populations need ~1"), std::string::npos)
+        << populations;
+    EXPECT_NE(populations.find("65536 particles of order 8 side by side; ask for fewer "
+                               "--particles); the memory limit (--max-memory) is 10 MiB"),
+              std::string::npos)
+        << populations;
+    o.max_memory = 0;  // no limit
+    EXPECT_EQ(estimate_perfect_matchings(grid, o).particles, 65536u);
+    // A dense matrix: n² doubles.
+    EstimateOptions dense;
+    dense.layout = EstimatorLayout::dense;
+    dense.samples = 10;
+    dense.max_memory = 1 << 20;
+    EXPECT_NE(refusal([&] { estimate_perfect_matchings(grid_graph(30, 30), dense); })
+                  .find("the estimator's dense matrix needs ~1.54 MiB (450×450 doubles)"),
+              std::string::npos);
+    // A checkpoint keeps every estimate: 10^9 samples, 9 bytes each.
+    EstimateOptions kept;
+    kept.particles = 1;
+    kept.samples = 1000000000;
+    kept.checkpoint = "never_written.ckpt";
+    kept.max_memory = std::uint64_t{1} << 30;
+    EXPECT_NE(refusal([&] { estimate_perfect_matchings(grid, kept); })
+                  .find("the checkpoint's record of every estimate needs ~8.38 GiB"),
+              std::string::npos);
+}
+
+TEST(Estimators, AStopRequestInterruptsTheSetUpAndTheRounds) {
+    EstimateOptions o;
+    o.backend = Backend::cpu;
+    o.samples = 100;
+    const BipartiteGraph grid = grid_graph(8, 8);
+    request_stop();
+    EXPECT_THROW(estimate_perfect_matchings(grid, o), Interrupted);
+    EXPECT_NO_THROW(estimate_perfect_matchings(grid, o));
 }
 
 TEST(Estimators, EveryEstimatorAndLayoutIsUnbiasedOnSmallMatrices) {
@@ -251,41 +315,53 @@ TEST(Estimators, PopulationIntervalCoversTheTruthInAtLeast90PercentOfRunsOnThe8x
     EXPECT_GE(covered, kRuns * 9 / 10);
 }
 
-TEST(Estimators, TheAutomaticPopulationsCoverTheTruthIn90PercentOfRuns) {
-    // The default choice under a budget of 16 populations: 200 seeded runs per lattice, each
-    // interval checked against the exact count (the exact engines, independent of the sampler).
-    // Measured (seeds 7000–7199): 185, 189, 193, 196 and 193 of 200 in the order below; the
-    // 8×8 grid stays near 93% with 32 or 64 populations too (188, 185), so the bound asserted
-    // is the 90% that every lattice clears, not the 95% nominal level.
-    struct Lattice {
-        const char* name;
-        BipartiteGraph graph;
-        std::uint64_t samples;
-    };
-    const std::vector<Lattice> lattices = {
-        {"8x8 grid", grid_graph(8, 8), 4096},
-        {"16x16 grid", grid_graph(16, 16), 4096},
-        {"12x12 torus", torus_graph(12, 12), 4096},
-        {"Aztec diamond of order 10", aztec_diamond_graph(10), 4096},
-        {"random 3-regular, 40 + 40", random_regular_bipartite_graph(40, 3, 11), 8192},
-    };
-    constexpr int kRuns = 200;
-    for (const Lattice& l : lattices) {
-        CountOptions exact;
-        exact.backend = Backend::cpu;
-        const double log10_truth = count_perfect_matchings(l.graph, exact).log10_abs;
-        EstimateOptions o;
-        o.backend = Backend::cpu;
-        o.samples = l.samples;
-        o.seed = 7000;
-        const PopulationChoice c = choose_populations(l.graph.n_left(), o);
-        EXPECT_EQ(c.particles * 16, l.samples) << l.name;
-        const int covered = covering_runs(l.graph, log10_truth, o, kRuns);
-        std::cout << l.name << ", populations of " << c.particles << ": " << covered << " of "
-                  << kRuns << " intervals cover\n";
-        EXPECT_GE(covered, kRuns * 9 / 10) << l.name;
-    }
+/// The default choice under a budget of 16 populations on one lattice: seeded runs, each
+/// interval checked against the exact count (the exact engines, independent of the sampler).
+/// The runs are sized to a minute on a busy 2-core machine; the full measurement, 200 runs per
+/// lattice (seeds 7000–7199: 185, 189, 193, 196 and 193 of 200 in the order below) and 1000 on
+/// the 8×8 grid (949 of 1000), is pmcount-bench's (docs/estimators.md).
+struct CoverageCase {
+    const char* spec;
+    std::uint64_t samples;
+    int runs;
+};
+
+class AutomaticPopulations : public ::testing::TestWithParam<CoverageCase> {};
+
+TEST_P(AutomaticPopulations, CoverTheTruthInMostRuns) {
+    const CoverageCase c = GetParam();
+    const BipartiteGraph graph = generate_graph(c.spec);
+    CountOptions exact;
+    exact.backend = Backend::cpu;
+    const double log10_truth = count_perfect_matchings(graph, exact).log10_abs;
+    EstimateOptions o;
+    o.backend = Backend::cpu;
+    o.samples = c.samples;
+    o.seed = 7000;
+    const PopulationChoice choice = choose_populations(graph.n_left(), o);
+    EXPECT_EQ(choice.particles * 16, c.samples) << c.spec;
+    const int covered = covering_runs(graph, log10_truth, o, c.runs);
+    std::cout << c.spec << ", populations of " << choice.particles << ": " << covered << " of "
+              << c.runs << " intervals cover\n";
+    // 80%: the nominal 95% less what so few runs may miss (measured: 92–98% over 200 runs). An
+    // interval a third too narrow covers about 80%, one half as wide about 68%.
+    EXPECT_GE(covered, c.runs * 4 / 5) << c.spec;
 }
+
+INSTANTIATE_TEST_SUITE_P(Estimators, AutomaticPopulations,
+                         // (runs of 0.3–2 s each on a quiet 2-core machine)
+                         ::testing::Values(CoverageCase{"grid:8x8", 4096, 50},
+                                           CoverageCase{"grid:16x16", 4096, 10},
+                                           CoverageCase{"torus:12x12", 4096, 15},
+                                           CoverageCase{"aztec:10", 4096, 15},
+                                           CoverageCase{"regular:40,3,11", 8192, 30}),
+                         [](const ::testing::TestParamInfo<CoverageCase>& test) {
+                             std::string name;
+                             for (const char ch : std::string(test.param.spec)) {
+                                 name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+                             }
+                             return name;
+                         });
 
 TEST(Estimators, UnderATimeLimitTheCpuTakesFewerParticlesSoThat16PopulationsFit) {
     // The 32×32 grid's automatic choice is 4096 particles; on the CPU 16 such populations take
@@ -322,25 +398,6 @@ TEST(Estimators, UnderATimeLimitTheCpuTakesFewerParticlesSoThat16PopulationsFit)
     EstimateOptions resumable = o;
     resumable.checkpoint = "unused.ckpt";
     EXPECT_FALSE(choose_populations(grid.n_left(), resumable).time_pilot);
-}
-
-TEST(Estimators, TheAutomaticPopulationsCoverAtTheNominalRateOverAThousandRunsOfThe8x8Grid) {
-    // 200 runs cannot tell 95% from 93% (one standard deviation is 1.5 points): the 8×8 grid's
-    // 185 of 200 above is a low block, not a narrow interval. Over seeds 20000–20999 the same
-    // choice (16 populations of 256) covers 949 of 1000 (blocks of 200: 193, 191, 192, 184,
-    // 189), and its mean standard error matches the spread of the estimates (0.0085 against
-    // 0.0084 in log). 930 is 2.9 standard deviations below 95%: an interval 15% too narrow fails.
-    const BipartiteGraph grid = grid_graph(8, 8);
-    const double log10_truth = static_cast<double>(log_grid_tilings(8, 8)) / std::log(10.0);
-    EstimateOptions o;
-    o.backend = Backend::cpu;
-    o.samples = 4096;
-    o.seed = 20000;
-    constexpr int kRuns = 1000;
-    const int covered = covering_runs(grid, log10_truth, o, kRuns);
-    std::cout << "8x8 grid, automatic populations: " << covered << " of " << kRuns
-              << " intervals cover\n";
-    EXPECT_GE(covered, 930);
 }
 
 TEST(Estimators, ResultDoesNotDependOnTheNumberOfThreads) {
@@ -436,6 +493,14 @@ TEST(Estimators, RejectsNegativeEntriesAndBadOptions) {
     o = EstimateOptions{};
     o.particles = (std::uint64_t{1} << 30) + 1;
     EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
+    o = EstimateOptions{};
+    o.threads = kMaxThreads + 1;  // OpenMP crashed starting 100 000 threads
+    EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 2, 1.0), o), InvalidArgument);
+    CountOptions count_options;
+    count_options.threads = kMaxThreads + 1;
+    EXPECT_THROW(permanent(DenseMatrix<double>(2, 2, 1.0), count_options), InvalidArgument);
+    count_options.threads = -1;
+    EXPECT_THROW(permanent(DenseMatrix<double>(2, 2, 1.0), count_options), InvalidArgument);
     for (const double exponent : {-0.5, std::nan(""), HUGE_VAL}) {
         o = EstimateOptions{};
         o.potential_exponent = exponent;

@@ -10,6 +10,11 @@ TEST(Rounds, RoundsGrowByHalfTheSamplesSoFarAndKeepTheDevicesBusy) {
     EXPECT_EQ(scheduled_round(0, 12), 12U);
     EXPECT_EQ(scheduled_round(20, 12), 12U);
     EXPECT_EQ(scheduled_round(100, 12), 50U);
+    // Past 2^25 samples rounds stop growing: a round's logs stay at 128 MiB (after 10^10
+    // samples half of them would take 40 GB); a device wave larger than that still fills.
+    EXPECT_EQ(scheduled_round(std::uint64_t{1} << 34, 12), kMaxScheduledRound);
+    EXPECT_EQ(scheduled_round(std::uint64_t{1} << 34, std::uint64_t{1} << 26),
+              std::uint64_t{1} << 26);
 }
 
 TEST(Rounds, ATimeLimitStartsNoWaveThatWouldEndPastIt) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <random>
 
@@ -56,6 +57,17 @@ TEST(Planar, RejectsK33ThatOtherEnginesCount) {
     DenseMatrix<std::int64_t> minus(3, 3, 1);
     minus(0, 0) = 0;
     EXPECT_EQ(planar_exact(SparseMatrix<std::int64_t>(minus), threads(1)).value, BigInt(4));
+}
+
+TEST(Planar, DenseGraphsAreRejectedByEulersBoundAtOnce) {
+    // More than 2V − 4 edges: not planar, decided without copying K_{2000,2000}'s 4·10^6 edges
+    // into Boost's graph (seconds and a gigabyte). The limit is generous for a loaded machine.
+    const BipartiteGraph dense = complete_bipartite_graph(2000);
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_FALSE(is_planar(dense));
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 0.5);
+    // At the bound itself the test decides: K_{2,2} (4 = 2·4 − 4 edges) is planar.
+    EXPECT_TRUE(is_planar(complete_bipartite_graph(2)));
 }
 
 TEST(Planar, SignsAgreeWithBruteForceOnRandomPlanarGraphs) {

@@ -120,6 +120,9 @@ TEST(EdgeListErrors, MalformedHeaders) {
     expect_invalid("# bipartite 2.0 2\n0 0\n", 1, "header size '2.0' is not an integer");
     expect_invalid("# bipartite L=2 R=2\n0 0\n", 1, "header size 'L=2' is not a number");
     expect_invalid("# directed 1000000000000\n", 1, "exceeds the supported");
+    // The one vertex limit of files and generator specs: 2^24 a side.
+    expect_invalid("# bipartite 2 16777217\n", 1,
+                   "header size 16777217 exceeds the supported 16777216 vertices");
 }
 
 TEST(EdgeListErrors, HeaderAfterDataAndSecondHeader) {

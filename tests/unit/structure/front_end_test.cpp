@@ -3,10 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <numeric>
 #include <random>
+#include <thread>
 
+#include "plan/cost_model.hpp"
+#include "plan/engines.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/generate.hpp"
@@ -212,6 +216,130 @@ TEST(FrontEnd, PlanarityIsTestedOnlyWhereTheTimeLimitLeavesThePlanarEngineAChanc
     }
 }
 
+/// The engine of a plan's only leaf ("" and a failure when it has several).
+std::string only_leaf_engine(const CountResult& r) {
+    EXPECT_EQ(r.structure.leaves.size(), 1u);
+    return r.structure.leaves.size() == 1 ? r.structure.leaves[0].engine : std::string();
+}
+
+TEST(FrontEnd, DensePatternsSkipTheFrontierSearch) {
+    // Every vertex order puts the first vertex's 2047 neighbours on the frontier: the least
+    // degree rules the frontier engine out without the order search, whose copies of 4·10^6
+    // edges took seconds and a gigabyte (the plan took minutes with the old generator).
+    CountOptions options;
+    options.explain_only = true;
+    const std::string engine = only_leaf_engine(
+        count_perfect_matchings(random_regular_bipartite_graph(2048, 2047, 1), options));
+    EXPECT_NE(engine.find("the pattern is not planar, and frontier width at least 2047 (the least "
+                          "degree) is beyond the frontier engine's limit of 40"),
+              std::string::npos)
+        << engine;
+}
+
+TEST(FrontEnd, AStopRequestInterruptsPlanning) {
+    CountOptions options;
+    options.explain_only = true;
+    // Asked before: the structure front end's first check throws, and withdraws the request.
+    for (const BipartiteGraph& g : {grid_graph(100, 100), random_bipartite_graph(300, 0.02, 3)}) {
+        request_stop();
+        EXPECT_THROW(count_perfect_matchings(g, options), Interrupted);
+        EXPECT_NO_THROW(count_perfect_matchings(g, options));
+    }
+    request_stop();
+    EXPECT_THROW(count_perfect_matchings(UndirectedGraph(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}),
+                                         options),
+                 Interrupted);
+    clear_stop_request();
+    // Asked during the plan of the 500×500 grid (seconds here; most of it in Boost's planarity
+    // test, which cannot check the flag and runs on a thread of its own): the plan ends within
+    // the 0.1 s between checks, with a generous margin for a loaded machine.
+    const BipartiteGraph grid = grid_graph(500, 500);
+    const auto start = std::chrono::steady_clock::now();
+    std::thread stopper([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        request_stop();
+    });
+    double stopped_at = -1;
+    try {
+        count_perfect_matchings(grid, options);
+    } catch (const Interrupted& e) {
+        stopped_at = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        EXPECT_NE(std::string(e.what()).find("interrupted while"), std::string::npos) << e.what();
+    }
+    stopper.join();
+    clear_stop_request();
+    EXPECT_GE(stopped_at, 0.3) << "the plan was not interrupted";
+    EXPECT_LT(stopped_at, 1.5);
+}
+
+/// The message of the ProblemTooLarge that counting `g` under `options` throws ("" if none).
+template <class Graph>
+std::string refusal(const Graph& g, const CountOptions& options) {
+    try {
+        count_perfect_matchings(g, options);
+    } catch (const ProblemTooLarge& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(FrontEnd, MemoryPastTheLimitIsRefusedBeforeItIsAllocated) {
+    CountOptions options;
+    options.explain_only = true;
+    // The planner's own structures (1.8 KB a vertex, 210 bytes an entry): refused before
+    // planning. A small limit makes each refusal cheap to meet.
+    options.max_memory = 1 << 20;
+    EXPECT_EQ(refusal(grid_graph(100, 100), options),
+              "planning needs ~21.1 MiB (10000 vertices, 19800 entries); the memory limit "
+              "(--max-memory) is 1 MiB");
+    // The planar engine's elimination (the 60×60 grid's, ~10 MiB): no other engine takes it.
+    options.max_memory = 9500 << 10;
+    const std::string planar =
+        only_leaf_engine(count_perfect_matchings(grid_graph(60, 60), options));
+    EXPECT_NE(planar.find("the planar engine's elimination needs ~10.4 MiB, over the memory limit "
+                          "(--max-memory) of 9.28 MiB"),
+              std::string::npos)
+        << planar;
+    options.explain_only = false;
+    EXPECT_NE(refusal(grid_graph(60, 60), options).find("no exact engine fits the memory limit"),
+              std::string::npos);
+    options.max_memory = 0;  // no limit: counted
+    EXPECT_EQ(count_perfect_matchings(grid_graph(8, 8), options).exact, BigInt(12988816));
+    // The hafnian recursion's tables (60 vertices, exact lanes, per thread).
+    options.explain_only = true;
+    options.general = true;
+    options.threads = 2;
+    options.max_memory = 300 << 10;
+    const std::string hafnian =
+        only_leaf_engine(count_perfect_matchings(random_bipartite_graph(30, 0.5, 1), options));
+    EXPECT_NE(hafnian.find("the hafnian engine's tables need ~"), std::string::npos) << hafnian;
+}
+
+TEST(FrontEnd, AnEngineOverTheMemoryLimitGivesWayToOneThatFits) {
+    // A planar leaf of order 2000 that the frontier engine (width 14) also takes: whichever is
+    // faster is chosen; with the limit between the two engines' memory, the one that fits.
+    plan::LeafFacts facts;
+    facts.order = 2000;
+    facts.nnz = 7000;
+    facts.arithmetic = plan::Arithmetic::double_precision;
+    facts.planar = true;
+    facts.frontier_width = 14;
+    facts.frontier_slots = 16;
+    facts.frontier_states = 2000 * 3432.0;
+    facts.frontier_peak_states = 3432;
+    const auto chosen = [&] {
+        const plan::Engine* e = plan::choose_engine(facts, Method::automatic, Backend::cpu);
+        return e == nullptr ? std::string("none") : std::string(e->name);
+    };
+    const double planar = plan::planar_bytes(facts), frontier = plan::frontier_bytes(facts);
+    ASSERT_NE(planar, frontier);
+    const bool planar_smaller = planar < frontier;
+    facts.max_memory = (planar + frontier) / 2;
+    EXPECT_EQ(chosen(), planar_smaller ? "planar" : "frontier");
+    facts.max_memory = std::min(planar, frontier) / 2;
+    EXPECT_EQ(chosen(), "none");
+}
+
 TEST(FrontEnd, FloatingPrecisionRefusesIntegersWithoutAnExactDouble) {
     DenseMatrix<std::int64_t> a(3, 3, 1);
     a(1, 2) = (std::int64_t{1} << 53) + 1;
@@ -237,7 +365,7 @@ TEST(FrontEnd, RefusalsSayWhyNoEngineTakesTheBlock) {
     const BipartiteGraph torus = torus_graph(20, 20);
     const std::string automatic = only_leaf(count_perfect_matchings(torus, options));
     EXPECT_EQ(automatic.rfind("none (order 200 is beyond Ryser's engines (≤ 64), the pattern is "
-                              "not planar, and frontier width 39 needs up to ",
+                              "not planar, and the frontier DP's state tables (width 39) need ~",
                               0),
               0u)
         << automatic;
@@ -248,7 +376,7 @@ TEST(FrontEnd, RefusalsSayWhyNoEngineTakesTheBlock) {
         ADD_FAILURE() << "the 20×20 torus was counted";
     } catch (const ProblemTooLarge& e) {
         EXPECT_NE(std::string(e.what()).find("--method frontier cannot count a block of order 200: "
-                                             "frontier width 39 needs up to"),
+                                             "the frontier DP's state tables (width 39) need ~"),
                   std::string::npos)
             << e.what();
     }
