@@ -32,8 +32,20 @@ elseif(PMCOUNT_NATIVE)
     endif()
 endif()
 
-if(PMCOUNT_SANITIZE)
+# Any report is a failure: undefined behaviour stops the program as AddressSanitizer does.
+if(PMCOUNT_SANITIZE OR PMCOUNT_FUZZ)
     target_compile_options(pmcount_flags INTERFACE
-        $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-omit-frame-pointer>)
+        $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-sanitize-recover=all
+                                  -fno-omit-frame-pointer>)
     target_link_options(pmcount_flags INTERFACE -fsanitize=address,undefined)
+endif()
+
+# libFuzzer's coverage instrumentation in every target; the harnesses link its main.
+if(PMCOUNT_FUZZ)
+    if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+        message(FATAL_ERROR "PMCOUNT_FUZZ needs clang (libFuzzer): configure with "
+                            "-DCMAKE_CXX_COMPILER=clang++ (scripts/fuzz.sh does)")
+    endif()
+    target_compile_options(pmcount_flags INTERFACE
+        $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=fuzzer-no-link>)
 endif()

@@ -185,7 +185,8 @@ EstimateResult estimate_permanent(const DenseMatrix<T>& matrix,
                                   const EstimateOptions& options = {});
 /// Whatever read_input() returned: a graph's perfect matchings, a digraph's cycle covers, a
 /// matrix's permanent. A complex matrix, or a negative or non-finite entry, is InvalidInput
-/// naming the file (and the entry by the file's row and column ids).
+/// naming the file (and the entry by the file's row and column ids). A declared vertex that no
+/// entry touches (Input::isolated) gives 0 at once, the note naming it.
 EstimateResult estimate(const Input& input, const EstimateOptions& options = {});
 
 }  // namespace pmcount

@@ -291,7 +291,8 @@ CountResult hafnian(const SparseMatrix<T>& matrix, const CountOptions& options =
 template <class T>
 CountResult hafnian(const DenseMatrix<T>& matrix, const CountOptions& options = {});
 /// Whatever read_input() returned: the graph's count, the matrix's permanent, or its hafnian
-/// (Input::hafnian).
+/// (Input::hafnian). An input with a declared vertex that no entry touches (Input::isolated)
+/// counts 0 at once, the note naming that vertex.
 CountResult count(const Input& input, const CountOptions& options = {});
 
 }  // namespace pmcount

@@ -25,6 +25,7 @@
 #include <complex>
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -51,6 +52,17 @@ struct ReadOptions {
     bool pattern_only = false;
 };
 
+/// A vertex that a file declares (by its header or size line) and that no entry touches: every
+/// perfect matching, cycle cover, permanent term and hafnian term would have to use it, so every
+/// count is 0.
+struct IsolatedVertex {
+    /// The vertex as the file numbers it, and why: "left vertex 3 has no edge", "row 7 has no
+    /// entry".
+    std::string witness;
+    vertex_t rows = 0;  ///< the declared rows and columns (a general graph: its vertices, twice)
+    vertex_t cols = 0;
+};
+
 /// A graph or matrix read from a file, ready for count().
 struct Input {
     using Data =
@@ -71,13 +83,19 @@ struct Input {
     std::vector<std::int64_t> right_ids;
     /// Non-fatal findings (merged duplicates, real values that are all integers, ...).
     std::vector<std::string> warnings;
+    /// Set when the file declares a side of more vertices than it has bytes, beyond anything its
+    /// entries could touch (a hostile or mistaken header: `# undirected 67108864` and 3 edges).
+    /// Nothing of the declared size is allocated: `data` holds only the vertices that occur,
+    /// named by left_ids / right_ids; rows() and cols() are the declared sides; count() and
+    /// estimate() answer 0 at once with its witness.
+    std::optional<IsolatedVertex> isolated;
 
     ValueKind kind() const noexcept;
     vertex_t rows() const noexcept;
     vertex_t cols() const noexcept;
     edge_t nnz() const noexcept;
     /// The bipartite graph of the nonzero entries (rows = left; a general graph: its adjacency
-    /// matrix, each vertex on both sides).
+    /// matrix, each vertex on both sides); with `isolated`, of the vertices that occur.
     BipartiteGraph pattern() const;
     /// True for an UndirectedGraph or a matrix whose hafnian is wanted: rows and columns are the
     /// same vertices and a perfect matching pairs them up.

@@ -1202,6 +1202,12 @@ EstimateResult estimate(const Input& input, const EstimateOptions& options) {
     if (input.hafnian) {
         throw general();
     }
+    if (input.isolated && !std::holds_alternative<UndirectedGraph>(input.data) &&
+        input.kind() != ValueKind::complex) {
+        validate(options);
+        return zero_result(options, std::max(input.rows(), input.cols()), input.nnz(),
+                           input.isolated->witness + ": no perfect matching");
+    }
     try {
         return std::visit(
             [&](const auto& data) -> EstimateResult {

@@ -792,6 +792,21 @@ CountResult count(const Input& input, const CountOptions& options) {
     return std::visit(
         [&](const auto& data) -> CountResult {
             using D = std::decay_t<decltype(data)>;
+            if (input.isolated) {
+                // The arithmetic asked for must still suit the entries, as for any input.
+                if constexpr (std::is_same_v<D, SparseMatrix<double>> ||
+                              std::is_same_v<D, SparseMatrix<std::complex<double>>>) {
+                    resolve_precision<typename D::value_type>(options.precision, input.kind());
+                } else {
+                    resolve_precision<std::int64_t>(options.precision, input.kind());
+                }
+                CountResult r = exact_result(
+                    input.kind(), 0, input.isolated->witness + ": no perfect matching, count is 0");
+                r.stats.n = std::max(input.rows(), input.cols());
+                r.stats.nnz = input.nnz();
+                r.structure.general = input.is_general();
+                return r;
+            }
             if constexpr (std::is_same_v<D, BipartiteGraph> || std::is_same_v<D, UndirectedGraph>) {
                 return count_perfect_matchings(data, options);
             } else if constexpr (std::is_same_v<D, Digraph>) {

@@ -4,6 +4,8 @@
 // entries to EntryCollector.
 #include <algorithm>
 #include <cctype>
+#include <numeric>
+#include <optional>
 
 #include "io/entries.hpp"
 #include "io/readers.hpp"
@@ -156,7 +158,21 @@ Scan scan_lines(std::string_view text, const std::string& file) {
     return scan;
 }
 
-/// Sorted distinct ids of the records, and their positions.
+/// The vertices of a reading that declares n: `ids` holds the sorted distinct ids that occur and
+/// keeps them when n is beyond the file and leaves a vertex isolated (returned); otherwise it
+/// becomes [0, n), every declared vertex.
+std::optional<std::int64_t> keep_vertices(std::int64_t n, std::size_t file_bytes,
+                                          std::vector<std::int64_t>& ids) {
+    const std::int64_t gap = first_missing(ids, n);
+    if (side_beyond_file(n, file_bytes) && gap < n) {
+        return gap;
+    }
+    ids.resize(static_cast<std::size_t>(n));
+    std::iota(ids.begin(), ids.end(), std::int64_t{0});
+    return std::nullopt;
+}
+
+/// Sorted distinct ids of the records.
 std::vector<std::int64_t> distinct_ids(const std::vector<Record>& records) {
     std::vector<std::int64_t> ids;
     ids.reserve(2 * records.size());
@@ -164,13 +180,8 @@ std::vector<std::int64_t> distinct_ids(const std::vector<Record>& records) {
         ids.push_back(r.u);
         ids.push_back(r.v);
     }
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    sort_distinct(ids);
     return ids;
-}
-
-vertex_t index_of(const std::vector<std::int64_t>& ids, std::int64_t id) {
-    return static_cast<vertex_t>(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
 }
 
 void check_below(std::int64_t id, std::int64_t limit, const char* what, const Location& where,
@@ -315,7 +326,7 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
                     ? ValueField::integer
                     : ValueField::real;
     }
-    EntryCollector collector(file, field, options);
+    EntryCollector collector(file, text.size(), field, options);
     std::vector<std::string> warnings;
     const bool general = options.interpretation == GraphInterpretation::general;
 
@@ -326,19 +337,34 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
     }
     if (general && scan.header == Header::bipartite) {
         // One graph on [0, L + R): right vertex v becomes L + v.
-        std::vector<std::int64_t> ids(static_cast<std::size_t>(scan.sizes[0] + scan.sizes[1]));
-        for (std::size_t i = 0; i < ids.size(); ++i) {
-            ids[i] = static_cast<std::int64_t>(i);
-        }
-        std::vector<std::pair<vertex_t, vertex_t>> edges;
+        const std::int64_t left = scan.sizes[0], vertices = scan.sizes[0] + scan.sizes[1];
         for (const Record& r : scan.records) {
             const Location where{file, r.line};
             check_below(r.u, scan.sizes[0], "left vertex id", where, scan);
             check_below(r.v, scan.sizes[1], "right vertex id", where, scan);
-            edges.emplace_back(static_cast<vertex_t>(r.u),
-                               static_cast<vertex_t>(scan.sizes[0] + r.v));
         }
-        return general_graph(ids, edges, scan, collector, std::move(warnings));
+        std::vector<std::int64_t> ids;
+        for (const Record& r : scan.records) {
+            ids.push_back(r.u);
+            ids.push_back(left + r.v);
+        }
+        sort_distinct(ids);
+        std::optional<IsolatedVertex> isolated;
+        if (const auto gap = keep_vertices(vertices, text.size(), ids)) {
+            const auto n = static_cast<vertex_t>(vertices);
+            isolated =
+                IsolatedVertex{(*gap < left ? "left vertex " + std::to_string(*gap)
+                                            : "right vertex " + std::to_string(*gap - left)) +
+                                   " has no edge",
+                               n, n};
+        }
+        std::vector<std::pair<vertex_t, vertex_t>> edges;
+        for (const Record& r : scan.records) {
+            edges.emplace_back(index_of(ids, r.u), index_of(ids, left + r.v));
+        }
+        Input input = general_graph(ids, edges, scan, collector, std::move(warnings));
+        input.isolated = std::move(isolated);
+        return input;
     }
     if (scan.header == Header::bipartite) {
         for (const Record& r : scan.records) {
@@ -396,18 +422,22 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
         return collector.finish(n, n, true, InputFormat::edge_list, std::move(warnings));
     }
 
-    // Undirected: vertices [0, N) from the header (all of [0, L + R) for a bipartite header read
-    // as a general graph), or the ids that occur.
+    // Undirected: vertices [0, N) from the header (only those that occur when N is beyond the
+    // file and leaves one isolated), or the ids that occur.
     std::vector<std::int64_t> ids;
+    std::optional<IsolatedVertex> isolated;
     if (scan.header == Header::undirected) {
-        ids.resize(static_cast<std::size_t>(scan.sizes[0]));
-        for (std::size_t i = 0; i < ids.size(); ++i) {
-            ids[i] = static_cast<std::int64_t>(i);
-        }
+        const std::int64_t n = scan.sizes[0];
         for (const Record& r : scan.records) {
             const Location where{file, r.line};
-            check_below(r.u, scan.sizes[0], "vertex id", where, scan);
-            check_below(r.v, scan.sizes[0], "vertex id", where, scan);
+            check_below(r.u, n, "vertex id", where, scan);
+            check_below(r.v, n, "vertex id", where, scan);
+        }
+        ids = distinct_ids(scan.records);
+        if (const auto gap = keep_vertices(n, text.size(), ids)) {
+            const auto declared = static_cast<vertex_t>(n);
+            isolated = IsolatedVertex{"vertex " + std::to_string(*gap) + " has no edge", declared,
+                                      declared};
         }
     } else {
         ids = distinct_ids(scan.records);
@@ -424,7 +454,9 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
             : two_colour(ids, edges, scan.records, file,
                          options.interpretation == GraphInterpretation::bipartite);
     if (colour.empty()) {
-        return general_graph(ids, edges, scan, collector, std::move(warnings));
+        Input input = general_graph(ids, edges, scan, collector, std::move(warnings));
+        input.isolated = std::move(isolated);
+        return input;
     }
     std::vector<vertex_t> side_index(ids.size());
     std::vector<std::int64_t> left_ids, right_ids;
@@ -448,8 +480,14 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
     Input input = collector.finish(static_cast<vertex_t>(left_ids.size()),
                                    static_cast<vertex_t>(right_ids.size()), false,
                                    InputFormat::edge_list, std::move(warnings));
+    if (isolated) {
+        // The vertices no edge touches are left vertices, as they are when all are kept.
+        isolated->cols = static_cast<vertex_t>(right_ids.size());
+        isolated->rows -= isolated->cols;
+    }
     input.left_ids = std::move(left_ids);
     input.right_ids = std::move(right_ids);
+    input.isolated = std::move(isolated);
     return input;
 }
 

@@ -47,9 +47,86 @@ SparseMatrix<T> matrix_of(const std::vector<Entry>& entries, vertex_t rows, vert
 
 }  // namespace
 
-EntryCollector::EntryCollector(const std::string& file, ValueField field,
+bool side_beyond_file(std::int64_t declared, std::size_t file_bytes) noexcept {
+    return declared > 0 && static_cast<std::uint64_t>(declared) > file_bytes;
+}
+
+void sort_distinct(std::vector<std::int64_t>& ids) {
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+}
+
+vertex_t index_of(const std::vector<std::int64_t>& ids, std::int64_t id) {
+    return static_cast<vertex_t>(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
+}
+
+std::int64_t first_missing(const std::vector<std::int64_t>& ids, std::int64_t declared) {
+    // Sorted distinct ids from 0 have ids[k] >= k, with equality exactly up to the first gap.
+    std::size_t low = 0, high = ids.size();
+    while (low < high) {
+        const std::size_t middle = low + (high - low) / 2;
+        if (ids[middle] == static_cast<std::int64_t>(middle)) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    return std::min(static_cast<std::int64_t>(low), declared);
+}
+
+EntryCollector::EntryCollector(const std::string& file, std::size_t file_bytes, ValueField field,
                                const ReadOptions& options)
-    : file_(file), field_(options.pattern_only ? ValueField::none : field), options_(options) {}
+    : file_(file),
+      file_bytes_(file_bytes),
+      field_(options.pattern_only ? ValueField::none : field),
+      options_(options) {}
+
+std::optional<EntryCollector::Kept> EntryCollector::keep_occurring(vertex_t rows, vertex_t cols,
+                                                                   bool same_vertices,
+                                                                   InputFormat format) {
+    if (!side_beyond_file(rows, file_bytes_) && !side_beyond_file(cols, file_bytes_)) {
+        return std::nullopt;
+    }
+    std::vector<std::int64_t> row_ids, col_ids;
+    for (const Entry& e : entries_) {
+        row_ids.push_back(e.row);
+        (same_vertices ? row_ids : col_ids).push_back(e.col);
+    }
+    sort_distinct(row_ids);
+    if (same_vertices) {
+        col_ids = row_ids;
+    } else {
+        sort_distinct(col_ids);
+    }
+    const std::int64_t row_gap = first_missing(row_ids, rows);
+    const std::int64_t col_gap = first_missing(col_ids, cols);
+    if (row_gap == rows && col_gap == cols) {
+        return std::nullopt;
+    }
+    // Labels as Input::row_label gives them: Matrix Market counts from 1, edge lists from 0.
+    const std::int64_t base = format == InputFormat::matrix_market ? 1 : 0;
+    const bool row_side = row_gap < rows;
+    const char* side = same_vertices                          ? "vertex"
+                       : format == InputFormat::matrix_market ? (row_side ? "row" : "column")
+                       : row_side                             ? "left vertex"
+                                                              : "right vertex";
+    Kept kept;
+    kept.isolated = {side + (" " + std::to_string((row_side ? row_gap : col_gap) + base)) +
+                         (format == InputFormat::matrix_market ? " has no entry" : " has no edge"),
+                     rows, cols};
+    for (Entry& e : entries_) {
+        e.row = index_of(row_ids, e.row);
+        e.col = index_of(col_ids, e.col);
+    }
+    for (auto* ids : {&row_ids, &col_ids}) {
+        for (std::int64_t& id : *ids) {
+            id += base;
+        }
+    }
+    kept.row_labels = std::move(row_ids);
+    kept.col_labels = std::move(col_ids);
+    return kept;
+}
 
 void EntryCollector::combine_duplicates(std::vector<std::string>& warnings) {
     std::stable_sort(entries_.begin(), entries_.end(), by_position);
@@ -115,8 +192,16 @@ ValueField EntryCollector::settle_field(std::vector<std::string>& warnings, cons
 
 Input EntryCollector::finish(vertex_t rows, vertex_t cols, bool directed, InputFormat format,
                              std::vector<std::string> warnings) {
-    combine_duplicates(warnings);
+    std::optional<Kept> kept = keep_occurring(rows, cols, directed && rows == cols, format);
     Input input;
+    if (kept) {
+        rows = static_cast<vertex_t>(kept->row_labels.size());
+        cols = static_cast<vertex_t>(kept->col_labels.size());
+        input.left_ids = std::move(kept->row_labels);
+        input.right_ids = std::move(kept->col_labels);
+        input.isolated = std::move(kept->isolated);
+    }
+    combine_duplicates(warnings);
     input.source = file_;
     input.format = format;
     input.directed = directed;
@@ -152,6 +237,13 @@ Input EntryCollector::finish(vertex_t rows, vertex_t cols, bool directed, InputF
 
 Input EntryCollector::finish_symmetric(vertex_t n, InputFormat format,
                                        std::vector<std::string> warnings) {
+    Input input;
+    if (std::optional<Kept> kept = keep_occurring(n, n, true, format)) {
+        n = static_cast<vertex_t>(kept->row_labels.size());
+        input.left_ids = std::move(kept->row_labels);
+        input.right_ids = std::move(kept->col_labels);
+        input.isolated = std::move(kept->isolated);
+    }
     combine_duplicates(warnings);  // sorts by (row, col)
     auto mirror_of = [this](const Entry& e) -> const Entry* {
         Entry key = e;
@@ -215,7 +307,6 @@ Input EntryCollector::finish_symmetric(vertex_t n, InputFormat format,
                            "would use them)");
     }
     entries_ = std::move(off_diagonal);
-    Input input;
     input.source = file_;
     input.format = format;
     const ValueField field = settle_field(warnings, "hafnian");

@@ -2,10 +2,12 @@
 // duplicates merged (patterns, with a warning), summed (--sum-duplicates) or rejected naming both
 // lines; values typed (a real file whose values are all integers becomes an exact integer
 // problem); the graph or matrix built — a permanent's rows × columns, or a general graph /
-// symmetric matrix for its perfect matchings or hafnian.
+// symmetric matrix for its perfect matchings or hafnian. A side declared larger than the file
+// (side_beyond_file) keeps only the vertices that occur, and the Input names an isolated one.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,9 +29,25 @@ struct Entry {
     double im = 0;
 };
 
+/// True when a file of `file_bytes` bytes declares a side of `declared` vertices that it cannot
+/// cover: an entry takes at least two bytes for each vertex it touches on a side (a mirrored
+/// Matrix Market entry `1 2` touches two rows in four bytes), so some vertex of a side larger
+/// than the file is isolated and the count is 0. Such a side is never allocated: the readers
+/// keep the vertices that occur instead, so memory follows the file, not its header.
+bool side_beyond_file(std::int64_t declared, std::size_t file_bytes) noexcept;
+
+/// `ids` sorted, without repeats.
+void sort_distinct(std::vector<std::int64_t>& ids);
+/// Position of `id` in sorted distinct `ids`, which hold it.
+vertex_t index_of(const std::vector<std::int64_t>& ids, std::int64_t id);
+/// The smallest of [0, declared) missing from sorted distinct `ids`; `declared` when none is.
+std::int64_t first_missing(const std::vector<std::int64_t>& ids, std::int64_t declared);
+
 class EntryCollector {
 public:
-    EntryCollector(const std::string& file, ValueField field, const ReadOptions& options);
+    /// `file_bytes`: the size of the file, which bounds the sides worth allocating.
+    EntryCollector(const std::string& file, std::size_t file_bytes, ValueField field,
+                   const ReadOptions& options);
 
     ValueField field() const noexcept { return field_; }
     void add(const Entry& entry) { entries_.push_back(entry); }
@@ -37,6 +55,8 @@ public:
 
     /// Builds the Input: a BipartiteGraph / Digraph for patterns, else a SparseMatrix.
     /// `directed`: rows and columns are the same vertices (requires rows == cols for a Digraph).
+    /// Entries are in the declared index space; a side beyond the file is kept compact
+    /// (Input::isolated).
     Input finish(vertex_t rows, vertex_t cols, bool directed, InputFormat format,
                  std::vector<std::string> warnings);
     /// Builds the Input of a general graph on n vertices: an UndirectedGraph for patterns, else
@@ -47,12 +67,24 @@ public:
     Input finish_symmetric(vertex_t n, InputFormat format, std::vector<std::string> warnings);
 
 private:
+    /// The vertices that occur, when a side is beyond the file and has an isolated vertex.
+    struct Kept {
+        std::vector<std::int64_t> row_labels;  // as the file numbers them
+        std::vector<std::int64_t> col_labels;
+        IsolatedVertex isolated;
+    };
+    /// With a side beyond the file and a vertex no entry touches: renumbers the entries to the
+    /// rows and columns that occur (the same list for both when `same_vertices`) and names the
+    /// first isolated vertex. Otherwise nothing (every declared vertex is then allocated).
+    std::optional<Kept> keep_occurring(vertex_t rows, vertex_t cols, bool same_vertices,
+                                       InputFormat format);
     void combine_duplicates(std::vector<std::string>& warnings);
     /// The field after typing: real values that are all integers below 2^53 become an exact
     /// integer problem (with a warning naming `problem`, e.g. "permanent").
     ValueField settle_field(std::vector<std::string>& warnings, const char* problem);
 
     const std::string& file_;
+    std::size_t file_bytes_;
     ValueField field_;
     ReadOptions options_;
     std::vector<Entry> entries_;

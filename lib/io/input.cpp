@@ -228,10 +228,10 @@ bool Input::is_general() const noexcept {
 }
 
 vertex_t Input::rows() const noexcept {
-    return shape_of(data).rows;
+    return isolated ? isolated->rows : shape_of(data).rows;
 }
 vertex_t Input::cols() const noexcept {
-    return shape_of(data).cols;
+    return isolated ? isolated->cols : shape_of(data).cols;
 }
 edge_t Input::nnz() const noexcept {
     return shape_of(data).nnz;

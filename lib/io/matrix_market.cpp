@@ -217,7 +217,7 @@ Input read_matrix_market(std::string_view text, const std::string& file,
              std::string("a hafnian needs a symmetric matrix; the banner declares it ") +
                  (banner.symmetry == Symmetry::hermitian ? "hermitian" : "skew-symmetric"));
     }
-    EntryCollector collector(file, banner.field, options);
+    EntryCollector collector(file, text.size(), banner.field, options);
     const std::size_t fields = 2 + value_tokens(banner.field);
 
     if (banner.layout == Layout::coordinate) {
@@ -279,9 +279,17 @@ Input read_matrix_market(std::string_view text, const std::string& file,
                     return column;
             }
         };
-        std::int64_t expected = 0;
-        for (std::int64_t j = 1; j <= cols; ++j) {
-            expected += std::max<std::int64_t>(0, rows - first_row(j) + 1);
+        // Positions stored: all, the lower triangle, or the strictly lower one (square).
+        const std::int64_t expected = banner.symmetry == Symmetry::general ? rows * cols
+                                      : banner.symmetry == Symmetry::skew_symmetric
+                                          ? rows * (rows - 1) / 2
+                                          : rows * (rows + 1) / 2;
+        // Every value needs a character and a line break: a size line that promises more values
+        // than that is refused before a line of them is read.
+        if (static_cast<std::uint64_t>(expected) > text.size() / 2) {
+            fail(size_where, "truncated file: the size line implies " + std::to_string(expected) +
+                                 " values, more than a file of " + std::to_string(text.size()) +
+                                 " bytes can hold");
         }
         std::int64_t i = 0, j = 1, seen = 0;
         if (cols > 0) {

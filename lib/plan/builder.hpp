@@ -556,13 +556,15 @@ private:
                 // Decide on the parts planned without further splits (linear planning time: a
                 // full plan of both parts at every attempt would grow exponentially with the
                 // depth); a kept split is then planned in full, which can only lower its cost.
+                // (A lambda may not capture the structured binding `degree` before C++20.)
+                const std::string split_origin =
+                    origin + ": split of a line with " + std::to_string(degree) + " nonzeros";
                 auto plan_parts = [&](bool splits) {
                     const bool outer = splits_allowed_;
                     splits_allowed_ = splits;
                     Node<T> sum;
                     sum.kind = Node<T>::Kind::sum;
-                    sum.origin =
-                        origin + ": split of a line with " + std::to_string(degree) + " nonzeros";
+                    sum.origin = split_origin;
                     sum.children.push_back(build(part1, false, true, "part 1", depth + 1));
                     sum.children.push_back(build(part2, false, true, "part 2", depth + 1));
                     sum.predicted_s =

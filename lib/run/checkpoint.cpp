@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -82,6 +83,10 @@ std::string encode_checkpoint(const Identity& identity, const std::vector<Task>&
         put<std::uint64_t>(out, t.chunks);
         put<std::uint64_t>(out, t.record_bytes);
         out.append(reinterpret_cast<const char*>(t.done.data()), t.done.size());
+        if (t.packed) {  // a loop read from the checkpoint that this run has not reached
+            out.append(reinterpret_cast<const char*>(t.records.data()), t.records.size());
+            continue;
+        }
         for (std::uint64_t c = 0; c < t.chunks; ++c) {
             if (t.done[c] != 0) {
                 out.append(reinterpret_cast<const char*>(t.records.data() + c * t.record_bytes),
@@ -131,23 +136,25 @@ Checkpoint decode_checkpoint(const std::string& path, const std::string& bytes) 
         t.bits = static_cast<int>(in.get<std::uint32_t>());
         t.chunks = in.get<std::uint64_t>();
         t.record_bytes = in.get<std::uint64_t>();
-        // Tasks have at most 2^20 chunks of small records: larger numbers are damage.
-        if (t.chunks == 0 || t.chunks > (std::uint64_t{1} << 20) || t.record_bytes == 0 ||
-            t.record_bytes > (std::size_t{1} << 16) || t.bits < 0 || t.bits > 64) {
+        // Records are small (a chunk's partial sums); a loop's chunk count is bounded by the
+        // file, which holds a done flag for each. An estimate's stream may have none yet.
+        if (t.record_bytes == 0 || t.record_bytes > (std::size_t{1} << 16) || t.bits < 0 ||
+            t.bits > 64) {
             in.fail("it is damaged (loop " + std::to_string(k + 1) + " has impossible sizes)");
         }
         in.need(t.chunks);
         t.done.resize(t.chunks);
         in.copy(t.done.data(), t.chunks);
-        t.records.assign(t.chunks * t.record_bytes, 0);
-        for (std::uint64_t ch = 0; ch < t.chunks; ++ch) {
-            if (t.done[ch] > 1) {
-                in.fail("it is damaged (loop " + std::to_string(k + 1) + " has a bad chunk flag)");
-            }
-            if (t.done[ch] != 0) {
-                in.copy(t.record(ch), t.record_bytes);
-            }
+        if (std::any_of(t.done.begin(), t.done.end(), [](unsigned char d) { return d > 1; })) {
+            in.fail("it is damaged (loop " + std::to_string(k + 1) + " has a bad chunk flag)");
         }
+        // Only the done chunks' records, as the file holds them: the sizes it claims cost
+        // nothing until a run opens a loop of those sizes (Task::unpack).
+        const std::size_t packed_bytes = t.finished() * t.record_bytes;
+        in.need(packed_bytes);
+        t.records.resize(packed_bytes);
+        in.copy(t.records.data(), packed_bytes);
+        t.packed = true;
         c.tasks.push_back(std::move(t));
     }
     if (in.position() != body) {

@@ -26,7 +26,8 @@ struct Checkpoint {
 
 std::string encode_checkpoint(const Identity& identity, const std::vector<Task>& tasks);
 /// Throws CheckpointError naming the file and the problem (missing, not a checkpoint, truncated,
-/// damaged).
+/// damaged). Its tasks come back packed (Task::packed): memory follows the file's bytes, not the
+/// sizes it claims.
 Checkpoint decode_checkpoint(const std::string& path, const std::string& bytes);
 /// The file's bytes; CheckpointError when it cannot be read.
 std::string read_file(const std::string& path);

@@ -40,6 +40,23 @@ std::uint64_t Task::finished() const noexcept {
     return static_cast<std::uint64_t>(std::count(done.begin(), done.end(), 1));
 }
 
+void Task::unpack() {
+    if (!packed) {
+        return;
+    }
+    std::vector<unsigned char> spread(chunks * record_bytes, 0);
+    std::size_t from = 0;
+    for (std::uint64_t c = 0; c < chunks; ++c) {
+        if (done[c] != 0) {
+            std::copy_n(records.begin() + static_cast<std::ptrdiff_t>(from), record_bytes,
+                        spread.begin() + static_cast<std::ptrdiff_t>(c * record_bytes));
+            from += record_bytes;
+        }
+    }
+    records = std::move(spread);
+    packed = false;
+}
+
 std::string Task::describe() const {
     return "2^" + std::to_string(bits) + " steps in " + std::to_string(chunks) + " chunks of " +
            std::to_string(record_bytes) + "-byte records";
@@ -150,6 +167,7 @@ Task& Session::open_task(int bits, std::uint64_t chunks, std::size_t record_byte
                                                            mine.describe());
         }
         resumed_chunks_ += t.finished();
+        tasks_[index].unpack();
         return tasks_[index];
     }
     Task t;
@@ -177,7 +195,8 @@ const Task& Session::open_stream(std::size_t record_bytes) {
                                                            "-byte records");
         }
         resumed_chunks_ = t.chunks;
-        return t;
+        tasks_.front().unpack();
+        return tasks_.front();
     }
     Task t;
     t.record_bytes = record_bytes;

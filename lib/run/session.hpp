@@ -37,10 +37,16 @@ struct Task {
     int bits = 0;  // log2 of the loop's length
     std::uint64_t chunks = 0;
     std::size_t record_bytes = 0;
-    std::vector<unsigned char> done;     // per chunk: 1 when its record is in `records`
-    std::vector<unsigned char> records;  // chunks × record_bytes
+    std::vector<unsigned char> done;  // per chunk: 1 when its record is in `records`
+    /// chunks × record_bytes. A task read from a checkpoint holds only its done chunks' records,
+    /// in chunk order (`packed`), until the run opens a loop of the same sizes and unpacks it: a
+    /// file only claims its sizes, so it costs its own bytes until the run confirms them.
+    std::vector<unsigned char> records;
+    bool packed = false;
 
     std::uint64_t finished() const noexcept;
+    /// Gives every chunk its record slot (the unfinished ones zero); nothing when not packed.
+    void unpack();
     /// "2^39 steps in 1024 chunks of 128-byte records"
     std::string describe() const;
     unsigned char* record(std::uint64_t chunk) noexcept {

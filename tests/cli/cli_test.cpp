@@ -1,6 +1,7 @@
 // count_matchings end to end: the real binary (PMCOUNT_COUNT_MATCHINGS) run on files written to a
 // temporary directory; stdout, stderr and the exit status are checked exactly.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -51,8 +53,14 @@ protected:
 
     /// Runs count_matchings with `args` (already shell-quoted where needed) in dir.
     Outcome run(const std::string& args, const std::string& stdin_name = "") const {
+        return run_after("", args, stdin_name);
+    }
+
+    /// run() after the shell commands `setup` (such as a ulimit).
+    Outcome run_after(const std::string& setup, const std::string& args,
+                      const std::string& stdin_name = "") const {
         const std::string in = stdin_name.empty() ? "/dev/null" : quoted(stdin_name);
-        std::string command;
+        std::string command = setup.empty() ? "" : setup + "; ";
         if (fs::exists("/usr/bin/timeout")) {
             command += "/usr/bin/timeout " + std::to_string(kTimeout_s) + " ";
         }
@@ -970,6 +978,162 @@ TEST_F(CountMatchingsCli, AMismatchedOrDamagedCheckpointIsRefusedInOneLine) {
     EXPECT_EQ(ok.status, kOk) << ok.err;
     EXPECT_EQ(ok.out, run("-q random:18,0.5,1").out);
     EXPECT_EQ(run("--resume random:18,0.5,1").status, kUsage);
+}
+
+// ---- Headers and size lines that declare far more than the file holds ------------------------
+// `# undirected 67108864` and three edges once took 6.6 GB and 32 s to print 0, `# bipartite`
+// with --hafnian ran out of memory, and Matrix Market size lines of 2^26 took up to 5.5 GB and
+// 42 s. Every reading of such a file must answer 0 or refuse it in one line, at the cost of the
+// file rather than of its header.
+
+/// What one such run may take: resident memory, and time on a loaded 2-core CI machine (an idle
+/// one needs well under 0.1 s; before the readers kept only the vertices that occur, 2 to 66 s).
+constexpr long kDeclaredSizeRss_mib = 500;
+constexpr double kDeclaredSizeTime_s = 10;
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+/// Largest resident memory of any program this test process has waited for, in MiB: Linux
+/// folds each waited-for grandchild (count_matchings under sh and timeout) into its parent's.
+long children_peak_rss_mib() {
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    return usage.ru_maxrss / 1024;
+}
+
+struct DeclaredSizeCase {
+    const char* name;
+    std::string content;
+    /// The note of a plain run; empty when every reading refuses the file.
+    const char* witness;
+};
+
+/// Every reading flag on every case: the answer 0 (stdout "0", a JSON value of 0, or an
+/// --approx --explain plan) or one line of error with status 2, within the memory and time
+/// above. A 2 GiB address-space limit turns a regression into a quick failure instead of a
+/// machine out of memory (not under AddressSanitizer, which reserves terabytes of addresses).
+void expect_cheap_zero_or_refusal(
+    const std::vector<DeclaredSizeCase>& cases,
+    const std::function<Outcome(const std::string&, const std::string&)>& run_after) {
+    const std::string limit = kAddressSanitizer ? "" : "ulimit -v 2097152";
+    const std::vector<std::string> readings{
+        "",       "--hafnian", "--cycle-covers", "--perfect-matchings", "--permanent",
+        "--json", "--explain", "--approx",       "--approx --explain",  "--dot d.dot"};
+    for (const DeclaredSizeCase& c : cases) {
+        for (const std::string& reading : readings) {
+            SCOPED_TRACE(std::string(c.name) + " " + reading);
+            const auto start = std::chrono::steady_clock::now();
+            const Outcome r = run_after(limit, reading + " " + c.name);
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            EXPECT_LE(seconds, kDeclaredSizeTime_s);
+            EXPECT_LE(children_peak_rss_mib(), kDeclaredSizeRss_mib);
+            if (r.status == kInputError) {
+                EXPECT_EQ(r.out, "");
+                EXPECT_EQ(count_lines(r.err), 1U) << r.err;
+                EXPECT_EQ(r.err.rfind(std::string("error: ") + c.name, 0), 0U) << r.err;
+                if (reading.empty()) {
+                    EXPECT_STREQ(c.witness, "") << r.err;
+                }
+                continue;
+            }
+            ASSERT_EQ(r.status, kOk) << r.err;
+            if (reading == "--json") {
+                EXPECT_EQ(nlohmann::json::parse(r.out)["value"], "0") << r.out;
+            } else if (reading == "--approx --explain") {
+                EXPECT_EQ(r.out.rfind("estimate of the ", 0), 0U) << r.out;
+            } else {
+                EXPECT_EQ(r.out, "0\n") << r.err;
+                EXPECT_NE(r.err.find("note: "), std::string::npos) << r.err;
+            }
+            if (reading.empty()) {
+                EXPECT_NE(r.err.find("note: " + std::string(c.witness) +
+                                     ": no perfect matching, count is 0\n"),
+                          std::string::npos)
+                    << r.err;
+            }
+            if (reading == "--json") {
+                EXPECT_EQ(r.err, "");
+            }
+        }
+    }
+}
+
+TEST_F(CountMatchingsCli, EdgeListHeadersBeyondTheFileAnswerZeroCheaply) {
+    const std::vector<DeclaredSizeCase> cases{
+        {"bipartite.txt", "# bipartite 67108864 67108864\n0 1\n1 2\n2 0\n",
+         "left vertex 3 has no edge"},
+        {"weighted.txt", "# bipartite 67108864 67108864\n0 1 2.5\n1 2 3\n2 0 1\n",
+         "left vertex 3 has no edge"},
+        {"tall.txt", "# bipartite 67108864 3\n0 1\n1 2\n2 0\n", "left vertex 3 has no edge"},
+        {"directed.txt", "# directed 67108864\n0 1\n1 2\n2 0\n", "vertex 3 has no edge"},
+        {"triangle.txt", "# undirected 67108864\n0 1\n1 2\n2 0\n", "vertex 3 has no edge"},
+        {"path.txt", "# undirected 67108864\n0 1\n1 2\n2 3\n", "vertex 4 has no edge"},
+        {"hafnian.txt", "# undirected 67108864\n0 1 2\n1 2 3\n2 0 5\n", "vertex 3 has no edge"},
+    };
+    for (const DeclaredSizeCase& c : cases) {
+        write(c.name, c.content);
+    }
+    expect_cheap_zero_or_refusal(
+        cases, [this](const auto& setup, const auto& args) { return run_after(setup, args); });
+    // The drawing is refused with the reason; a general reading names the side.
+    const Outcome dot = run("--dot d.dot bipartite.txt");
+    EXPECT_EQ(dot.err,
+              "error: bipartite.txt: --dot would draw every declared vertex (67108864×67108864 "
+              "for 3 entries); left vertex 3 has no edge, so the count is 0 (without --dot)\n");
+    EXPECT_NE(run("--hafnian bipartite.txt")
+                  .err.find("hafnian of bipartite.txt (134217728 vertices, 3 edges, binary)"),
+              std::string::npos);
+}
+
+TEST_F(CountMatchingsCli, MatrixMarketSizeLinesBeyondTheFileAnswerZeroCheaply) {
+    std::vector<DeclaredSizeCase> cases;
+    std::vector<std::string> names;
+    for (const std::string field : {"pattern", "integer", "real", "complex"}) {
+        const std::string value = field == "pattern"   ? ""
+                                  : field == "complex" ? " 1 -2"
+                                  : field == "integer" ? " 3"
+                                                       : " 2.5";
+        for (const std::string storage : {"general", "symmetric"}) {
+            // A 3-cycle on rows and columns 1, 2, 3 (symmetric storage: its lower triangle).
+            const bool general = storage == "general";
+            names.push_back(field + "_" + storage + ".mtx");
+            cases.push_back({names.back().c_str(),
+                             "%%MatrixMarket matrix coordinate " + field + " " + storage +
+                                 "\n67108864 67108864 3\n" + (general ? "1 2" : "2 1") + value +
+                                 "\n" + (general ? "2 3" : "3 2") + value + "\n3 1" + value + "\n",
+                             "row 4 has no entry"});
+        }
+    }
+    cases.push_back({"array.mtx",
+                     "%%MatrixMarket matrix array real general\n67108864 67108864\n1\n2\n3\n", ""});
+    cases.push_back({"array_symmetric.mtx",
+                     "%%MatrixMarket matrix array integer symmetric\n8192 8192\n1\n2\n3\n", ""});
+    cases.push_back({"array_no_columns.mtx",
+                     "%%MatrixMarket matrix array real general\n67108864 0\n",
+                     "row 1 has no entry"});
+    cases.push_back({"many.mtx",
+                     "%%MatrixMarket matrix coordinate pattern general\n67108864 67108864 "
+                     "4000000000\n1 1\n",
+                     ""});
+    for (const DeclaredSizeCase& c : cases) {
+        write(c.name, c.content);
+    }
+    expect_cheap_zero_or_refusal(
+        cases, [this](const auto& setup, const auto& args) { return run_after(setup, args); });
+    EXPECT_EQ(run("array.mtx").err,
+              "error: array.mtx:2: truncated file: the size line implies 4503599627370496 values, "
+              "more than a file of 65 bytes can hold\n");
 }
 
 }  // namespace

@@ -322,6 +322,14 @@ void print_explanation(const pmcount::Input& input, const pmcount::CountResult& 
 }
 
 void write_dot_file(const std::string& path, const pmcount::Input& input) {
+    if (input.isolated) {
+        // The drawing would hold every declared vertex, far more than the file has bytes.
+        throw pmcount::InvalidInput(
+            input.source, 0,
+            "--dot would draw every declared vertex (" + std::to_string(input.rows()) + "×" +
+                std::to_string(input.cols()) + " for " + std::to_string(input.nnz()) +
+                " entries); " + input.isolated->witness + ", so the count is 0 (without --dot)");
+    }
     std::ofstream out(path);
     if (!out) {
         throw pmcount::InvalidArgument("cannot write --dot file '" + path + "'");

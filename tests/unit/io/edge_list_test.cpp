@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "pmcount/approx.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/io.hpp"
@@ -273,6 +274,115 @@ TEST(EdgeList, UndirectedHeaderKeepsIsolatedVerticesOnTheLeft) {
     EXPECT_EQ(input.left_ids, (Ids{0, 2, 3, 4}));
     EXPECT_EQ(input.right_ids, (Ids{1}));
     EXPECT_EQ(data_as<BipartiteGraph>(input).edges(), (Edges{{0, 0}, {1, 0}}));
+}
+
+// ---- Headers beyond the file ------------------------------------------------------------------
+// A side declared larger than the file has bytes keeps only the vertices that occur: nothing of
+// the declared size is allocated, and the count is 0 at once, naming an isolated vertex.
+
+constexpr vertex_t kHuge = vertex_t{1} << 26;
+
+TEST(EdgeListBeyondTheFile, BipartiteHeaderKeepsTheVerticesThatOccur) {
+    const Input input = parse("# bipartite 67108864 67108864\n0 1\n1 2\n2 0\n");
+    ASSERT_TRUE(input.isolated.has_value());
+    EXPECT_EQ(input.isolated->witness, "left vertex 3 has no edge");
+    EXPECT_EQ(input.rows(), kHuge);
+    EXPECT_EQ(input.cols(), kHuge);
+    EXPECT_EQ(input.nnz(), 3);
+    const auto& g = data_as<BipartiteGraph>(input);
+    EXPECT_EQ(g.n_left(), 3);
+    EXPECT_EQ(g.edges(), (Edges{{0, 1}, {1, 2}, {2, 0}}));
+    EXPECT_EQ(input.left_ids, (Ids{0, 1, 2}));
+    const CountResult r = count(input);
+    EXPECT_TRUE(r.is_exact);
+    EXPECT_EQ(r.exact.to_string(), "0");
+    EXPECT_EQ(r.note, "left vertex 3 has no edge: no perfect matching, count is 0");
+    EXPECT_EQ(r.stats.n, kHuge);
+    const EstimateResult e = estimate(input);
+    EXPECT_EQ(e.value, 0);
+    EXPECT_EQ(e.note, "left vertex 3 has no edge: no perfect matching");
+    // Ids keep their file values; the first missing one is the witness, on either side.
+    const Input sparse = parse("# bipartite 1000 1000\n5 7\n");
+    EXPECT_EQ(sparse.left_ids, (Ids{5}));
+    EXPECT_EQ(sparse.right_ids, (Ids{7}));
+    EXPECT_EQ(sparse.isolated->witness, "left vertex 0 has no edge");
+    const Input wide = parse("# bipartite 2 1000\n0 0\n1 1\n");
+    EXPECT_EQ(wide.isolated->witness, "right vertex 2 has no edge");
+    EXPECT_EQ(wide.rows(), 2);
+    EXPECT_EQ(wide.cols(), 1000);
+}
+
+TEST(EdgeListBeyondTheFile, ASideAsLargeAsTheFileIsKeptWhole) {
+    // Both files are 21 bytes: a side of 21 vertices is allocated, one of 22 is not.
+    const std::string kept = "# bipartite 21 1\n0 0\n", compact = "# bipartite 22 1\n0 0\n";
+    ASSERT_EQ(kept.size(), 21u);
+    ASSERT_EQ(compact.size(), 21u);
+    const Input whole = parse(kept);
+    EXPECT_FALSE(whole.isolated.has_value());
+    EXPECT_EQ(data_as<BipartiteGraph>(whole).n_left(), 21);
+    EXPECT_EQ(count(whole).exact.to_string(), "0");
+    const Input occurring = parse(compact);
+    ASSERT_TRUE(occurring.isolated.has_value());
+    EXPECT_EQ(occurring.isolated->witness, "left vertex 1 has no edge");
+    EXPECT_EQ(data_as<BipartiteGraph>(occurring).n_left(), 1);
+    EXPECT_EQ(occurring.rows(), 22);
+}
+
+TEST(EdgeListBeyondTheFile, DirectedAndUndirectedHeaders) {
+    const Input digraph = parse("# directed 67108864\n0 1\n1 2\n2 0\n");
+    EXPECT_TRUE(digraph.directed);
+    EXPECT_EQ(data_as<Digraph>(digraph).num_vertices(), 3);
+    EXPECT_EQ(digraph.isolated->witness, "vertex 3 has no edge");
+    EXPECT_EQ(digraph.left_ids, (Ids{0, 1, 2}));
+    EXPECT_EQ(digraph.right_ids, (Ids{0, 1, 2}));
+    EXPECT_EQ(count(digraph).exact.to_string(), "0");
+
+    // A path 2-colours: its sides as without the header, every isolated vertex on the left.
+    const Input path = parse("# undirected 67108864\n0 1\n1 2\n2 3\n");
+    EXPECT_EQ(path.left_ids, (Ids{0, 2}));
+    EXPECT_EQ(path.right_ids, (Ids{1, 3}));
+    EXPECT_EQ(path.isolated->witness, "vertex 4 has no edge");
+    EXPECT_EQ(path.rows(), kHuge - 2);
+    EXPECT_EQ(path.cols(), 2);
+
+    // A triangle stays a general graph, of the declared order.
+    const Input triangle = parse("# undirected 67108864\n0 1\n1 2\n2 0\n");
+    EXPECT_EQ(data_as<UndirectedGraph>(triangle).num_vertices(), 3);
+    EXPECT_EQ(triangle.rows(), kHuge);
+    EXPECT_EQ(triangle.isolated->witness, "vertex 3 has no edge");
+    const CountResult r = count(triangle);
+    EXPECT_EQ(r.exact.to_string(), "0");
+    EXPECT_TRUE(r.structure.general);
+    // Weighted: the hafnian's matrix.
+    const Input weighted = parse("# undirected 67108864\n0 1 2\n1 2 3\n2 0 5\n");
+    EXPECT_TRUE(weighted.hafnian);
+    EXPECT_EQ(data_as<SparseMatrix<std::int64_t>>(weighted).rows(), 3);
+    EXPECT_EQ(count(weighted).exact.to_string(), "0");
+
+    // Read for cycle covers: both arcs of each edge.
+    const Input arcs =
+        parse("# undirected 67108864\n0 1\n1 2\n", reading(GraphInterpretation::directed));
+    EXPECT_EQ(data_as<Digraph>(arcs).num_arcs(), 4);
+    EXPECT_EQ(arcs.isolated->witness, "vertex 3 has no edge");
+}
+
+TEST(EdgeListBeyondTheFile, BipartiteHeaderReadAsAGeneralGraph) {
+    const ReadOptions general = reading(GraphInterpretation::general);
+    const Input left = parse("# bipartite 67108864 67108864\n0 0\n1 1\n", general);
+    EXPECT_EQ(data_as<UndirectedGraph>(left).num_vertices(), 4);
+    EXPECT_EQ(left.left_ids, (Ids{0, 1, kHuge, kHuge + 1}));
+    EXPECT_EQ(left.isolated->witness, "left vertex 2 has no edge");
+    EXPECT_EQ(left.rows(), 2 * kHuge);
+    EXPECT_EQ(count(left).exact.to_string(), "0");
+    const Input right = parse("# bipartite 2 67108864\n0 0\n1 1\n", general);
+    EXPECT_EQ(right.isolated->witness, "right vertex 2 has no edge");
+}
+
+TEST(EdgeListBeyondTheFile, HeaderErrorsAreStillFound) {
+    expect_invalid("# bipartite 67108864 67108864\n0 67108864\n", 2,
+                   "right vertex id 67108864 is outside [0, 67108864)");
+    expect_invalid("# undirected 67108864\n0 1\n1 1\n", 3, "self-loop 1–1");
+    expect_invalid("# bipartite 67108864 2\n0 1 2\n0 1 3\n", 3, "already given on line 2");
 }
 
 /// Checks that `cycle` is an odd cycle of the undirected graph `edges`.

@@ -206,6 +206,19 @@ TEST(MatrixMarketErrors, ArrayValueCounts) {
                       "expected 2 value field(s), got 1");
 }
 
+TEST(MatrixMarketErrors, ArraySizeLineBeyondTheFileIsRefusedAtOnce) {
+    // Every value takes a character and a line break: 2^52 of them cannot follow in 70 bytes.
+    const std::string huge = banner("array real general") + "67108864 67108864\n1\n2\n3\n";
+    expect_mm_invalid(huge, 2,
+                      "truncated file: the size line implies 4503599627370496 values, more than a "
+                      "file of " +
+                          std::to_string(huge.size()) + " bytes can hold");
+    expect_mm_invalid(banner("array real symmetric") + "8192 8192\n1\n", 2,
+                      "the size line implies 33558528 values");
+    expect_mm_invalid(banner("array complex skew-symmetric") + "100 100\n1 0\n", 2,
+                      "the size line implies 4950 values");
+}
+
 // ---- Valid input -----------------------------------------------------------------------------
 
 TEST(MatrixMarket, CoordinatePatternGeneral) {
@@ -448,6 +461,69 @@ TEST(MatrixMarketErrors, HafnianReadingNeedsASymmetricSquareMatrix) {
                    "the banner declares it hermitian", h);
     expect_invalid(banner("coordinate pattern symmetric") + "2 2 2\n2 1\n2 2\n", 4,
                    "self-loop at vertex 2", h);
+}
+
+// ---- Size lines beyond the file ---------------------------------------------------------------
+// A side declared larger than the file has bytes keeps only the rows and columns that occur,
+// labelled from 1 as the file numbers them; the count is 0 at once, naming an isolated one.
+
+constexpr vertex_t kHuge = vertex_t{1} << 26;
+
+TEST(MatrixMarketBeyondTheFile, CoordinateGeneralKeepsTheRowsAndColumnsThatOccur) {
+    const Input input =
+        parse(banner("coordinate integer general") + "67108864 67108864 3\n1 2 5\n2 3 6\n3 1 7\n",
+              matrix_market_options());
+    ASSERT_TRUE(input.isolated.has_value());
+    EXPECT_EQ(input.isolated->witness, "row 4 has no entry");
+    EXPECT_EQ(input.rows(), kHuge);
+    EXPECT_EQ(input.cols(), kHuge);
+    const auto& m = data_as<SparseMatrix<std::int64_t>>(input);
+    EXPECT_EQ(m.rows(), 3);
+    EXPECT_EQ(m.at(0, 1), 5);
+    EXPECT_EQ(input.row_label(0), 1);
+    EXPECT_EQ(input.col_label(2), 3);
+    const CountResult r = count(input);
+    EXPECT_EQ(r.exact.to_string(), "0");
+    EXPECT_EQ(r.note, "row 4 has no entry: no perfect matching, count is 0");
+    // A short side covered, the other not: the witness is a column.
+    const Input wide = parse(banner("coordinate pattern general") + "2 67108864 2\n1 1\n2 2\n",
+                             matrix_market_options());
+    EXPECT_EQ(wide.isolated->witness, "column 3 has no entry");
+    EXPECT_EQ(data_as<BipartiteGraph>(wide).n_left(), 2);
+    // No entries at all.
+    const Input empty =
+        parse(banner("array real general") + "67108864 0\n", matrix_market_options());
+    EXPECT_EQ(empty.isolated->witness, "row 1 has no entry");
+    EXPECT_EQ(empty.rows(), kHuge);
+    EXPECT_EQ(empty.cols(), 0);
+    EXPECT_EQ(count(empty).exact.to_string(), "0");
+}
+
+TEST(MatrixMarketBeyondTheFile, SymmetricStorageHafnianAndCycleCovers) {
+    const std::string text =
+        banner("coordinate real symmetric") + "67108864 67108864 3\n2 1 0.5\n3 2 1.5\n3 1 2.5\n";
+    const Input permanent = parse(text, matrix_market_options());
+    EXPECT_EQ(permanent.nnz(), 6);
+    EXPECT_EQ(permanent.isolated->witness, "row 4 has no entry");
+    EXPECT_EQ(count(permanent).exact.to_string(), "0");
+
+    ReadOptions options = matrix_market_options();
+    options.interpretation = GraphInterpretation::general;
+    const Input hafnian = parse(text, options);
+    EXPECT_TRUE(hafnian.hafnian);
+    EXPECT_EQ(hafnian.isolated->witness, "vertex 4 has no entry");
+    EXPECT_EQ(data_as<SparseMatrix<double>>(hafnian).rows(), 3);
+    EXPECT_EQ(hafnian.left_ids, (std::vector<std::int64_t>{1, 2, 3}));
+    EXPECT_EQ(count(hafnian).exact.to_string(), "0");
+    // The reader's checks still run on what occurs.
+    expect_invalid(banner("coordinate real general") + "67108864 67108864 1\n1 2 1\n", 3,
+                   "has no mirror entry (2, 1)", options);
+
+    options.interpretation = GraphInterpretation::directed;
+    const Input digraph =
+        parse(banner("coordinate pattern general") + "67108864 67108864 2\n1 2\n2 1\n", options);
+    EXPECT_EQ(data_as<Digraph>(digraph).num_vertices(), 2);
+    EXPECT_EQ(digraph.isolated->witness, "vertex 3 has no entry");
 }
 
 }  // namespace

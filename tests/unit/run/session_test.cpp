@@ -5,6 +5,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -65,8 +66,15 @@ TEST_F(Checkpoints, FileRoundTripsIdentityAndFinishedRecords) {
     for (std::size_t k = 0; k < 2; ++k) {
         EXPECT_EQ(back.tasks[k].bits, tasks[k].bits);
         EXPECT_EQ(back.tasks[k].done, tasks[k].done);
-        EXPECT_EQ(back.tasks[k].records, tasks[k].records);  // unfinished records stay zero
+        run::Task opened = back.tasks[k];
+        ASSERT_TRUE(opened.packed);
+        EXPECT_EQ(opened.records.size(), opened.finished() * opened.record_bytes);
+        opened.unpack();
+        EXPECT_EQ(opened.records, tasks[k].records);  // unfinished records stay zero
     }
+    // A checkpoint read and written again (loops this run has not reached stay packed) is the
+    // same file.
+    EXPECT_EQ(run::encode_checkpoint(back.identity, back.tasks), bytes);
     run::write_atomically(file("c"), bytes);
     EXPECT_EQ(run::read_file(file("c")), bytes);
     EXPECT_FALSE(fs::exists(file("c.tmp")));
@@ -92,6 +100,52 @@ TEST_F(Checkpoints, EveryTruncationAndEveryFlippedByteIsRefused) {
         EXPECT_EQ(std::string(e.what()),
                   "some.ckpt: it does not start with \"pmcount-checkpoint 1\"");
     }
+}
+
+TEST_F(Checkpoints, ClaimedSizesCostTheFileUntilARunConfirmsThem) {
+    // 2^20 chunks of 64 KiB records would be 64 GiB; none is done, so the file is 1 MiB.
+    run::Task claim;
+    claim.bits = 40;
+    claim.chunks = std::uint64_t{1} << 20;
+    claim.record_bytes = std::size_t{1} << 16;
+    claim.done.assign(claim.chunks, 0);
+    claim.packed = true;  // (encoding needs no record slots for undone chunks)
+    const std::string bytes = run::encode_checkpoint(kIdentity, {claim});
+    const run::Checkpoint back = run::decode_checkpoint("c", bytes);
+    ASSERT_EQ(back.tasks.size(), 1U);
+    EXPECT_EQ(back.tasks[0].chunks, claim.chunks);
+    EXPECT_TRUE(back.tasks[0].records.empty());
+    // A run whose loop has other sizes refuses it before giving it a slot per chunk.
+    run::write_atomically(file("c"), bytes);
+    run::Session session(kIdentity, run::SessionOptions{file("c"), true, 10, false});
+    run::ChunkWork work;
+    work.compute = [](std::uint64_t, unsigned char*) {};
+    work.load = [](std::uint64_t, const unsigned char*) {};
+    EXPECT_THROW(session.run_task(20, 1024, 16, 1, work), CheckpointError);
+}
+
+TEST_F(Checkpoints, AnEstimateStreamOfMoreThanAMillionRecordsResumes) {
+    // An estimate's stream has a chunk per sample: 2^20 + 1 of them once could not be resumed.
+    run::Task stream;
+    stream.chunks = (std::uint64_t{1} << 20) + 1;
+    stream.record_bytes = sizeof(double);
+    stream.done.assign(stream.chunks, 1);
+    stream.records.resize(stream.chunks * sizeof(double));
+    for (std::uint64_t c = 0; c < stream.chunks; ++c) {
+        const double value = static_cast<double>(c) / 3;
+        std::memcpy(stream.record(c), &value, sizeof value);
+    }
+    run::write_atomically(file("s"), run::encode_checkpoint(kIdentity, {stream}));
+    run::Session session(kIdentity, run::SessionOptions{file("s"), true, 10, false});
+    const run::Task& resumed = session.open_stream(sizeof(double));
+    EXPECT_EQ(resumed.chunks, stream.chunks);
+    EXPECT_EQ(resumed.records, stream.records);
+    // So can one stopped before its first sample.
+    run::Task empty;
+    empty.record_bytes = sizeof(double);
+    run::write_atomically(file("e"), run::encode_checkpoint(kIdentity, {empty}));
+    run::Session from_empty(kIdentity, run::SessionOptions{file("e"), true, 10, false});
+    EXPECT_EQ(from_empty.open_stream(sizeof(double)).chunks, 0U);
 }
 
 TEST_F(Checkpoints, IdentityMismatchNamesWhatDiffers) {

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds the unit, oracle, CLI and fuzz-replay tests with AddressSanitizer and
+# UndefinedBehaviorSanitizer (PMCOUNT_SANITIZE) in their own folder, CUDA and MPI off, and runs
+# them; any sanitizer report fails the run. GPU tests need a device, benchmarks and the tests
+# listed in PMCOUNT_SANITIZER_EXCLUDE measure time, which the sanitizers' 2-5x slowdown would
+# turn into false failures: they are left to the plain build.
+# Usage: scripts/sanitizer-tests.sh [ctest arguments]
+# Environment: PMCOUNT_SANITIZER_BUILD (default build-asan), PMCOUNT_SANITIZER_EXCLUDE (a ctest
+# regular expression of tests to skip; default below), PMCOUNT_SANITIZER_JOBS (default nproc).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${PMCOUNT_SANITIZER_BUILD:-build-asan}
+jobs=${PMCOUNT_SANITIZER_JOBS:-$(nproc)}
+launcher=()
+if command -v ccache > /dev/null; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPMCOUNT_SANITIZE=ON \
+    -DPMCOUNT_ENABLE_CUDA=OFF -DPMCOUNT_ENABLE_MPI=OFF "${launcher[@]}"
+targets=(count_matchings numeric_test exact_test run_test generate_test lattice_test planar_test
+         approx_test oracle_test graph_test io_test cli_test datasets_test interop_test
+         structure_test fuzz_edge_list_replay fuzz_matrix_market_replay fuzz_checkpoint_replay)
+cmake --build "$build" -j"$jobs" --target "${targets[@]}"
+# Every report ends its program with a failure status (UndefinedBehaviorSanitizer's too:
+# -fno-sanitize-recover=all), and leaks are reported at exit.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+exclude=${PMCOUNT_SANITIZER_EXCLUDE-TIMING_PLACEHOLDER}
+ctest --test-dir "$build" -L 'unit|oracle|cli|fuzz' -LE 'gpu|bench|mpi|install' \
+    ${exclude:+-E "$exclude"} --output-on-failure -j"$jobs" "$@"

@@ -1,0 +1,12 @@
+// libFuzzer harness of the Matrix Market reader (see fuzz_reading.hpp for what it exercises).
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "fuzz/fuzz_reading.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    pmcount::fuzz::exercise(std::string_view(reinterpret_cast<const char*>(data), size),
+                            pmcount::InputFormat::matrix_market);
+    return 0;
+}
