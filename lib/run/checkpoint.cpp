@@ -49,6 +49,9 @@ public:
     }
     void copy(unsigned char* out, std::size_t count) {
         need(count);
+        if (count == 0) {
+            return;  // `out` may be an empty vector's null data()
+        }
         std::memcpy(out, bytes_.data() + at_, count);
         at_ += count;
     }
