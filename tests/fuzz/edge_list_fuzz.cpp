@@ -5,6 +5,11 @@
 
 #include "fuzz/fuzz_reading.hpp"
 
+extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
+    pmcount::fuzz::warm_up();
+    return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     pmcount::fuzz::exercise(std::string_view(reinterpret_cast<const char*>(data), size),
                             pmcount::InputFormat::edge_list);
