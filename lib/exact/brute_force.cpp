@@ -162,16 +162,17 @@ void check_pairings_order(vertex_t rows, vertex_t cols) {
 
 BigInt brute_force_exact(const DenseMatrix<std::int64_t>& a) {
     check_order(a.rows(), a.cols());
-    // Every partial product and partial sum is bounded by the permanent of |A| ≤ 2^bound.
+    // Every partial product and partial sum is bounded by the permanent of |A| ≤ 2^bound; an
+    // entry of −2^63 has no int64 absolute value and goes to the big integers at once.
+    const bool has_min = std::any_of(a.data().begin(), a.data().end(), [](std::int64_t v) {
+        return v == std::numeric_limits<std::int64_t>::min();
+    });
     DenseMatrix<std::int64_t> absolute = a;
-    for (vertex_t i = 0; i < a.rows(); ++i) {
+    for (vertex_t i = 0; i < a.rows() && !has_min; ++i) {
         for (vertex_t j = 0; j < a.cols(); ++j) {
             absolute(i, j) = a(i, j) < 0 ? -a(i, j) : a(i, j);
         }
     }
-    const bool has_min = std::any_of(a.data().begin(), a.data().end(), [](std::int64_t v) {
-        return v == std::numeric_limits<std::int64_t>::min();
-    });
     if (!has_min && numeric::permanent_bound_log2(absolute, false) < 125) {
         const numeric::int128_t v = permutation_sum<numeric::int128_t>(a);
         const bool negative = v < 0;
