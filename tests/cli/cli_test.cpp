@@ -984,7 +984,8 @@ TEST_F(CountMatchingsCli, AMismatchedOrDamagedCheckpointIsRefusedInOneLine) {
 // `# undirected 67108864` and three edges once took 6.6 GB and 32 s to print 0, `# bipartite`
 // with --hafnian ran out of memory, and Matrix Market size lines of 2^26 took up to 5.5 GB and
 // 42 s. Every reading of such a file must answer 0 or refuse it in one line, at the cost of the
-// file rather than of its header.
+// file rather than of its header. The sides here are 2^24, the most a file may declare (more is
+// refused in one line: edge_list_test, matrix_market_test).
 
 /// What one such run may take: resident memory, and time on a loaded 2-core CI machine (an idle
 /// one needs well under 0.1 s; before the readers kept only the vertices that occur, 2 to 66 s).
@@ -1071,15 +1072,15 @@ void expect_cheap_zero_or_refusal(
 
 TEST_F(CountMatchingsCli, EdgeListHeadersBeyondTheFileAnswerZeroCheaply) {
     const std::vector<DeclaredSizeCase> cases{
-        {"bipartite.txt", "# bipartite 67108864 67108864\n0 1\n1 2\n2 0\n",
+        {"bipartite.txt", "# bipartite 16777216 16777216\n0 1\n1 2\n2 0\n",
          "left vertex 3 has no edge"},
-        {"weighted.txt", "# bipartite 67108864 67108864\n0 1 2.5\n1 2 3\n2 0 1\n",
+        {"weighted.txt", "# bipartite 16777216 16777216\n0 1 2.5\n1 2 3\n2 0 1\n",
          "left vertex 3 has no edge"},
-        {"tall.txt", "# bipartite 67108864 3\n0 1\n1 2\n2 0\n", "left vertex 3 has no edge"},
-        {"directed.txt", "# directed 67108864\n0 1\n1 2\n2 0\n", "vertex 3 has no edge"},
-        {"triangle.txt", "# undirected 67108864\n0 1\n1 2\n2 0\n", "vertex 3 has no edge"},
-        {"path.txt", "# undirected 67108864\n0 1\n1 2\n2 3\n", "vertex 4 has no edge"},
-        {"hafnian.txt", "# undirected 67108864\n0 1 2\n1 2 3\n2 0 5\n", "vertex 3 has no edge"},
+        {"tall.txt", "# bipartite 16777216 3\n0 1\n1 2\n2 0\n", "left vertex 3 has no edge"},
+        {"directed.txt", "# directed 16777216\n0 1\n1 2\n2 0\n", "vertex 3 has no edge"},
+        {"triangle.txt", "# undirected 16777216\n0 1\n1 2\n2 0\n", "vertex 3 has no edge"},
+        {"path.txt", "# undirected 16777216\n0 1\n1 2\n2 3\n", "vertex 4 has no edge"},
+        {"hafnian.txt", "# undirected 16777216\n0 1 2\n1 2 3\n2 0 5\n", "vertex 3 has no edge"},
     };
     for (const DeclaredSizeCase& c : cases) {
         write(c.name, c.content);
@@ -1089,10 +1090,10 @@ TEST_F(CountMatchingsCli, EdgeListHeadersBeyondTheFileAnswerZeroCheaply) {
     // The drawing is refused with the reason; a general reading names the side.
     const Outcome dot = run("--dot d.dot bipartite.txt");
     EXPECT_EQ(dot.err,
-              "error: bipartite.txt: --dot would draw every declared vertex (67108864×67108864 "
+              "error: bipartite.txt: --dot would draw every declared vertex (16777216×16777216 "
               "for 3 entries); left vertex 3 has no edge, so the count is 0 (without --dot)\n");
     EXPECT_NE(run("--hafnian bipartite.txt")
-                  .err.find("hafnian of bipartite.txt (134217728 vertices, 3 edges, binary)"),
+                  .err.find("hafnian of bipartite.txt (33554432 vertices, 3 edges, binary)"),
               std::string::npos);
 }
 
@@ -1110,20 +1111,20 @@ TEST_F(CountMatchingsCli, MatrixMarketSizeLinesBeyondTheFileAnswerZeroCheaply) {
             names.push_back(field + "_" + storage + ".mtx");
             cases.push_back({names.back().c_str(),
                              "%%MatrixMarket matrix coordinate " + field + " " + storage +
-                                 "\n67108864 67108864 3\n" + (general ? "1 2" : "2 1") + value +
+                                 "\n16777216 16777216 3\n" + (general ? "1 2" : "2 1") + value +
                                  "\n" + (general ? "2 3" : "3 2") + value + "\n3 1" + value + "\n",
                              "row 4 has no entry"});
         }
     }
     cases.push_back({"array.mtx",
-                     "%%MatrixMarket matrix array real general\n67108864 67108864\n1\n2\n3\n", ""});
+                     "%%MatrixMarket matrix array real general\n16777216 16777216\n1\n2\n3\n", ""});
     cases.push_back({"array_symmetric.mtx",
                      "%%MatrixMarket matrix array integer symmetric\n8192 8192\n1\n2\n3\n", ""});
     cases.push_back({"array_no_columns.mtx",
-                     "%%MatrixMarket matrix array real general\n67108864 0\n",
+                     "%%MatrixMarket matrix array real general\n16777216 0\n",
                      "row 1 has no entry"});
     cases.push_back({"many.mtx",
-                     "%%MatrixMarket matrix coordinate pattern general\n67108864 67108864 "
+                     "%%MatrixMarket matrix coordinate pattern general\n16777216 16777216 "
                      "4000000000\n1 1\n",
                      ""});
     for (const DeclaredSizeCase& c : cases) {
@@ -1132,7 +1133,7 @@ TEST_F(CountMatchingsCli, MatrixMarketSizeLinesBeyondTheFileAnswerZeroCheaply) {
     expect_cheap_zero_or_refusal(
         cases, [this](const auto& setup, const auto& args) { return run_after(setup, args); });
     EXPECT_EQ(run("array.mtx").err,
-              "error: array.mtx:2: truncated file: the size line implies 4503599627370496 values, "
+              "error: array.mtx:2: truncated file: the size line implies 281474976710656 values, "
               "more than a file of 65 bytes can hold\n");
 }
 
