@@ -41,7 +41,9 @@ BipartiteGraph::BipartiteGraph(vertex_t n_left, vertex_t n_right, std::vector<Ed
                                   std::to_string(n_left) + " and " + std::to_string(n_right));
         }
     }
-    std::sort(edges.begin(), edges.end());
+    if (!std::is_sorted(edges.begin(), edges.end())) {  // most callers pass them in order
+        std::sort(edges.begin(), edges.end());
+    }
     const auto last = std::unique(edges.begin(), edges.end());
     duplicates_merged_ = static_cast<edge_t>(edges.end() - last);
     edges.erase(last, edges.end());
@@ -99,7 +101,9 @@ UndirectedGraph::UndirectedGraph(vertex_t n, std::vector<Edge> edges) : n_(n) {
             std::swap(u, v);
         }
     }
-    std::sort(edges.begin(), edges.end());
+    if (!std::is_sorted(edges.begin(), edges.end())) {  // most callers pass them in order
+        std::sort(edges.begin(), edges.end());
+    }
     const auto last = std::unique(edges.begin(), edges.end());
     duplicates_merged_ = static_cast<edge_t>(edges.end() - last);
     edges.erase(last, edges.end());

@@ -49,9 +49,12 @@ SparseMatrix<T>::SparseMatrix(vertex_t rows, vertex_t cols, std::vector<Triplet<
                                   "×" + std::to_string(cols) + " matrix");
         }
     }
-    std::stable_sort(entries.begin(), entries.end(), [](const Triplet<T>& a, const Triplet<T>& b) {
+    const auto before = [](const Triplet<T>& a, const Triplet<T>& b) {
         return a.row != b.row ? a.row < b.row : a.col < b.col;
-    });
+    };
+    if (!std::is_sorted(entries.begin(), entries.end(), before)) {  // often given in order
+        std::stable_sort(entries.begin(), entries.end(), before);
+    }
     // Merge or reject repeated positions.
     std::vector<Triplet<T>> unique;
     unique.reserve(entries.size());
