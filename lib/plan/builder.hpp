@@ -82,6 +82,8 @@ BipartiteGraph nonzero_pattern(const SparseMatrix<T>& a) {
             edges.emplace_back(t.row, t.col);
         }
     }
+    // Each pass over millions of entries takes a tenth of a second: a poll between them.
+    pmcount::detail::throw_if_stopped(kPlanning);
     return {a.rows(), a.cols(), std::move(edges)};
 }
 
@@ -215,6 +217,7 @@ public:
         pmcount::detail::throw_if_stopped(kPlanning);
         if (a.rows() > 0 && settings_.dulmage_mendelsohn && !irreducible) {
             const DMDecomposition dm = dulmage_mendelsohn(nonzero_pattern(a));
+            pmcount::detail::throw_if_stopped(kPlanning);
             if (depth == 0) {
                 report_.matching_size = dm.matching.size;
             }
@@ -511,6 +514,7 @@ private:
     /// Applies the Forbert–Marx rules until none applies; a split is kept only when the two
     /// parts' plans are predicted cheaper than counting the matrix as it stands.
     Node<T> reduce_then_build(const SparseMatrix<T>& a, std::string origin, int depth) {
+        pmcount::detail::throw_if_stopped(kPlanning);
         reduce::WorkMatrix<T> work(a);
         const bool merge = merges_allowed(a);
         std::vector<T> factors;
