@@ -31,16 +31,13 @@ std::string format_bytes(double bytes) {
     return text;
 }
 
-std::string memory_limit_text(std::uint64_t max_memory) {
-    return "the memory limit (--max-memory) is " + format_bytes(static_cast<double>(max_memory));
-}
-
 void require_memory(double bytes, std::uint64_t max_memory, const std::string& needs,
                     const std::string& detail) {
     if (bytes > memory_limit(max_memory)) {
         throw ProblemTooLarge(needs + " ~" + format_bytes(bytes) +
-                              (detail.empty() ? "" : " (" + detail + ")") + "; " +
-                              memory_limit_text(max_memory));
+                              (detail.empty() ? "" : " (" + detail + ")") +
+                              "; the memory limit (--max-memory) is " +
+                              format_bytes(static_cast<double>(max_memory)));
     }
 }
 

@@ -26,9 +26,6 @@ inline double memory_limit(std::uint64_t max_memory) {
 /// significant digits).
 std::string format_bytes(double bytes);
 
-/// "the memory limit (--max-memory) is 11.7 GB", the tail of every refusal.
-std::string memory_limit_text(std::uint64_t max_memory);
-
 /// Throws ProblemTooLarge("`needs` ~X (`detail`); the memory limit (--max-memory) is Y") when
 /// `bytes` exceed `max_memory` (0: no limit). `needs` reads like "the frontier DP needs".
 void require_memory(double bytes, std::uint64_t max_memory, const std::string& needs,
