@@ -377,7 +377,8 @@ void run_device(int device, const JobCommon& job, const Launch& launch, const Pl
                 }
                 std::memcpy(record.data(), residues.data(), record_bytes);
             } else {
-                float_unit_record(first, plan.unit_segments, kRecordDoubles, record.data());
+                float_unit_record(first, plan.unit_segments, kRecordDoubles, record.data(),
+                                  kFloatWordsWithSquares);
             }
             job.range->finished(batch.first_unit + u, record.data());
         }
@@ -797,7 +798,7 @@ void merge_range_records(GpuMode mode, const std::vector<std::uint32_t>& primes,
         result.residues = std::move(residues);
         return;
     }
-    merge_float_records(records.data(), units, result);
+    merge_float_records(records.data(), units, result, kFloatWordsWithSquares, &result.squares);
 }
 
 double fp64_rate(int device) {

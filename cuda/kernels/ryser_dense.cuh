@@ -52,6 +52,7 @@ constexpr int kFoldLog2 = 3;
 /// Floating modes recompute x from the columns every 2^12 steps, so the rounding drift of the
 /// incremental updates stays bounded (the CPU engines do the same every 2^10 steps); the cost is
 /// about N·log2(chunk)/2 FMAs per 4096 steps, under 1%. An arithmetic's kResetLog2 (0: never).
+/// Mirrored on the host by backend::cuda::kGpuResetLog2 (the error figure replays it).
 constexpr int kResetLog2 = 12;
 constexpr int kMaxPrimes = 16;
 constexpr int kMaxRows = 64;
@@ -128,6 +129,7 @@ struct DoubleAccPlain {
 };
 struct DoubleAccCompensated {
     double sum = 0, compensation = 0, magnitude = 0, low = 0;  // low: Σ the products' low parts
+    double squares = 0;  // Σ p², for the error figure (one DFMA per step)
 };
 
 /// Π x[Lo..Hi) as a balanced tree (depth ⌈log2 N⌉ instead of a chain of N−1 dependent
@@ -231,6 +233,7 @@ struct Arith<1> : DoubleRows {
         acc.compensation += s.lo;
         acc.low = fma(sign, p.lo, acc.low);
         acc.magnitude += fabs(p.hi);
+        acc.squares = fma(p.hi, p.hi, acc.squares);
     }
     __device__ static void end_block(Acc& acc) {
         acc.compensation += acc.low;
@@ -276,6 +279,7 @@ struct Arith<3> {
     typedef Complex Elem;
     struct Acc {
         double re = 0, im = 0, re_c = 0, im_c = 0, block_re = 0, block_im = 0, magnitude = 0;
+        double squares = 0;  // Σ |p|², for the error figure
     };
     static constexpr int kWords = 2;
     static constexpr int kResetLog2 = pmcount_gpu::kResetLog2;
@@ -299,6 +303,7 @@ struct Arith<3> {
         acc.block_re = fma(sign, p.re, acc.block_re);
         acc.block_im = fma(sign, p.im, acc.block_im);
         acc.magnitude += fabs(p.re) + fabs(p.im);
+        acc.squares = fma(p.re, p.re, fma(p.im, p.im, acc.squares));
     }
     __device__ static void end_block(Acc& acc) {
         const DD r = two_sum(acc.re, acc.block_re);
@@ -543,7 +548,7 @@ struct SuperBlock {
 
 /// The warp's 32 chunk results combined in lane order (a fixed tree of shuffles, so the record
 /// does not depend on which warp took the group), written by lane 0 as record `index`:
-/// floating modes (re.hi, re.lo, im.hi, im.lo, magnitude) with re/im in double-double (MODE 5:
+/// floating modes (re.hi, re.lo, im.hi, im.lo, magnitude, Σ|p|²) with re/im in double-double (MODE 5:
 /// im is the sum of the terms' bounds), the modular mode one 32-bit residue per prime.
 template <int MODE>
 __device__ void write_record(const typename Arith<MODE>::Acc& acc, const Params& q, u64 index) {
@@ -567,10 +572,12 @@ __device__ void write_record(const typename Arith<MODE>::Acc& acc, const Params&
     } else {
         DD re{0, 0}, im{0, 0};
         double magnitude = acc.magnitude;
+        double squares = 0;
         if constexpr (MODE == 0) {
             re = {acc.sum, 0};
         } else if constexpr (MODE == 1) {
             re = two_sum(acc.sum, acc.compensation);
+            squares = acc.squares;
         } else if constexpr (MODE == 2) {
             re = acc.sum;
         } else if constexpr (MODE == 5) {
@@ -579,12 +586,14 @@ __device__ void write_record(const typename Arith<MODE>::Acc& acc, const Params&
         } else {
             re = two_sum(acc.re, acc.re_c);
             im = two_sum(acc.im, acc.im_c);
+            squares = acc.squares;
         }
 #pragma unroll
         for (int offset = 16; offset > 0; offset /= 2) {
             re = dd_add(re, {__shfl_down_sync(kAll, re.hi, offset), __shfl_down_sync(kAll, re.lo, offset)});
             im = dd_add(im, {__shfl_down_sync(kAll, im.hi, offset), __shfl_down_sync(kAll, im.lo, offset)});
             magnitude += __shfl_down_sync(kAll, magnitude, offset);
+            squares += __shfl_down_sync(kAll, squares, offset);
         }
         if (lane == 0) {
             record[0] = re.hi;
@@ -592,6 +601,7 @@ __device__ void write_record(const typename Arith<MODE>::Acc& acc, const Params&
             record[2] = im.hi;
             record[3] = im.lo;
             record[4] = magnitude;
+            record[5] = squares;
         }
     }
 }
@@ -716,6 +726,7 @@ __global__ void __launch_bounds__(kGroupsPerSegment)
                 part[t][2] = im.hi;
                 part[t][3] = im.lo;
                 part[t][4] += part[t + width][4];
+                part[t][5] += part[t + width][5];
             }
         }
         __syncthreads();

@@ -35,6 +35,9 @@ enum class GpuMode : int {
     certified = 5,
 };
 
+/// The other floating kernels recompute y every 2^kGpuResetLog2 Gray steps (kResetLog2 in
+/// cuda/kernels/ryser_dense.cuh): the replayed walks of the error figure do the same.
+inline constexpr int kGpuResetLog2 = 12;
 /// The certified kernel recomputes y every 2^kGpuCertifiedResetLog2 Gray steps (Arith<5> in
 /// cuda/kernels/ryser_dense.cuh), so a slot's y has taken at most n − 1 + 2^8 rounded additions
 /// since it was exact: the row errors must cover that many.
@@ -66,9 +69,10 @@ struct GpuRange {
     std::function<bool()> keep_going;
 };
 
-/// Bytes of one unit's record: the residues (modular) or the double-double sums and Σ|term|.
+/// Bytes of one unit's record: the residues (modular) or the double-double sums, Σ|term| and
+/// Σ|term|² (0 where the mode does not sum it: plain, double-double, certified).
 inline std::size_t range_record_bytes(GpuMode mode, std::size_t primes) noexcept {
-    return mode == GpuMode::modular ? 4 * primes : 5 * sizeof(double);
+    return mode == GpuMode::modular ? 4 * primes : 6 * sizeof(double);
 }
 
 /// Σ over the 2^(n−1) Gray-code subsets of (−1)^k Π_i y_i, with y as in ryser_kernel.hpp.
@@ -97,6 +101,7 @@ struct GpuRyserResult {
     double re_hi = 0, re_lo = 0;  ///< the signed sum (real part), double-double
     double im_hi = 0, im_lo = 0;  ///< imaginary part (complex)
     double magnitude = 0;         ///< Σ |term| (|re| + |im| for complex)
+    double squares = 0;           ///< Σ |term|² (compensated double and complex modes)
     std::vector<std::uint32_t> residues;  ///< modular: the signed sum mod each prime
     std::vector<GpuDeviceUse> devices;
     int chunk_log2 = 0;

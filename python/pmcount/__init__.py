@@ -693,7 +693,7 @@ def permanent(
     lists. A non-square matrix has permanent 0 (with a note in ``full=True``), 0×0 has 1.
     An integer entry beyond int64 raises InvalidArgumentError; NaN or inf entries too.
     precision: "auto" (exact for integers, double otherwise; the double result is counted again,
-    certified or in double-double, when cancellation took half of its digits), "exact",
+    certified or in double-double, when fewer than six digits were left), "exact",
     "double", "dd" (double-double), "plain-double" (GPU, uncompensated), "certified" (dense
     Ryser, CPU or GPU; ``.error`` is then a proven bound: value ± error holds the exact
     permanent). rows, cols: multiplicities, each 0 to 2^31 - 1 — row i repeated rows[i] times,

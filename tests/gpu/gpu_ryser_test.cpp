@@ -159,6 +159,74 @@ TEST(GpuRyser, CertifiedIntervalHoldsTheExactPermanentOfCancellingMatrices) {
     std::cout << "[ certified ] GPU bound / CPU bound, worst of 60: " << worst_ratio << "\n";
 }
 
+TEST(GpuRyser, EveryFloatingModeHoldsItsFigureOnAThousandCancellingMatrices) {
+    SKIP_WITHOUT_GPU();
+    // Issue 32 on the GPU: the five families of tests/unit/exact/walk_error_test.cpp (orders 5–14
+    // and 18–20), every floating mode of the dense engine, the SpaRyser walk on the sparse
+    // family, the complex engine on the complex one, each held to its figure exactly.
+    int checked = 0, misses = 0;
+    auto check = [&](const FloatOutcome& o, const test::cpp_int& truth, int scale,
+                     const std::string& what) {
+        ++checked;
+        if (!test::within(truth, scale, value(o), error_bound(o))) {
+            ++misses;
+            ADD_FAILURE() << what << ": " << value(o) << " ± " << error_bound(o) << " ("
+                          << o.arithmetic << "), exact " << truth.str() << " · 2^-" << scale;
+        }
+    };
+    for (std::uint64_t seed = 0; seed < 200; ++seed) {
+        const int n = seed % 10 == 9 ? 18 + static_cast<int>(seed / 10 % 3)
+                                     : 5 + static_cast<int>(seed % 10);
+        const test::Scaled families[4] = {
+            test::plus_minus_matrix(n, seed),
+            {test::cancelling_matrix(n, 100 + seed), test::kEntryBits},
+            {test::nearly_singular_matrix(std::min(n, 14), 300 + seed), test::kEntryBits},
+            test::sparse_cancelling_matrix(n, 500 + seed)};
+        for (int f = 0; f < 4; ++f) {
+            const test::Scaled& s = families[f];
+            const int order = s.m.rows();
+            const test::cpp_int truth(test::exact_permanent(s.m).to_string());
+            const DenseMatrix<double> a = test::to_doubles(s);
+            const std::string what = "family " + std::to_string(f) + " seed " +
+                                     std::to_string(seed) + " n " + std::to_string(order);
+            for (const Precision p : {Precision::double_precision, Precision::double_plain,
+                                      Precision::double_double, Precision::certified}) {
+                check(ryser_real_gpu(a, p, {}), truth, s.shift * order,
+                      what + " " + to_string(p));
+            }
+            if (f == 3) {
+                check(sparse_ryser_real_gpu(a, Precision::double_precision,
+                                            SparseVariant::sparyser, GpuKernelCode::tables, {}),
+                      truth, s.shift * order, what + " SpaRyser");
+            }
+        }
+        const int m = std::min(n, seed % 10 == 9 ? 14 : 12);
+        const DenseMatrix<std::int64_t> re = test::cancelling_matrix(m, 700 + seed);
+        const DenseMatrix<std::int64_t> im = test::cancelling_matrix(m, 8477 + seed);
+        const auto [truth_re, truth_im] = test::gaussian_permanent(re, im);
+        DenseMatrix<std::complex<double>> c(m, m);
+        for (int i = 0; i < m; ++i) {
+            for (int j = 0; j < m; ++j) {
+                c(i, j) = {std::ldexp(static_cast<double>(re(i, j)), -test::kEntryBits),
+                           std::ldexp(static_cast<double>(im(i, j)), -test::kEntryBits)};
+            }
+        }
+        const FloatOutcome o = ryser_complex_gpu(c, {});
+        const double scale = std::ldexp(1.0, static_cast<int>(o.exponent2));
+        const double error = o.abs_error_mantissa * scale;
+        ++checked;
+        if (!test::within(truth_re, test::kEntryBits * m, o.mantissa.real() * scale, error) ||
+            !test::within(truth_im, test::kEntryBits * m, o.mantissa.imag() * scale, error)) {
+            ++misses;
+            ADD_FAILURE() << "complex seed " << seed << " n " << m << ": " << o.mantissa * scale
+                          << " ± " << error;
+        }
+    }
+    std::cout << "[ figures ] " << checked << " GPU results on 1000 matrices, " << misses
+              << " outside their figure\n";
+    EXPECT_EQ(misses, 0);
+}
+
 TEST(GpuRyser, CertifiedIntervalHoldsFortyFactorial) {
     SKIP_WITHOUT_GPU();
     // perm(J_40) = 40!, every term ± and up to 10^4 times the result: the interval must hold it

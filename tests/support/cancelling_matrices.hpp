@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "pmcount/count.hpp"
@@ -122,6 +123,93 @@ inline DenseMatrix<double> scaled_copy(const DenseMatrix<std::int64_t>& m) {
         }
     }
     return a;
+}
+
+// ---- issue 32's families (walk_error_test.cpp, gpu_ryser_test.cpp) ----------------------------
+
+/// An integer matrix whose doubles are m · 2^−shift.
+struct Scaled {
+    DenseMatrix<std::int64_t> m;
+    int shift = 0;
+};
+
+/// The issue's family: ±2^52 + a 30-bit fraction, as doubles ±2^22 + f·2^−30.
+inline Scaled plus_minus_matrix(int n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    Scaled s{DenseMatrix<std::int64_t>(n, n), 30};
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            const std::int64_t sign = (rng() & 1) != 0 ? 1 : -1;
+            s.m(i, j) = sign * (std::int64_t{1} << 52) + static_cast<std::int64_t>(rng() >> 34);
+        }
+    }
+    return s;
+}
+
+/// Rows that cancel (cancelling_matrix) with a share of their entries zero: the sparse engines.
+inline Scaled sparse_cancelling_matrix(int n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    Scaled s{DenseMatrix<std::int64_t>(n, n), test::kEntryBits};
+    const std::int64_t top = (std::int64_t{1} << (test::kEntryBits - 4)) - 1;
+    for (int i = 0; i < n; ++i) {
+        std::int64_t sum = 0;
+        int last = -1;
+        for (int j = 0; j < n; ++j) {
+            if (rng() % 3 == 0 && j != i) {
+                continue;  // a zero; the diagonal stays, so a perfect matching exists
+            }
+            if (last >= 0) {
+                sum += s.m(i, last);
+            }
+            last = j;
+            s.m(i, j) =
+                static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(2 * top + 1)) - top;
+        }
+        s.m(i, last) = -sum + static_cast<std::int64_t>(rng() % 7) - 3;
+    }
+    return s;
+}
+
+inline DenseMatrix<double> to_doubles(const Scaled& s) {
+    DenseMatrix<double> a(s.m.rows(), s.m.cols());
+    for (vertex_t i = 0; i < a.rows(); ++i) {
+        for (vertex_t j = 0; j < a.cols(); ++j) {
+            a(i, j) = std::ldexp(static_cast<double>(s.m(i, j)), -s.shift);
+        }
+    }
+    return a;
+}
+
+/// |truth − value| ≤ error, exactly; truth = t · 2^−scale.
+inline bool within(const cpp_int& t, int scale, double value, double error) {
+    const int shift = 1200 + scale;
+    const cpp_int truth = t * power_of_two(shift - scale);
+    return abs(truth - scaled_integer(value, shift)) <= scaled_integer(error, shift);
+}
+
+/// Exact perm of the Gaussian-integer matrix re + i·im by Ryser's formula, the row sums kept
+/// along a Gray code (O(2^n·n) big-integer operations).
+inline std::pair<cpp_int, cpp_int> gaussian_permanent(const DenseMatrix<std::int64_t>& re,
+                                               const DenseMatrix<std::int64_t>& im) {
+    const int n = re.rows();
+    std::vector<cpp_int> s_re(static_cast<std::size_t>(n)), s_im(static_cast<std::size_t>(n));
+    cpp_int total_re = 0, total_im = 0;
+    for (std::uint64_t k = 1; k < (std::uint64_t{1} << n); ++k) {
+        const int j = __builtin_ctzll(k);
+        const bool adds = (((k ^ (k >> 1)) >> j) & 1U) != 0;
+        cpp_int p_re = 1, p_im = 0;
+        for (int i = 0; i < n; ++i) {
+            s_re[i] += adds ? re(i, j) : -re(i, j);
+            s_im[i] += adds ? im(i, j) : -im(i, j);
+            const cpp_int t = p_re * s_re[i] - p_im * s_im[i];
+            p_im = p_re * s_im[i] + p_im * s_re[i];
+            p_re = t;
+        }
+        const bool negative = (n - __builtin_popcountll(k ^ (k >> 1))) % 2 == 1;
+        total_re += negative ? cpp_int(-p_re) : p_re;
+        total_im += negative ? cpp_int(-p_im) : p_im;
+    }
+    return {total_re, total_im};
 }
 
 }  // namespace pmcount::test

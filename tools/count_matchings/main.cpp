@@ -491,7 +491,7 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
         ->capture_default_str();
     app.add_option("--precision", precision,
                    "arithmetic: auto (exact for integer inputs, double otherwise, counted again "
-                   "certified or in dd when cancellation takes half of double's digits), exact, "
+                   "certified or in dd when fewer than six digits are left), exact, "
                    "double, dd, plain-double (uncompensated on GPUs; the CPU engines always "
                    "compensate), certified (dense Ryser, CPU or GPU, a proven error bound)")
         ->capture_default_str();

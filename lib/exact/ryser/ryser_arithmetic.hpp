@@ -283,13 +283,15 @@ private:
 // ---- Floating point ----------------------------------------------------------------------------
 
 /// Float accumulators shared by the double, double-double and complex arithmetics: the signed
-/// sum of the terms and the sum of their magnitudes (for the error estimate).
+/// sum of the terms, the sum of their magnitudes and (double and complex) of their squared
+/// magnitudes, for the error figure (walk_error.hpp).
 template <class Sum>
 struct FloatAcc {
     Sum even;
     Sum odd;
     double magnitude_even = 0;  // two chains: halves the latency of this extra sum
     double magnitude_odd = 0;
+    double squares = 0;
 };
 
 /// double y, products in 8 lanes, Neumaier-compensated sums of the terms. y is recomputed from
@@ -327,12 +329,14 @@ public:
             acc.even.add(p);
             acc.magnitude_even += std::fabs(p);
         }
+        acc.squares = std::fma(p, p, acc.squares);
     }
     static void merge(Acc& into, const Acc& from) noexcept {
         into.even.add(from.even);
         into.odd.add(from.odd);
         into.magnitude_even += from.magnitude_even;
         into.magnitude_odd += from.magnitude_odd;
+        into.squares += from.squares;
     }
 
     /// accumulate() for y held in registers (rows 8c … 8c + 7 in y[c]): the same lane products
@@ -516,6 +520,7 @@ public:
         sum.re.add(p.re);
         sum.im.add(p.im);
         (Odd ? acc.magnitude_odd : acc.magnitude_even) += std::fabs(p.re) + std::fabs(p.im);
+        acc.squares = std::fma(p.re, p.re, std::fma(p.im, p.im, acc.squares));
     }
     static void merge(Acc& into, const Acc& from) noexcept {
         into.even.re.add(from.even.re);
@@ -524,6 +529,7 @@ public:
         into.odd.im.add(from.odd.im);
         into.magnitude_even += from.magnitude_even;
         into.magnitude_odd += from.magnitude_odd;
+        into.squares += from.squares;
     }
 };
 

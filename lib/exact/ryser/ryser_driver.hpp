@@ -28,6 +28,7 @@
 #include "exact/ryser/ryser.hpp"
 #include "exact/ryser/ryser_arithmetic.hpp"
 #include "exact/ryser/ryser_kernel.hpp"
+#include "exact/ryser/walk_error.hpp"
 #include "numeric/crt.hpp"
 #include "numeric/permanent_bound.hpp"
 #include "numeric/primes.hpp"
@@ -225,13 +226,20 @@ std::uint64_t modular_residue(const DenseMatrix<std::int64_t>& a, std::uint64_t 
 
 // ---- Floating point -----------------------------------------------------------------------------
 
-/// Error model of the double engines: relative error (n−1)u of each n-fold product, ≤ n u of each
-/// freshly summed y_i, and the drift of ≤ 2^10 incremental updates, which behaves like a random
-/// walk of ~32 roundings; (2n + 64)·u·Σ|terms| bounds the sum of these. Measured against
-/// double-double on dense positive, dense signed and sparse signed matrices with n = 8..25, the
-/// true error was at most 0.17 of this estimate (tests/unit/exact/ryser_test.cpp keeps checking
-/// that it is covered).
-inline double double_error_factor(vertex_t n) { return (2.0 * n + 64.0) * kUnitRoundoff; }
+/// Walks of at most 2^kCertifiedWalkLog2 steps run in certified arithmetic when double is asked
+/// for (real matrices): at that size the bound costs under a millisecond more, and few terms are
+/// too few for any estimate (walk_error.hpp) to be trusted.
+inline constexpr int kCertifiedWalkLog2 = 16;
+
+/// The double engines' error figure in the mantissa's scale: the walk's rounding (`walk`, from
+/// walk_error.hpp), the compensated sums of `terms` terms (every addition error-free but for u²
+/// of its partial sum) and the final rounding of the sum (`sum_abs`).
+inline double walk_error_figure(double walk, std::uint64_t terms, double magnitude_sum,
+                                double sum_abs) {
+    return walk +
+           2.0 * static_cast<double>(terms) * kUnitRoundoff * kUnitRoundoff * magnitude_sum +
+           kUnitRoundoff * sum_abs;
+}
 
 /// Row scaling by powers of two: a'_ij = a_ij · 2^−e_i with Σ_j |a'_ij| in [1/2, 1). Exact, and
 /// keeps every y and product far from overflow and underflow. Returns e, or nothing when a row
@@ -401,6 +409,19 @@ inline double certified_abs_error(double value, double bound, double magnitude, 
            (1 + 8 * kUnitRoundoff);
 }
 
+/// The row-scaled matrix as the walks see it, for walk_error.
+template <class Scaled>
+auto scaled_copy(vertex_t n, const Scaled& scaled) {
+    using T = decltype(scaled(0, 0));
+    DenseMatrix<T> m(n, n);
+    for (vertex_t i = 0; i < n; ++i) {
+        for (vertex_t j = 0; j < n; ++j) {
+            m(i, j) = scaled(i, j);
+        }
+    }
+    return m;
+}
+
 /// perm(A) of a real matrix with a certified error bound (Certified in ryser_arithmetic.hpp):
 /// |mantissa − the exact permanent of the given doubles (in the mantissa's scale)| ≤
 /// abs_error_mantissa, with every rounding accounted for (certified_row_errors,
@@ -445,7 +466,8 @@ FloatOutcome real_permanent(const DenseMatrix<double>& a, Precision precision, c
         return zero_outcome(arithmetic);
     }
     auto scaled = [&](int i, int j) { return std::ldexp(a(i, j), -e[static_cast<std::size_t>(i)]); };
-    if (precision == Precision::certified) {
+    if (precision == Precision::certified ||
+        (precision != Precision::double_double && n - 1 <= kCertifiedWalkLog2)) {
         return certified_permanent(n, e, scaled, run, kernel);
     }
     return dispatch_width(n, [&](auto width) {
@@ -479,8 +501,12 @@ FloatOutcome real_permanent(const DenseMatrix<double>& a, Precision precision, c
             run);
         numeric::CompensatedSum sum = acc.even;
         sum.add_negated(acc.odd);
-        return float_outcome(sum.value(), acc.magnitude_even + acc.magnitude_odd,
-                             double_error_factor(n), n, e, arithmetic);
+        const double magnitude = acc.magnitude_even + acc.magnitude_odd;
+        FloatOutcome out = float_outcome(sum.value(), 0, 0, n, e, arithmetic);
+        out.abs_error_mantissa = walk_error_figure(
+            walk_error(scaled_copy(n, scaled), Double::reset_log2, magnitude, acc.squares), out.gray_steps,
+            magnitude, std::fabs(sum.value()));
+        return out;
     });
 }
 
@@ -531,8 +557,18 @@ FloatOutcome complex_permanent(const DenseMatrix<std::complex<double>>& a, const
         numeric::CompensatedSum re = acc.even.re, im = acc.even.im;
         re.add_negated(acc.odd.re);
         im.add_negated(acc.odd.im);
-        return float_outcome({re.value(), im.value()}, acc.magnitude_even + acc.magnitude_odd,
-                             double_error_factor(n), n, e, arithmetic);
+        const std::complex<double> value{re.value(), im.value()};
+        const double magnitude = acc.magnitude_even + acc.magnitude_odd;
+        FloatOutcome out = float_outcome(value, 0, 0, n, e, arithmetic);
+        const auto scaled_entry = [&](int i, int j) {
+            const Complex v = scaled(i, j);
+            return std::complex<double>{v.re, v.im};
+        };
+        out.abs_error_mantissa = walk_error_figure(
+            walk_error(scaled_copy(n, scaled_entry), ComplexArith::reset_log2, magnitude,
+                       acc.squares),
+            out.gray_steps, magnitude, std::abs(value));
+        return out;
     });
 }
 

@@ -8,6 +8,8 @@
 
 #include <array>
 #include <cstdio>
+#include <functional>
+#include <future>
 #include <numeric>
 #include <optional>
 
@@ -25,9 +27,26 @@ using driver::uint128_t;
 
 constexpr const char* kEngine = "GPU Ryser";
 
-/// Error model of the GPU's double modes: as the CPU's (ryser_driver.hpp), with x recomputed
-/// every 2^12 steps instead of 2^10 (drift of a random walk of ~64 roundings).
-double gpu_error_factor(vertex_t n) { return (2.0 * n + 128.0) * driver::kUnitRoundoff; }
+/// The error figure of a GPU walk over the row-scaled matrix, started beside it (walk_error.hpp:
+/// a host thread replays a sample of the walk while the GPU runs all of it).
+template <class T>
+std::future<driver::WalkSpread> walk_spread_beside(DenseMatrix<T> scaled) {
+    return std::async(std::launch::async, [m = std::move(scaled)] {
+        return driver::walk_spread(m, gpu::kGpuResetLog2);
+    });
+}
+
+/// The figure of a compensated or complex GPU walk in the mantissa's scale (as the CPU's,
+/// ryser_driver.hpp's walk_error_figure); plain accumulation adds the rounding of each thread's
+/// uncompensated sum of 2^chunk_log2 terms, at most γ of their Σ|term|.
+double gpu_walk_figure(const driver::WalkSpread& spread, const gpu::GpuRyserResult& r,
+                       gpu::GpuMode mode, vertex_t n, double sum_abs) {
+    const double plain =
+        mode == gpu::GpuMode::double_plain ? driver::gamma_bound(std::ldexp(1.0, r.chunk_log2)) : 0;
+    return driver::walk_error_figure(spread.figure(r.magnitude, r.squares),
+                                     std::uint64_t{1} << (n - 1), r.magnitude, sum_abs) +
+           plain * r.magnitude;
+}
 
 std::string describe(const gpu::GpuRyserResult& r) {
     std::string text = "GPU";
@@ -138,10 +157,10 @@ const char* real_arithmetic(gpu::GpuMode mode) {
            : mode == gpu::GpuMode::certified    ? "double, certified error bound"
                                                 : "double, compensated accumulation";
 }
-/// The error factor of a real GPU mode (double-double: its own model).
-double real_error_factor(gpu::GpuMode mode, vertex_t n) {
+/// The error factor of the double-double GPU mode: as the CPU's (ryser_driver.hpp).
+double double_double_error_factor(vertex_t n) {
     const double u2 = driver::kUnitRoundoff * driver::kUnitRoundoff;
-    return mode == gpu::GpuMode::double_double ? (std::ldexp(1.0, n) + 4.0 * n) * u2 : gpu_error_factor(n);
+    return (std::ldexp(1.0, n) + 4.0 * n) * u2;
 }
 
 // ---- sparse engines ---------------------------------------------------------------------------
@@ -211,6 +230,8 @@ void fill_binary_tests(gpu::GpuSparseJob& job, const DenseMatrix<std::int64_t>& 
 struct FloatSparseJob {
     gpu::GpuSparseJob job;
     std::vector<int> e;
+    /// The replayed sample of the walk (walk_error.hpp), run beside the GPU.
+    std::function<driver::WalkSpread()> spread;
 };
 
 template <class T, class Norm, class Words>
@@ -226,13 +247,21 @@ std::optional<FloatSparseJob> float_sparse_job(const DenseMatrix<T>& a, gpu::Gpu
     // column adds the fewest new rows, which keeps the generated kernel's partial products short
     // (ryser_sparse.cuh); the table kernel does not mind the order.
     const DenseMatrix<T> b = permute_columns(a, sparse_column_order(pattern_of(a), SparseVariant::skipper, false));
-    FloatSparseJob out{make_sparse_job(n, mode, code, run), {}};
+    FloatSparseJob out{make_sparse_job(n, mode, code, run), {}, {}};
     std::vector<int>& e = out.e;
     gpu::GpuSparseJob& job = out.job;
     if (!driver::row_exponents(b, norm, e)) {
         return std::nullopt;
     }
     auto scaled = [&](int i, int j) { return words(b(i, j), -e[static_cast<std::size_t>(i)]); };
+    out.spread = [m = driver::scaled_copy(n, [&](int i, int j) {
+                      const std::array<double, 2> w = scaled(i, j);
+                      if constexpr (std::is_same_v<T, double>) {
+                          return w[0];
+                      } else {
+                          return std::complex<double>{w[0], w[1]};
+                      }
+                  })] { return driver::walk_spread(m, gpu::kGpuResetLog2); };
     const bool pairs = mode == gpu::GpuMode::double_double || mode == gpu::GpuMode::complex;
     std::vector<int> identity(static_cast<std::size_t>(n));
     std::iota(identity.begin(), identity.end(), 0);
@@ -272,14 +301,21 @@ FloatOutcome run_float_sparse(std::optional<FloatSparseJob> prepared, gpu::GpuMo
     gpu::GpuSparseJob& job = prepared->job;
     const std::vector<int>& e = prepared->e;
     const vertex_t n = job.n;
+    const bool dd = mode == gpu::GpuMode::double_double;
+    std::future<driver::WalkSpread> spread;
+    if (!dd) {
+        spread = std::async(std::launch::async, prepared->spread);
+    }
     const gpu::GpuRyserResult r = run_range(job, run, gpu::ryser_sparse);
     const std::string text = std::string(arithmetic) + "; SpaRyser walk";
-    FloatOutcome out =
-        mode == gpu::GpuMode::complex
-            ? driver::float_outcome({r.re_hi + r.re_lo, r.im_hi + r.im_lo}, r.magnitude,
-                                    gpu_error_factor(n), n, e, text.c_str())
-            : driver::float_outcome(r.re_hi + r.re_lo, r.magnitude, real_error_factor(mode, n), n, e,
-                                    text.c_str());
+    const std::complex<double> value{r.re_hi + r.re_lo,
+                                     mode == gpu::GpuMode::complex ? r.im_hi + r.im_lo : 0.0};
+    FloatOutcome out = driver::float_outcome(value, r.magnitude,
+                                             dd ? double_double_error_factor(n) : 0, n, e,
+                                             text.c_str());
+    if (!dd) {
+        out.abs_error_mantissa = gpu_walk_figure(spread.get(), r, mode, n, std::abs(value));
+    }
     out.where = report(r);
     return out;
 }
@@ -444,10 +480,19 @@ FloatOutcome ryser_real_gpu(const DenseMatrix<double>& a, Precision precision, c
         job.row_error = driver::certified_row_errors(n, scaled, gpu::kGpuCertifiedResetLog2,
                                                      static_cast<std::size_t>(n));
     }
+    const bool walk_figure = !dd && mode != gpu::GpuMode::certified;
+    std::future<driver::WalkSpread> spread;
+    if (walk_figure) {
+        spread = walk_spread_beside(driver::scaled_copy(n, scaled));
+    }
     const gpu::GpuRyserResult r = run_range(job, run, gpu::ryser_dense);
     const double value = r.re_hi + r.re_lo;
-    FloatOutcome out =
-        driver::float_outcome(value, r.magnitude, real_error_factor(mode, n), n, e, arithmetic);
+    FloatOutcome out = driver::float_outcome(value, r.magnitude,
+                                             dd ? double_double_error_factor(n) : 0, n, e,
+                                             arithmetic);
+    if (walk_figure) {
+        out.abs_error_mantissa = gpu_walk_figure(spread.get(), r, mode, n, std::fabs(value));
+    }
     if (mode == gpu::GpuMode::certified) {
         // The records' imaginary sum is Σ of the terms' bounds (Arith<5>); each chunk's pair
         // (Sum2) is within γ²_{2^12} of its Σ|p̂|.
@@ -491,9 +536,12 @@ FloatOutcome ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a, const
             column_word(job, j, i, 1) = 2 * scaled(i, j).imag();
         }
     }
+    std::future<driver::WalkSpread> spread = walk_spread_beside(driver::scaled_copy(n, scaled));
     const gpu::GpuRyserResult r = run_range(job, run, gpu::ryser_dense);
-    FloatOutcome out = driver::float_outcome({r.re_hi + r.re_lo, r.im_hi + r.im_lo}, r.magnitude,
-                                             gpu_error_factor(n), n, e, arithmetic);
+    const std::complex<double> value{r.re_hi + r.re_lo, r.im_hi + r.im_lo};
+    FloatOutcome out = driver::float_outcome(value, r.magnitude, 0, n, e, arithmetic);
+    out.abs_error_mantissa =
+        gpu_walk_figure(spread.get(), r, gpu::GpuMode::complex, n, std::abs(value));
     out.where = report(r);
     return out;
 }
