@@ -279,6 +279,46 @@ TEST_F(CountMatchingsCli, EveryMalformedInputExitsTwoWithOneLocatedLine) {
     }
 }
 
+TEST_F(CountMatchingsCli, PerfectMatchingsWithHafnianCountTheUndirectedGraph) {
+    // K4 as a symmetric pattern: 3 perfect matchings; the bipartite reading (rows × columns,
+    // the 4×4 pattern without its diagonal) would give the 9 derangements of 4.
+    const std::string k4 = write("k4.mtx",
+                                 "%%MatrixMarket matrix coordinate pattern symmetric\n4 4 6\n"
+                                 "2 1\n3 1\n4 1\n3 2\n4 2\n4 3\n");
+    const std::string weighted = write("k4w.mtx",
+                                       "%%MatrixMarket matrix coordinate integer symmetric\n"
+                                       "4 4 6\n2 1 5\n3 1 2\n4 1 7\n3 2 3\n4 2 2\n4 3 1\n");
+    for (const char* flags : {"--perfect-matchings --hafnian", "--hafnian --perfect-matchings"}) {
+        for (const std::string& file : {k4, weighted}) {
+            const Outcome r = run(std::string("-q ") + flags + " " + file);
+            EXPECT_EQ(r.status, kOk) << flags << " " << file << ": " << r.err;
+            EXPECT_EQ(r.out, "3\n") << flags << " " << file;
+        }
+    }
+    // --hafnian alone weighs the pairings: a12·a34 + a13·a24 + a14·a23 = 5·1 + 2·2 + 7·3.
+    EXPECT_EQ(run("-q --hafnian " + weighted).out, "30\n");
+}
+
+TEST_F(CountMatchingsCli, ConflictingCountingFlagsAreUsageErrors) {
+    // Each of these pairs asks for two different counts of one file: refused in one line.
+    const std::string k4 = write("k4.mtx",
+                                 "%%MatrixMarket matrix coordinate pattern symmetric\n4 4 6\n"
+                                 "2 1\n3 1\n4 1\n3 2\n4 2\n4 3\n");
+    const std::vector<std::pair<std::string, std::string>> pairs{
+        {"--perfect-matchings", "--cycle-covers"}, {"--perfect-matchings", "--permanent"},
+        {"--cycle-covers", "--permanent"},         {"--cycle-covers", "--hafnian"},
+        {"--permanent", "--hafnian"}};
+    for (const auto& [first, second] : pairs) {
+        for (const std::string& flags : {first + " " + second, second + " " + first}) {
+            const Outcome r = run(flags + " " + k4);
+            EXPECT_EQ(r.status, kUsage) << flags << ": " << r.err;
+            EXPECT_EQ(r.out, "") << flags;
+            EXPECT_EQ(count_lines(r.err), 1U) << flags << ": " << r.err;
+            EXPECT_NE(r.err.find("excludes"), std::string::npos) << flags << ": " << r.err;
+        }
+    }
+}
+
 TEST_F(CountMatchingsCli, UsageErrorsExitOne) {
     const std::string name = write("g.txt", kFourCycle);
     const Outcome unknown = run("--frobnicate " + name);
