@@ -702,6 +702,51 @@ TEST_F(CountMatchingsCli, PermanentBeyondDoubleRangeIsPrintedInDecimal) {
     EXPECT_EQ(run("-q " + tiny).out, "2.4999999999999999e-400\n");
 }
 
+TEST_F(CountMatchingsCli, UnderflowingValuesAreRefusedNotCountedAsExactZero) {
+    // 1e-400 read as 0 once made the real file "every value is an integer" and printed an exact
+    // 0. Now: one line naming file:line, exit 2, in both readers.
+    const std::string mtx = write("under.mtx",
+                                  "%%MatrixMarket matrix coordinate real general\n2 2 4\n"
+                                  "1 1 1\n1 2 1e-400\n2 1 1\n2 2 0\n");
+    const Outcome m = run(mtx);
+    EXPECT_EQ(m.status, kInputError) << m.err;
+    EXPECT_EQ(m.out, "");
+    EXPECT_EQ(m.err,
+              "error: under.mtx:4: value '1e-400' underflows the double range (a nonzero value "
+              "that reads as 0; scale the matrix)\n");
+    const Outcome e = run(write("under.txt", "# bipartite 2 2\n0 0 1\n0 1 1e-400\n1 0 1\n"));
+    EXPECT_EQ(e.status, kInputError) << e.err;
+    EXPECT_EQ(e.err.rfind("error: under.txt:3: weight '1e-400' underflows the double range", 0),
+              0U)
+        << e.err;
+    const Outcome over = run(write("over.txt", "# bipartite 1 1\n0 0 1e400\n"));
+    EXPECT_EQ(over.status, kInputError);
+    EXPECT_EQ(over.err, "error: over.txt:2: weight '1e400' is infinite or beyond double range\n");
+}
+
+TEST_F(CountMatchingsCli, BigIntegerWeightsAreReadAsRealsInEveryReader) {
+    // The same token, 10^30, in an edge list and in an integer Matrix Market file: read as a
+    // real (it was "does not fit in 64 bits" in the edge list), with a warning, as a real file
+    // reads it.
+    const std::string big = "1000000000000000000000000000000";
+    const Outcome e = run(write("big.txt", "# bipartite 1 1\n0 0 " + big + "\n"));
+    const Outcome m = run(write("big.mtx", "%%MatrixMarket matrix coordinate integer general\n"
+                                           "1 1 1\n1 1 " + big + "\n"));
+    const Outcome real = run("-q " + write("real.mtx",
+                                           "%%MatrixMarket matrix coordinate real general\n"
+                                           "1 1 1\n1 1 " + big + "\n"));
+    EXPECT_EQ(real.out, "1e+30\n") << real.err;
+    for (const auto& [r, where] : {std::pair{e, "big.txt:2"}, std::pair{m, "big.mtx:3"}}) {
+        EXPECT_EQ(r.status, kOk) << r.err;
+        EXPECT_EQ(r.out, real.out);
+        EXPECT_NE(r.err.find("(1×1, 1 entries, real)"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(std::string("warning: ") + where + ": value '" + big +
+                             "' is beyond 64-bit integers: every value is read as a real"),
+                  std::string::npos)
+            << r.err;
+    }
+}
+
 TEST_F(CountMatchingsCli, EndlessOrBinaryStreamsAreRefusedNotReadToExhaustion) {
     // /dev/zero has no end and no newline: refused at 16 MiB on its first line.
     const Outcome zero = run("/dev/zero");
