@@ -192,11 +192,11 @@ ValueField EntryCollector::settle_field(std::vector<std::string>& warnings, cons
         });
         if (subnormal != entries_.end()) {
             char text[40];
-            std::snprintf(text, sizeof text, "%.6g",
-                          std::fpclassify(subnormal->re) == FP_SUBNORMAL ? subnormal->re
-                                                                         : subnormal->im);
-            warnings.push_back(file_ + ":" + std::to_string(subnormal->line) + ": value " +
-                               text + " at " + position(*subnormal) +
+            std::snprintf(
+                text, sizeof text, "%.6g",
+                std::fpclassify(subnormal->re) == FP_SUBNORMAL ? subnormal->re : subnormal->im);
+            warnings.push_back(file_ + ":" + std::to_string(subnormal->line) + ": value " + text +
+                               " at " + position(*subnormal) +
                                " underflows the normal double range (a subnormal, with fewer "
                                "significant digits; scale the matrix to keep them)");
         }

@@ -305,8 +305,10 @@ TEST_F(CountMatchingsCli, ConflictingCountingFlagsAreUsageErrors) {
                                  "%%MatrixMarket matrix coordinate pattern symmetric\n4 4 6\n"
                                  "2 1\n3 1\n4 1\n3 2\n4 2\n4 3\n");
     const std::vector<std::pair<std::string, std::string>> pairs{
-        {"--perfect-matchings", "--cycle-covers"}, {"--perfect-matchings", "--permanent"},
-        {"--cycle-covers", "--permanent"},         {"--cycle-covers", "--hafnian"},
+        {"--perfect-matchings", "--cycle-covers"},
+        {"--perfect-matchings", "--permanent"},
+        {"--cycle-covers", "--permanent"},
+        {"--cycle-covers", "--hafnian"},
         {"--permanent", "--hafnian"}};
     for (const auto& [first, second] : pairs) {
         for (const std::string& flags : {first + " " + second, second + " " + first}) {
@@ -716,8 +718,7 @@ TEST_F(CountMatchingsCli, UnderflowingValuesAreRefusedNotCountedAsExactZero) {
               "that reads as 0; scale the matrix)\n");
     const Outcome e = run(write("under.txt", "# bipartite 2 2\n0 0 1\n0 1 1e-400\n1 0 1\n"));
     EXPECT_EQ(e.status, kInputError) << e.err;
-    EXPECT_EQ(e.err.rfind("error: under.txt:3: weight '1e-400' underflows the double range", 0),
-              0U)
+    EXPECT_EQ(e.err.rfind("error: under.txt:3: weight '1e-400' underflows the double range", 0), 0U)
         << e.err;
     const Outcome over = run(write("over.txt", "# bipartite 1 1\n0 0 1e400\n"));
     EXPECT_EQ(over.status, kInputError);
@@ -730,11 +731,11 @@ TEST_F(CountMatchingsCli, BigIntegerWeightsAreReadAsRealsInEveryReader) {
     // reads it.
     const std::string big = "1000000000000000000000000000000";
     const Outcome e = run(write("big.txt", "# bipartite 1 1\n0 0 " + big + "\n"));
-    const Outcome m = run(write("big.mtx", "%%MatrixMarket matrix coordinate integer general\n"
-                                           "1 1 1\n1 1 " + big + "\n"));
-    const Outcome real = run("-q " + write("real.mtx",
-                                           "%%MatrixMarket matrix coordinate real general\n"
-                                           "1 1 1\n1 1 " + big + "\n"));
+    const std::string entry = "1 1 1\n1 1 " + big + "\n";
+    const Outcome m =
+        run(write("big.mtx", "%%MatrixMarket matrix coordinate integer general\n" + entry));
+    const Outcome real =
+        run("-q " + write("real.mtx", "%%MatrixMarket matrix coordinate real general\n" + entry));
     EXPECT_EQ(real.out, "1e+30\n") << real.err;
     for (const auto& [r, where] : {std::pair{e, "big.txt:2"}, std::pair{m, "big.mtx:3"}}) {
         EXPECT_EQ(r.status, kOk) << r.err;

@@ -143,8 +143,9 @@ TEST(EdgeListErrors, BinaryData) {
 TEST(EdgeListWeights, IntegerBeyondInt64IsReadAsReal) {
     // The Matrix Market reader takes the same token in a real file; an edge list takes it too,
     // and the whole input becomes real (the exact engines take int64 entries), with a warning.
-    const Input input = parse("# bipartite 2 2\n0 0 5\n0 1 1000000000000000000000000000000\n"
-                              "1 0 -9223372036854775809\n1 1 2\n");
+    const Input input = parse(
+        "# bipartite 2 2\n0 0 5\n0 1 1000000000000000000000000000000\n"
+        "1 0 -9223372036854775809\n1 1 2\n");
     const auto& m = data_as<SparseMatrix<double>>(input);
     EXPECT_EQ(m.values(), (std::vector<double>{5.0, 1e30, -9223372036854775809.0, 2.0}));
     ASSERT_EQ(input.warnings.size(), 1u);
@@ -179,7 +180,8 @@ TEST(EdgeListWeights, SubnormalWeightStaysRealWithAWarning) {
     EXPECT_EQ(data_as<SparseMatrix<double>>(input).values(), (std::vector<double>{1e-310}));
     ASSERT_EQ(input.warnings.size(), 1u);
     EXPECT_EQ(input.warnings[0].rfind("g.txt:2: value 1e-310 at (0, 0) underflows the normal "
-                                      "double range", 0),
+                                      "double range",
+                                      0),
               0u)
         << input.warnings[0];
 }
