@@ -248,7 +248,7 @@ TEST_F(CountMatchingsCli, EveryMalformedInputExitsTwoWithOneLocatedLine) {
         {"late_header.txt", "0 1\n# bipartite 2 2\n", 2, "header after the first edge"},
         {"second_header.txt", "# directed 2\n# directed 2\n", 2, "second header"},
         {"binary.txt", "0 1\n\0\x01\x02\n"s, 2, "binary data"},
-        {"overflow.txt", "0 1 99999999999999999999\n", 1, "does not fit in 64 bits"},
+        {"overflow.txt", "0 99999999999999999999\n", 1, "does not fit in 64 bits"},
         {"banner.mtx", "%%MatrixMarket matrix coordinate real sideways\n", 1, "unknown"},
         {"no_size.mtx", mm, 1, "no size line"},
         {"size_fields.mtx", mm + "2 2\n", 2, "size line has 2 fields"},
@@ -318,6 +318,34 @@ TEST_F(CountMatchingsCli, ConflictingCountingFlagsAreUsageErrors) {
             EXPECT_EQ(count_lines(r.err), 1U) << flags << ": " << r.err;
             EXPECT_NE(r.err.find("excludes"), std::string::npos) << flags << ": " << r.err;
         }
+    }
+}
+
+TEST_F(CountMatchingsCli, OptionsOfTheOtherModeAreUsageErrors) {
+    // An exact count's options with --approx (or --estimator), and an estimator's without, were
+    // dropped silently: --approx --method ryser estimated with Scaling+.
+    const std::string name = write("g.txt", kFourCycle);
+    for (const char* option : {"--method ryser", "--precision dd", "--gpu-kernels tables",
+                               "--general", "--no-dm", "--no-reduce", "--max-time 5"}) {
+        for (const char* mode : {"--approx", "--estimator rasmussen"}) {
+            const Outcome r = run(std::string(mode) + " " + option + " " + name);
+            EXPECT_EQ(r.status, kUsage) << mode << " " << option << ": " << r.err;
+            EXPECT_EQ(r.out, "");
+            const std::string flag = std::string(option).substr(0, std::string(option).find(' '));
+            EXPECT_EQ(r.err, "count_matchings: " + flag +
+                                 " applies to exact counts, not to --approx (see --help)\n");
+        }
+    }
+    for (const char* option : {"--samples 10", "--time 1", "--rel-error 0.1", "--seed 3",
+                               "--scale-every 2", "--scale-iters 3", "--particles 8",
+                               "--resample-every 4", "--potential-exponent 1", "--layout dense"}) {
+        const Outcome r = run(std::string(option) + " " + name);
+        EXPECT_EQ(r.status, kUsage) << option << ": " << r.err;
+        const std::string flag = std::string(option).substr(0, std::string(option).find(' '));
+        EXPECT_EQ(r.err, "count_matchings: " + flag +
+                             " applies to --approx (estimates) only "
+                             "(see --help)\n");
+        EXPECT_EQ(run(std::string("-q --approx ") + option + " " + name).status, kOk) << option;
     }
 }
 

@@ -547,7 +547,10 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     std::string estimator = "scaling+", layout = "auto";
     pmcount::EstimateOptions estimate_options;
     app.add_flag("--approx", approx,
-                 "estimate instead of counting exactly (default estimator scaling+)");
+                 "estimate instead of counting exactly (default estimator scaling+); the options "
+                 "of an exact count (--method, --precision, --gpu-kernels, --general, --no-dm, "
+                 "--no-reduce, --max-time) are refused with it, and those marked --approx below "
+                 "without it");
     app.add_option("--estimator", estimator,
                    "rasmussen, rasmussen+, scaling, scaling+ (implies --approx)")
         ->capture_default_str();
@@ -604,6 +607,26 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     if (path.empty()) {
         std::cerr << "count_matchings: missing input file (see --help)\n";
         return kUsage;
+    }
+    // An exact count's options given to an estimate, or an estimator's to an exact count, would be
+    // dropped silently (--approx --method ryser estimated with Scaling+): refused in one line, as
+    // a pair of counting flags is.
+    static const std::vector<const char*> kExactOnly{"--method",  "--precision", "--gpu-kernels",
+                                                     "--general", "--no-dm",     "--no-reduce",
+                                                     "--max-time"};
+    static const std::vector<const char*> kEstimateOnly{
+        "--samples",   "--time",           "--rel-error",
+        "--seed",      "--scale-every",    "--scale-iters",
+        "--particles", "--resample-every", "--potential-exponent",
+        "--layout"};
+    for (const char* name : approx ? kExactOnly : kEstimateOnly) {
+        if (app.count(name) > 0) {
+            std::cerr << "count_matchings: " << name
+                      << (approx ? " applies to exact counts, not to --approx"
+                                 : " applies to --approx (estimates) only")
+                      << " (see --help)\n";
+            return kUsage;
+        }
     }
 
     pmcount::CountOptions options;
