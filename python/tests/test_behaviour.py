@@ -203,7 +203,8 @@ def test_python_ints_of_any_size_are_exact():
 
 @pytest.mark.parametrize("function", ["count_perfect_matchings", "count_cycle_covers"])
 def test_big_ints_in_a_0_1_matrix_are_named(function):
-    with pytest.raises(pmcount.InvalidArgumentError, match="0-1 entries, found 18446744073709551616"):
+    with pytest.raises(pmcount.InvalidArgumentError,
+                       match=f"0-1 entries, found {2**64}"):
         getattr(pmcount, function)([[1, 0], [0, 2**64]])
 
 
