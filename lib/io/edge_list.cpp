@@ -34,6 +34,9 @@ struct Scan {
     std::vector<Record> records;
     bool weighted = false;
     std::int64_t first_record_line = 0;
+    // The first integer weight beyond int64 (line 0: none): the weights are then read as reals.
+    std::int64_t beyond_int64_line = 0;
+    std::string beyond_int64_token;
 };
 
 std::string lower(std::string_view s) {
@@ -119,8 +122,15 @@ void scan_record(std::string_view data, const Location& where, Scan& scan) {
     if (weighted) {
         if (is_integer_token(tokens[2])) {
             r.integer_weight = true;
-            r.integer = parse_int64(tokens[2], where, "weight");
-            // Parsed again as a double, not converted, so that "-0" keeps its sign in a real file.
+            const std::optional<std::int64_t> value =
+                parse_int64_if_fits(tokens[2], where, "weight");
+            r.integer = value.value_or(0);
+            if (!value && scan.beyond_int64_line == 0) {
+                scan.beyond_int64_line = where.line;
+                scan.beyond_int64_token = std::string(tokens[2]);
+            }
+            // Parsed again as a double, not converted, so that "-0" keeps its sign in a real file
+            // (and a weight beyond int64 has its value when the input is read as real).
             r.real = parse_double(tokens[2], where, "weight");
         } else {
             r.real = parse_double(tokens[2], where, "weight");
@@ -327,6 +337,9 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
                     : ValueField::real;
     }
     EntryCollector collector(file, text.size(), field, options);
+    if (scan.beyond_int64_line != 0) {
+        collector.integer_beyond_int64({file, scan.beyond_int64_line}, scan.beyond_int64_token);
+    }
     std::vector<std::string> warnings;
     const bool general = options.interpretation == GraphInterpretation::general;
 

@@ -172,7 +172,35 @@ void EntryCollector::combine_duplicates(std::vector<std::string>& warnings) {
     entries_ = std::move(unique);
 }
 
+void EntryCollector::integer_beyond_int64(const Location& where, std::string_view token) {
+    if (field_ != ValueField::integer) {
+        return;  // a pattern ignores values; a real input has the value as a double already
+    }
+    field_ = ValueField::real;
+    beyond_int64_ = file_ + ":" + std::to_string(where.line) + ": value " + quote(token) +
+                    " is beyond 64-bit integers: every value is read as a real (double), and the "
+                    "answer is a double with an error estimate";
+}
+
 ValueField EntryCollector::settle_field(std::vector<std::string>& warnings, const char* problem) {
+    if (!beyond_int64_.empty()) {
+        warnings.push_back(beyond_int64_);
+    }
+    if (field_ == ValueField::real || field_ == ValueField::complex) {
+        const auto subnormal = std::find_if(entries_.begin(), entries_.end(), [](const Entry& e) {
+            return std::fpclassify(e.re) == FP_SUBNORMAL || std::fpclassify(e.im) == FP_SUBNORMAL;
+        });
+        if (subnormal != entries_.end()) {
+            char text[40];
+            std::snprintf(
+                text, sizeof text, "%.6g",
+                std::fpclassify(subnormal->re) == FP_SUBNORMAL ? subnormal->re : subnormal->im);
+            warnings.push_back(file_ + ":" + std::to_string(subnormal->line) + ": value " + text +
+                               " at " + position(*subnormal) +
+                               " underflows the normal double range (a subnormal, with fewer "
+                               "significant digits; scale the matrix to keep them)");
+        }
+    }
     if (field_ == ValueField::real &&
         std::all_of(entries_.begin(), entries_.end(), [](const Entry& e) {
             // Strictly below 2^53: a rounded integer token (2^53 + 1 → 2^53) must not pass.

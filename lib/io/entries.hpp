@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "io/text.hpp"
 #include "pmcount/io.hpp"
 
 namespace pmcount::io {
@@ -51,6 +53,10 @@ public:
 
     ValueField field() const noexcept { return field_; }
     void add(const Entry& entry) { entries_.push_back(entry); }
+    /// An integer value `token` at `where` is beyond int64: an integer input is read as real
+    /// instead (every entry carries its double value in `re`), with a warning naming the first
+    /// such value. The library's exact engines take int64 entries.
+    void integer_beyond_int64(const Location& where, std::string_view token);
     std::size_t size() const noexcept { return entries_.size(); }
 
     /// Builds the Input: a BipartiteGraph / Digraph for patterns, else a SparseMatrix.
@@ -80,7 +86,9 @@ private:
                                        InputFormat format);
     void combine_duplicates(std::vector<std::string>& warnings);
     /// The field after typing: real values that are all integers below 2^53 become an exact
-    /// integer problem (with a warning naming `problem`, e.g. "permanent").
+    /// integer problem (with a warning naming `problem`, e.g. "permanent"). Warns about an
+    /// integer value beyond int64 read as real, and names the first subnormal value (it underflowed
+    /// and keeps fewer digits than a double).
     ValueField settle_field(std::vector<std::string>& warnings, const char* problem);
 
     const std::string& file_;
@@ -88,6 +96,7 @@ private:
     ValueField field_;
     ReadOptions options_;
     std::vector<Entry> entries_;
+    std::string beyond_int64_;  // the warning of integer_beyond_int64(), once
 };
 
 }  // namespace pmcount::io

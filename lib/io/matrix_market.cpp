@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 #include "io/entries.hpp"
 #include "io/readers.hpp"
@@ -101,12 +102,19 @@ std::size_t value_tokens(ValueField field) {
     }
 }
 
-/// Parses the value tokens of an entry into e.
+/// Parses the value tokens of an entry into e. An integer beyond int64 turns the collector's
+/// integer input into a real one (the same token in a real file is a real).
 void parse_value(const std::vector<std::string_view>& t, std::size_t first, ValueField field,
-                 const Location& where, Entry& e) {
+                 const Location& where, Entry& e, EntryCollector& collector) {
     if (field == ValueField::integer) {
-        e.integer = parse_int64(t[first], where, "value");
-        e.re = static_cast<double>(e.integer);
+        const std::optional<std::int64_t> value = parse_int64_if_fits(t[first], where, "value");
+        if (value) {
+            e.integer = *value;
+            e.re = static_cast<double>(e.integer);
+        } else {
+            e.re = parse_double(t[first], where, "value");
+            collector.integer_beyond_int64(where, t[first]);
+        }
     } else if (field == ValueField::real) {
         e.re = parse_double(t[first], where, "value");
     } else if (field == ValueField::complex) {
@@ -257,7 +265,7 @@ Input read_matrix_market(std::string_view text, const std::string& file,
                                 std::to_string(cols) + " matrix (indices are 1-based)");
             }
             Entry e{static_cast<vertex_t>(i - 1), static_cast<vertex_t>(j - 1), where.line, i, j};
-            parse_value(t, 2, banner.field, where, e);
+            parse_value(t, 2, banner.field, where, e, collector);
             add_with_mirror(e, banner, where, collector);
             ++seen;
         }
@@ -315,7 +323,7 @@ Input read_matrix_market(std::string_view text, const std::string& file,
                 i = first_row(j);
             }
             Entry e{static_cast<vertex_t>(i - 1), static_cast<vertex_t>(j - 1), where.line, i, j};
-            parse_value(t, 0, banner.field, where, e);
+            parse_value(t, 0, banner.field, where, e, collector);
             if (!value_is_zero(e, banner.field)) {
                 add_with_mirror(e, banner, where, collector);
             }

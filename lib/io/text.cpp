@@ -104,9 +104,24 @@ bool looks_numeric(std::string_view token) noexcept {
            (ec == std::errc{} || ec == std::errc::result_out_of_range);
 }
 
+/// True when the significand of a decimal number (the part before any exponent) has a nonzero
+/// digit: the number is not zero.
+bool has_nonzero_digit(std::string_view number) noexcept {
+    for (const char c : number) {
+        if (c == 'e' || c == 'E') {
+            return false;
+        }
+        if (c >= '1' && c <= '9') {
+            return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
-std::int64_t parse_int64(std::string_view token, const Location& where, const char* what) {
+std::optional<std::int64_t> parse_int64_if_fits(std::string_view token, const Location& where,
+                                                const char* what) {
     if (!is_integer_token(token)) {
         fail(where, std::string(what) + " " + quote(token) +
                         (looks_numeric(token) ? " is not an integer" : " is not a number"));
@@ -118,12 +133,20 @@ std::int64_t parse_int64(std::string_view token, const Location& where, const ch
     std::int64_t value = 0;
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (ec == std::errc::result_out_of_range) {
-        fail(where, std::string(what) + " " + quote(token) + " does not fit in 64 bits");
+        return std::nullopt;
     }
     if (ec != std::errc{} || end != digits.data() + digits.size()) {
         fail(where, std::string(what) + " " + quote(token) + " is not a number");
     }
     return value;
+}
+
+std::int64_t parse_int64(std::string_view token, const Location& where, const char* what) {
+    const std::optional<std::int64_t> value = parse_int64_if_fits(token, where, what);
+    if (!value) {
+        fail(where, std::string(what) + " " + quote(token) + " does not fit in 64 bits");
+    }
+    return *value;
 }
 
 std::int64_t parse_count(std::string_view token, const Location& where, const char* what) {
@@ -152,7 +175,14 @@ double parse_double(std::string_view token, const Location& where, const char* w
     if (std::isinf(value) || std::fabs(value) == HUGE_VAL) {
         fail(where, std::string(what) + " " + quote(token) + " is infinite or beyond double range");
     }
-    return value;  // underflow to zero or a subnormal is accepted
+    if (value == 0 && has_nonzero_digit(body)) {
+        // Read as 0, a real entry would vanish and could even make the input look integer-valued:
+        // refused like overflow. A subnormal result is kept (the collector notes it).
+        fail(where, std::string(what) + " " + quote(token) +
+                        " underflows the double range (a nonzero value that reads as 0; scale "
+                        "the matrix)");
+    }
+    return value;
 }
 
 }  // namespace pmcount::io

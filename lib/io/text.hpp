@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,7 +46,12 @@ bool is_integer_token(std::string_view token) noexcept;
 std::int64_t parse_count(std::string_view token, const Location& where, const char* what);
 /// A signed 64-bit integer value.
 std::int64_t parse_int64(std::string_view token, const Location& where, const char* what);
-/// A finite double (NaN, infinities and overflow are errors).
+/// As parse_int64, but an integer token beyond 64 bits gives nothing (the caller reads it as a
+/// real) instead of an error.
+std::optional<std::int64_t> parse_int64_if_fits(std::string_view token, const Location& where,
+                                                const char* what);
+/// A finite double: NaN, infinities, overflow and a nonzero value that underflows to 0 are
+/// errors; a value that underflows to a subnormal is returned as that subnormal.
 double parse_double(std::string_view token, const Location& where, const char* what);
 
 }  // namespace pmcount::io

@@ -25,6 +25,7 @@ progress bar (tqdm when installed).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import sys
@@ -348,9 +349,11 @@ def _matrix(a: Any, what: str) -> Tuple[str, Any]:
                 f"{what}: expected a 2-dimensional matrix, got a sparse array of shape {a.shape}")
         coo = a.tocoo(copy=True)
         # Repeated entries add up: in the wide type, not the input's (two int8 100s are 200,
-        # not -56), and never beyond int64.
-        coo.data = _entries(coo.data, what)
-        _check_duplicate_sums(coo, what)
+        # not -56), and in Python ints where they may pass int64.
+        data = _entries(coo.data, what)
+        if data.dtype == object or _sums_may_pass_int64(coo, data):
+            return "sparse", _summed_coo(coo, data)
+        coo.data = data
         with np.errstate(over="ignore"):  # floats summed to inf are refused below, in one line
             coo.sum_duplicates()
         return "sparse", coo
@@ -376,29 +379,60 @@ def _matrix(a: Any, what: str) -> Tuple[str, Any]:
 _INT64_MAX = 2**63 - 1
 
 
-def _check_duplicate_sums(coo: Any, what: str) -> None:
-    """InvalidArgumentError when repeated integer entries of a COO matrix add up beyond int64
-    (their sum in doubles tells: an int64 sum would wrap around silently)."""
-    if coo.data.dtype != np.int64 or not coo.nnz:
-        return
+def _sums_may_pass_int64(coo: Any, data: np.ndarray) -> bool:
+    """True when repeated int64 entries of a COO matrix may add up beyond int64 (their sums in
+    doubles reach 2^62: an int64 sum would wrap around silently)."""
+    if data.dtype != np.int64 or not coo.nnz:
+        return False
     key = coo.row.astype(np.int64) * coo.shape[1] + coo.col
     distinct, position = np.unique(key, return_inverse=True)
     if len(distinct) == coo.nnz:
-        return
+        return False
     sums = np.zeros(len(distinct))
-    np.add.at(sums, position, coo.data.astype(np.float64))
-    beyond = np.flatnonzero(np.abs(sums) >= 2.0**63)
-    if beyond.size:
-        i, j = divmod(int(distinct[beyond[0]]), coo.shape[1])
-        raise InvalidArgumentError(
-            f"{what}: the repeated entries at ({i}, {j}) add up to about {sums[beyond[0]]:.3g}, "
-            "beyond a signed 64-bit integer, the entries pmcount counts with exactly")
+    np.add.at(sums, position, data.astype(np.float64))
+    return bool(np.any(np.abs(sums) >= 2.0**62))
+
+
+@dataclass
+class _BigCoo:
+    """A COO matrix of Python ints, some beyond int64 (SciPy takes no object data)."""
+
+    shape: Tuple[int, int]
+    row: np.ndarray
+    col: np.ndarray
+    data: np.ndarray  # object: Python ints
+
+    @property
+    def nnz(self) -> int:
+        return len(self.data)
+
+    def copy(self) -> "_BigCoo":
+        return _BigCoo(self.shape, self.row.copy(), self.col.copy(), self.data.copy())
+
+
+def _summed_coo(coo: Any, data: np.ndarray) -> Any:
+    """The entries of `coo` with the integer values `data`, repeated ones summed exactly in Python
+    ints: a SciPy int64 COO matrix when every sum fits in int64, else a _BigCoo."""
+    import scipy.sparse as sp
+
+    sums: Dict[Tuple[int, int], int] = {}
+    for i, j, x in zip(coo.row.tolist(), coo.col.tolist(), data.tolist()):
+        sums[(i, j)] = sums.get((i, j), 0) + int(x)
+    positions = sorted(sums)
+    rows = np.array([i for i, _ in positions], dtype=np.int64)
+    cols = np.array([j for _, j in positions], dtype=np.int64)
+    values = [sums[k] for k in positions]
+    if all(-_INT64_MAX - 1 <= v <= _INT64_MAX for v in values):
+        return sp.coo_array((np.array(values, dtype=np.int64), (rows, cols)), shape=coo.shape)
+    big = np.empty(len(values), dtype=object)
+    big[:] = values
+    return _BigCoo(tuple(coo.shape), rows, cols, big)
 
 
 def _entries(values: np.ndarray, what: str) -> np.ndarray:
     """The entries as int64 (bool, integers), float64 (floats) or complex128 (complex), the kinds
-    the C++ library takes; an integer beyond int64 is an InvalidArgumentError (exact arithmetic
-    takes int64 entries), any other kind of entry a TypeError."""
+    the C++ library takes, or, when an integer is beyond int64, an object array of Python ints
+    (counted exactly by _big_integer_call); any other kind of entry is a TypeError."""
     dtype = values.dtype
     if dtype == object:
         return _object_entries(values, what)
@@ -406,9 +440,7 @@ def _entries(values: np.ndarray, what: str) -> np.ndarray:
         return values.astype(np.int64, copy=False)
     if np.issubdtype(dtype, np.unsignedinteger):
         if values.size and dtype.itemsize >= 8 and values.max() > _INT64_MAX:
-            raise InvalidArgumentError(
-                f"{what}: entry {int(values.max())} does not fit in a signed 64-bit integer, "
-                "the entries pmcount counts with exactly (use floats)")
+            return _python_ints(values)
         return values.astype(np.int64, copy=False)
     if np.issubdtype(dtype, np.floating):
         return values.astype(np.float64, copy=False)
@@ -423,12 +455,9 @@ def _object_entries(values: np.ndarray, what: str) -> np.ndarray:
     kinds): integers stay exact, other real numbers become floats, complex numbers complex."""
     flat = values.ravel()
     if all(isinstance(x, (numbers.Integral, np.bool_)) for x in flat):
-        for x in flat:
-            if not -_INT64_MAX - 1 <= int(x) <= _INT64_MAX:
-                raise InvalidArgumentError(
-                    f"{what}: entry {_arguments.show(int(x))} does not fit in a signed 64-bit "
-                    "integer, the entries pmcount counts with exactly (use floats)")
-        return np.array([int(x) for x in flat], dtype=np.int64).reshape(values.shape)
+        if all(-_INT64_MAX - 1 <= int(x) <= _INT64_MAX for x in flat):
+            return np.array([int(x) for x in flat], dtype=np.int64).reshape(values.shape)
+        return _python_ints(values)
     for kind, dtype in ((numbers.Real, np.float64), (numbers.Complex, np.complex128)):
         if all(isinstance(x, kind) for x in flat):
             try:
@@ -441,6 +470,146 @@ def _object_entries(values: np.ndarray, what: str) -> np.ndarray:
                     "not numbers pmcount takes (bool, integer, float or complex)")
 
 
+def _python_ints(values: np.ndarray) -> np.ndarray:
+    """The integer entries as an object array of Python ints (some are beyond int64)."""
+    out = np.empty(values.shape, dtype=object)
+    out.ravel()[:] = [int(x) for x in values.ravel()]
+    return out
+
+
+def _is_big(kind: str, m: Any) -> bool:
+    """True for a matrix of Python ints beyond int64 (an object array, or sparse data of one)."""
+    return (m.data if kind == "sparse" else m).dtype == object
+
+
+def _as_floats(kind: str, m: Any, what: str) -> Any:
+    """A matrix of big Python ints as float64 (for floating precisions and the estimators)."""
+    values = m.data if kind == "sparse" else m
+    try:
+        floats = np.array([float(x) for x in values.ravel()]).reshape(values.shape)
+    except OverflowError:  # an int beyond a double
+        raise InvalidArgumentError(f"{what}: an integer entry does not fit in a double") from None
+    if kind == "dense":
+        return floats
+    out = m.copy()
+    out.data = floats
+    return out
+
+
+def _is_prime(n: int) -> bool:
+    """Deterministic Miller–Rabin below 2^32 (bases 2, 7, 61 suffice: Jaeschke 1993)."""
+    if n < 2:
+        return False
+    for p in (2, 7, 61):
+        if n % p == 0:
+            return n == p
+    d, r = n - 1, 0
+    while d % 2 == 0:
+        d, r = d // 2, r + 1
+    for a in (2, 7, 61):
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def _primes_below(limit: int) -> Iterable[int]:
+    """Primes below `limit`, largest first."""
+    candidate = limit - 1 if limit % 2 == 0 else limit - 2
+    while candidate > 2:
+        if _is_prime(candidate):
+            yield candidate
+        candidate -= 2
+
+
+# The moduli of _big_integer_call: below 2^31, so that a reduced entry (in (-p/2, p/2)) needs 30
+# bits and every count modulo p is an exact int64 count of small entries.
+_BIG_MODULUS_LIMIT = 2**31
+
+
+def _big_bound(name: str, kind: str, m: Any) -> int:
+    """A proven bound on |perm(A)| or |haf(A)| for Python-int entries. perm: the product of the
+    row 1-norms (each permutation's term is one of their expansion's terms; columns when there
+    are more rows, and the smaller product for a square matrix). haf: haf(|A|)² ≤ perm(|A|) for
+    a symmetric nonnegative matrix (two perfect matchings make a cycle cover of the same weight,
+    one to one), so the square root of that product, the diagonal left out (haf does not use
+    it)."""
+    rows, cols = m.shape
+    row_norms, col_norms = [0] * rows, [0] * cols
+    if kind == "sparse":
+        triples = zip(m.row.tolist(), m.col.tolist(), m.data.tolist())
+    else:
+        triples = ((i, j, m[i, j]) for i, j in zip(*np.nonzero(m)))
+    for i, j, x in triples:
+        if name == "hafnian" and i == j:
+            continue
+        row_norms[i] += abs(int(x))
+        col_norms[j] += abs(int(x))
+    by_rows, by_cols = math.prod(row_norms), math.prod(col_norms)
+    bound = min(by_rows, by_cols) if rows == cols else (by_rows if rows < cols else by_cols)
+    return math.isqrt(bound) + 1 if name == "hafnian" else bound
+
+
+def _reduced(kind: str, m: Any, p: int) -> Any:
+    """The matrix of Python ints with each entry reduced to (-p/2, p/2], as int64."""
+    values = m.data if kind == "sparse" else m
+    r = np.array([((int(x) + p // 2) % p) - p // 2 for x in values.ravel()],
+                 dtype=np.int64).reshape(values.shape)
+    if kind == "dense":
+        return r
+    out = m.copy()
+    out.data = r
+    return out
+
+
+def _big_integer_call(name: str, kind: str, m: Any, options: Dict[str, Any],
+                      progress: Progress) -> Result:
+    """perm(A) or haf(A) of a matrix with Python ints beyond int64, exactly: both are integer
+    polynomials in the entries, so the count of A reduced modulo a prime p (an exact int64 count)
+    is the answer modulo p. Enough primes below 2^31 for twice the bound (_big_bound), and one
+    spare that must agree, rebuild it by the Chinese remainder theorem. Each prime costs one
+    exact count of the reduced matrix (entries of 30 bits). A floating precision counts the
+    entries as doubles instead, as asked."""
+    if options["precision"] not in ("auto", "exact"):
+        return _matrix_call(name, kind, _as_floats(kind, m, name), options, progress)
+    if options["explain_only"]:
+        return _matrix_call(name, kind, _reduced(kind, m, next(_primes_below(
+            _BIG_MODULUS_LIMIT))), options, progress)
+    exact = dict(options, precision="exact")
+    needed = 2 * _big_bound(name, kind, m) + 1  # the product of the moduli must exceed this
+    value, modulus, primes, last = 0, 1, 0, None
+    for p in _primes_below(_BIG_MODULUS_LIMIT):
+        last = _matrix_call(name, kind, _reduced(kind, m, p), exact, progress)
+        residue = last.value % p
+        primes += 1
+        if modulus >= needed:
+            if value > modulus // 2:  # the symmetric range holds the signed answer
+                value -= modulus
+            if value % p != residue:
+                raise InternalError(f"{name}: the spare prime {p} disagrees with the Chinese "
+                                    "remainder of the others (a bug or a hardware fault)")
+            break
+        # value ≡ residue (mod p), value unchanged modulo the primes before.
+        value += modulus * ((residue - value) * pow(modulus, -1, p) % p)
+        modulus *= p
+    note = (f"entries beyond int64: counted modulo {primes} primes below 2^31 (the last a "
+            "check), each an exact count of the reduced matrix, rebuilt by CRT")
+    return dataclasses.replace(
+        last, value=value, log10_abs=_log10_abs(value),
+        arithmetic=f"modular ({primes} primes of 31 bits, each counted exactly) + CRT",
+        note=f"{last.note}; {note}" if last.note else note)
+
+
+def _log10_abs(value: int) -> float:
+    return math.log10(abs(value)) if value else -math.inf
+
+
 def _suffix(dtype: np.dtype) -> str:
     return {np.dtype(np.int64): "int", np.dtype(np.float64): "float",
             np.dtype(np.complex128): "complex"}[np.dtype(dtype)]
@@ -448,7 +617,7 @@ def _suffix(dtype: np.dtype) -> str:
 
 def _check_finite(kind: str, m: Any, what: str) -> None:
     values = m.data if kind == "sparse" else m
-    if values.dtype != np.int64 and not np.all(np.isfinite(values)):
+    if values.dtype not in (np.int64, object) and not np.all(np.isfinite(values)):
         raise InvalidArgumentError(f"{what}: the matrix has NaN or infinite entries")
 
 
@@ -462,8 +631,10 @@ def _binary_edges(kind: str, m: Any, what: str) -> np.ndarray:
         values = m[rows, cols]
     bad = values[(values != 0) & (values != 1)]
     if bad.size:
+        first = bad.flat[0]  # a NumPy scalar, or a Python int beyond int64
         raise InvalidArgumentError(
-            f"{what}: a (bi)adjacency matrix has 0-1 entries, found {bad.flat[0].item()!r}; use "
+            f"{what}: a (bi)adjacency matrix has 0-1 entries, found "
+            f"{first.item() if isinstance(first, np.generic) else first!r}; use "
             "pmcount.permanent or pmcount.hafnian for weighted matrices")
     keep = values == 1
     return np.ascontiguousarray(
@@ -472,6 +643,8 @@ def _binary_edges(kind: str, m: Any, what: str) -> np.ndarray:
 
 def _matrix_call(name: str, kind: str, m: Any, options: Dict[str, Any],
                  progress: Progress) -> Result:
+    if _is_big(kind, m):
+        return _big_integer_call(name, kind, m, options, progress)
     if kind == "sparse":
         return _sparse_call(name, m.shape, m.row, m.col, m.data, options, progress)
     return _run(getattr(_core, f"{name}_dense_{_suffix(m.dtype)}"), (m,), options, progress)
@@ -658,15 +831,23 @@ def _repeated(kind: str, m: Any, rows: Any, cols: Any) -> Tuple[str, Any]:
     # Sparse: select the repeated rows and columns with 0-1 matrices, R·A·Cᵀ.
     import scipy.sparse as sp
 
-    def selection(k: np.ndarray) -> Any:
-        total = int(k.sum())
-        return sp.csr_array((np.ones(total, dtype=m.dtype),
-                             (np.arange(total), np.repeat(np.arange(len(k)), k))),
-                            shape=(total, len(k)))
+    def repeat(a: Any) -> Any:
+        def selection(k: np.ndarray) -> Any:
+            total = int(k.sum())
+            return sp.csr_array((np.ones(total, dtype=a.dtype),
+                                 (np.arange(total), np.repeat(np.arange(len(k)), k))),
+                                shape=(total, len(k)))
 
-    out = (selection(r) @ sp.csr_array(m) @ selection(c).T).tocoo()
-    out.sum_duplicates()
-    return kind, out
+        out = (selection(r) @ sp.csr_array(a) @ selection(c).T).tocoo()
+        out.sum_duplicates()
+        return out
+
+    if isinstance(m, _BigCoo):
+        # SciPy takes no Python ints: repeat the entries' numbers (each output entry is a copy of
+        # one input entry), then put their values back.
+        numbers = repeat(sp.coo_array((np.arange(1, m.nnz + 1), (m.row, m.col)), shape=m.shape))
+        return kind, _BigCoo(numbers.shape, numbers.row, numbers.col, m.data[numbers.data - 1])
+    return kind, repeat(m)
 
 
 def permanent(
@@ -691,7 +872,8 @@ def permanent(
     A: NumPy array (bool/int → exact ``int``; float → :class:`FloatResult`; complex →
     :class:`ComplexResult`, each a float/complex with ``.error``), SciPy sparse matrix or nested
     lists. A non-square matrix has permanent 0 (with a note in ``full=True``), 0×0 has 1.
-    An integer entry beyond int64 raises InvalidArgumentError; NaN or inf entries too.
+    Integers of any size are counted exactly (beyond int64: modulo primes, rebuilt by CRT; about
+    n times slower); NaN or inf entries raise InvalidArgumentError.
     precision: "auto" (exact for integers, double otherwise; the double result is counted again,
     certified or in double-double, when fewer than six digits were left), "exact",
     "double", "dd" (double-double), "plain-double" (GPU, uncompensated), "certified" (dense
@@ -916,6 +1098,8 @@ def _matrix_estimate(G: Any, opts: Dict[str, Any]) -> Dict[str, Any]:
             "estimate: the estimators need a nonnegative real matrix, not a complex one (they "
             "draw each row's partner with probability proportional to its entry)")
     _check_finite(kind, m, "estimate")
+    if _is_big(kind, m):  # the estimators draw in floating point anyway
+        m = _as_floats(kind, m, "estimate")
     if _is_binary(kind, m):
         edges = _binary_edges(kind, m, "estimate")
         return _core.estimate_bipartite(m.shape[0], m.shape[1], edges, opts)

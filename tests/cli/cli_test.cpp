@@ -248,7 +248,7 @@ TEST_F(CountMatchingsCli, EveryMalformedInputExitsTwoWithOneLocatedLine) {
         {"late_header.txt", "0 1\n# bipartite 2 2\n", 2, "header after the first edge"},
         {"second_header.txt", "# directed 2\n# directed 2\n", 2, "second header"},
         {"binary.txt", "0 1\n\0\x01\x02\n"s, 2, "binary data"},
-        {"overflow.txt", "0 1 99999999999999999999\n", 1, "does not fit in 64 bits"},
+        {"overflow.txt", "0 99999999999999999999\n", 1, "does not fit in 64 bits"},
         {"banner.mtx", "%%MatrixMarket matrix coordinate real sideways\n", 1, "unknown"},
         {"no_size.mtx", mm, 1, "no size line"},
         {"size_fields.mtx", mm + "2 2\n", 2, "size line has 2 fields"},
@@ -276,6 +276,76 @@ TEST_F(CountMatchingsCli, EveryMalformedInputExitsTwoWithOneLocatedLine) {
         EXPECT_NE(r.err.find(c.fragment), std::string::npos) << r.err;
         EXPECT_EQ(count_lines(r.err), 1u) << r.err;
         EXPECT_EQ(r.err.back(), '\n');
+    }
+}
+
+TEST_F(CountMatchingsCli, PerfectMatchingsWithHafnianCountTheUndirectedGraph) {
+    // K4 as a symmetric pattern: 3 perfect matchings; the bipartite reading (rows × columns,
+    // the 4×4 pattern without its diagonal) would give the 9 derangements of 4.
+    const std::string k4 = write("k4.mtx",
+                                 "%%MatrixMarket matrix coordinate pattern symmetric\n4 4 6\n"
+                                 "2 1\n3 1\n4 1\n3 2\n4 2\n4 3\n");
+    const std::string weighted = write("k4w.mtx",
+                                       "%%MatrixMarket matrix coordinate integer symmetric\n"
+                                       "4 4 6\n2 1 5\n3 1 2\n4 1 7\n3 2 3\n4 2 2\n4 3 1\n");
+    for (const char* flags : {"--perfect-matchings --hafnian", "--hafnian --perfect-matchings"}) {
+        for (const std::string& file : {k4, weighted}) {
+            const Outcome r = run(std::string("-q ") + flags + " " + file);
+            EXPECT_EQ(r.status, kOk) << flags << " " << file << ": " << r.err;
+            EXPECT_EQ(r.out, "3\n") << flags << " " << file;
+        }
+    }
+    // --hafnian alone weighs the pairings: a12·a34 + a13·a24 + a14·a23 = 5·1 + 2·2 + 7·3.
+    EXPECT_EQ(run("-q --hafnian " + weighted).out, "30\n");
+}
+
+TEST_F(CountMatchingsCli, ConflictingCountingFlagsAreUsageErrors) {
+    // Each of these pairs asks for two different counts of one file: refused in one line.
+    const std::string k4 = write("k4.mtx",
+                                 "%%MatrixMarket matrix coordinate pattern symmetric\n4 4 6\n"
+                                 "2 1\n3 1\n4 1\n3 2\n4 2\n4 3\n");
+    const std::vector<std::pair<std::string, std::string>> pairs{
+        {"--perfect-matchings", "--cycle-covers"},
+        {"--perfect-matchings", "--permanent"},
+        {"--cycle-covers", "--permanent"},
+        {"--cycle-covers", "--hafnian"},
+        {"--permanent", "--hafnian"}};
+    for (const auto& [first, second] : pairs) {
+        for (const std::string& flags : {first + " " + second, second + " " + first}) {
+            const Outcome r = run(flags + " " + k4);
+            EXPECT_EQ(r.status, kUsage) << flags << ": " << r.err;
+            EXPECT_EQ(r.out, "") << flags;
+            EXPECT_EQ(count_lines(r.err), 1U) << flags << ": " << r.err;
+            EXPECT_NE(r.err.find("excludes"), std::string::npos) << flags << ": " << r.err;
+        }
+    }
+}
+
+TEST_F(CountMatchingsCli, OptionsOfTheOtherModeAreUsageErrors) {
+    // An exact count's options with --approx (or --estimator), and an estimator's without, were
+    // dropped silently: --approx --method ryser estimated with Scaling+.
+    const std::string name = write("g.txt", kFourCycle);
+    for (const char* option : {"--method ryser", "--precision dd", "--gpu-kernels tables",
+                               "--general", "--no-dm", "--no-reduce", "--max-time 5"}) {
+        for (const char* mode : {"--approx", "--estimator rasmussen"}) {
+            const Outcome r = run(std::string(mode) + " " + option + " " + name);
+            EXPECT_EQ(r.status, kUsage) << mode << " " << option << ": " << r.err;
+            EXPECT_EQ(r.out, "");
+            const std::string flag = std::string(option).substr(0, std::string(option).find(' '));
+            EXPECT_EQ(r.err, "count_matchings: " + flag +
+                                 " applies to exact counts, not to --approx (see --help)\n");
+        }
+    }
+    for (const char* option : {"--samples 10", "--time 1", "--rel-error 0.1", "--seed 3",
+                               "--scale-every 2", "--scale-iters 3", "--particles 8",
+                               "--resample-every 4", "--potential-exponent 1", "--layout dense"}) {
+        const Outcome r = run(std::string(option) + " " + name);
+        EXPECT_EQ(r.status, kUsage) << option << ": " << r.err;
+        const std::string flag = std::string(option).substr(0, std::string(option).find(' '));
+        EXPECT_EQ(r.err, "count_matchings: " + flag +
+                             " applies to --approx (estimates) only "
+                             "(see --help)\n");
+        EXPECT_EQ(run(std::string("-q --approx ") + option + " " + name).status, kOk) << option;
     }
 }
 
@@ -660,6 +730,50 @@ TEST_F(CountMatchingsCli, PermanentBeyondDoubleRangeIsPrintedInDecimal) {
     const std::string tiny =
         write("tiny.mtx", header + "1 1 1e-200\n1 2 1e-200\n2 1 1e-200\n2 2 1.5e-200\n");
     EXPECT_EQ(run("-q " + tiny).out, "2.4999999999999999e-400\n");
+}
+
+TEST_F(CountMatchingsCli, UnderflowingValuesAreRefusedNotCountedAsExactZero) {
+    // 1e-400 read as 0 once made the real file "every value is an integer" and printed an exact
+    // 0. Now: one line naming file:line, exit 2, in both readers.
+    const std::string mtx = write("under.mtx",
+                                  "%%MatrixMarket matrix coordinate real general\n2 2 4\n"
+                                  "1 1 1\n1 2 1e-400\n2 1 1\n2 2 0\n");
+    const Outcome m = run(mtx);
+    EXPECT_EQ(m.status, kInputError) << m.err;
+    EXPECT_EQ(m.out, "");
+    EXPECT_EQ(m.err,
+              "error: under.mtx:4: value '1e-400' underflows the double range (a nonzero value "
+              "that reads as 0; scale the matrix)\n");
+    const Outcome e = run(write("under.txt", "# bipartite 2 2\n0 0 1\n0 1 1e-400\n1 0 1\n"));
+    EXPECT_EQ(e.status, kInputError) << e.err;
+    EXPECT_EQ(e.err.rfind("error: under.txt:3: weight '1e-400' underflows the double range", 0), 0U)
+        << e.err;
+    const Outcome over = run(write("over.txt", "# bipartite 1 1\n0 0 1e400\n"));
+    EXPECT_EQ(over.status, kInputError);
+    EXPECT_EQ(over.err, "error: over.txt:2: weight '1e400' is infinite or beyond double range\n");
+}
+
+TEST_F(CountMatchingsCli, BigIntegerWeightsAreReadAsRealsInEveryReader) {
+    // The same token, 10^30, in an edge list and in an integer Matrix Market file: read as a
+    // real (it was "does not fit in 64 bits" in the edge list), with a warning, as a real file
+    // reads it.
+    const std::string big = "1000000000000000000000000000000";
+    const Outcome e = run(write("big.txt", "# bipartite 1 1\n0 0 " + big + "\n"));
+    const std::string entry = "1 1 1\n1 1 " + big + "\n";
+    const Outcome m =
+        run(write("big.mtx", "%%MatrixMarket matrix coordinate integer general\n" + entry));
+    const Outcome real =
+        run("-q " + write("real.mtx", "%%MatrixMarket matrix coordinate real general\n" + entry));
+    EXPECT_EQ(real.out, "1e+30\n") << real.err;
+    for (const auto& [r, where] : {std::pair{e, "big.txt:2"}, std::pair{m, "big.mtx:3"}}) {
+        EXPECT_EQ(r.status, kOk) << r.err;
+        EXPECT_EQ(r.out, real.out);
+        EXPECT_NE(r.err.find("(1×1, 1 entries, real)"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(std::string("warning: ") + where + ": value '" + big +
+                             "' is beyond 64-bit integers: every value is read as a real"),
+                  std::string::npos)
+            << r.err;
+    }
 }
 
 TEST_F(CountMatchingsCli, EndlessOrBinaryStreamsAreRefusedNotReadToExhaustion) {

@@ -451,7 +451,8 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
         "grid:32x32, torus:8x8, hexagon:3,4,5, aztec:10, complete:8, random:30,0.2,SEED, "
         "regular:30,3,SEED (a file of that name takes precedence)");
     auto* pm = app.add_flag("--perfect-matchings", perfect_matchings,
-                            "count perfect matchings of the 0-1 pattern (default for graphs)");
+                            "count perfect matchings of the 0-1 pattern (default for graphs; with "
+                            "--hafnian, of the pattern read as an undirected graph)");
     auto* cc = app.add_flag("--cycle-covers", cycle_covers,
                             "count cycle covers: read an edge list as arcs u→v of a digraph");
     auto* pe = app.add_flag("--permanent", permanent,
@@ -546,7 +547,10 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     std::string estimator = "scaling+", layout = "auto";
     pmcount::EstimateOptions estimate_options;
     app.add_flag("--approx", approx,
-                 "estimate instead of counting exactly (default estimator scaling+)");
+                 "estimate instead of counting exactly (default estimator scaling+); the options "
+                 "of an exact count (--method, --precision, --gpu-kernels, --general, --no-dm, "
+                 "--no-reduce, --max-time) are refused with it, and those marked --approx below "
+                 "without it");
     app.add_option("--estimator", estimator,
                    "rasmussen, rasmussen+, scaling, scaling+ (implies --approx)")
         ->capture_default_str();
@@ -604,6 +608,26 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
         std::cerr << "count_matchings: missing input file (see --help)\n";
         return kUsage;
     }
+    // An exact count's options given to an estimate, or an estimator's to an exact count, would be
+    // dropped silently (--approx --method ryser estimated with Scaling+): refused in one line, as
+    // a pair of counting flags is.
+    static const std::vector<const char*> kExactOnly{"--method",  "--precision", "--gpu-kernels",
+                                                     "--general", "--no-dm",     "--no-reduce",
+                                                     "--max-time"};
+    static const std::vector<const char*> kEstimateOnly{
+        "--samples",   "--time",           "--rel-error",
+        "--seed",      "--scale-every",    "--scale-iters",
+        "--particles", "--resample-every", "--potential-exponent",
+        "--layout"};
+    for (const char* name : approx ? kExactOnly : kEstimateOnly) {
+        if (app.count(name) > 0) {
+            std::cerr << "count_matchings: " << name
+                      << (approx ? " applies to exact counts, not to --approx"
+                                 : " applies to --approx (estimates) only")
+                      << " (see --help)\n";
+            return kUsage;
+        }
+    }
 
     pmcount::CountOptions options;
     pmcount::ReadOptions read_options;
@@ -639,6 +663,10 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     read_options.format = format == "mtx"        ? pmcount::InputFormat::matrix_market
                           : format == "edgelist" ? pmcount::InputFormat::edge_list
                                                  : pmcount::InputFormat::automatic;
+    // The counting flags exclude each other (CLI11 refuses a pair in one line, exit 1) except
+    // --perfect-matchings with --hafnian, which say two compatible things: count perfect matchings
+    // of the pattern (values ignored), and read the file as an undirected graph (never split into
+    // sides). Both hold: K4 as a symmetric pattern gives 3, never the bipartite reading's 9.
     if (perfect_matchings) {
         read_options.pattern_only = true;
         mode = "perfect matchings";
@@ -648,8 +676,10 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     } else if (permanent) {
         mode = "permanent";
     } else if (hafnian) {
-        read_options.interpretation = pmcount::GraphInterpretation::general;
         mode = "hafnian";
+    }
+    if (hafnian) {
+        read_options.interpretation = pmcount::GraphInterpretation::general;
     }
 
     pmcount::tools::ProgressBar bar(!quiet && !json && isatty(STDERR_FILENO) != 0);

@@ -140,10 +140,50 @@ TEST(EdgeListErrors, BinaryData) {
                    "binary data");
 }
 
-TEST(EdgeListErrors, IntegerWeightOverflow) {
-    expect_invalid("0 1 5\n1 2 99999999999999999999\n", 2,
-                   "weight '99999999999999999999' does not fit in 64 bits");
-    expect_invalid("0 1 -9223372036854775809\n", 1, "does not fit in 64 bits");
+TEST(EdgeListWeights, IntegerBeyondInt64IsReadAsReal) {
+    // The Matrix Market reader takes the same token in a real file; an edge list takes it too,
+    // and the whole input becomes real (the exact engines take int64 entries), with a warning.
+    const Input input = parse(
+        "# bipartite 2 2\n0 0 5\n0 1 1000000000000000000000000000000\n"
+        "1 0 -9223372036854775809\n1 1 2\n");
+    const auto& m = data_as<SparseMatrix<double>>(input);
+    EXPECT_EQ(m.values(), (std::vector<double>{5.0, 1e30, -9223372036854775809.0, 2.0}));
+    ASSERT_EQ(input.warnings.size(), 1u);
+    EXPECT_EQ(input.warnings[0],
+              "g.txt:3: value '1000000000000000000000000000000' is beyond 64-bit integers: every "
+              "value is read as a real (double), and the answer is a double with an error "
+              "estimate");
+    // With a real weight as well the input is real anyway: no warning about the integer.
+    EXPECT_TRUE(parse("0 1 0.5\n1 2 99999999999999999999\n").warnings.empty());
+    // A pattern reading ignores the values.
+    ReadOptions pattern;
+    pattern.pattern_only = true;
+    EXPECT_TRUE(parse("0 1 99999999999999999999\n", pattern).warnings.empty());
+    // The permanent is the double one, 5·2 + 1e30·(−2^63 − 1), not an exact integer.
+    const CountResult r = count(input);
+    EXPECT_FALSE(r.is_exact);
+    EXPECT_DOUBLE_EQ(r.value, 10.0 - 1e30 * 9223372036854775809.0);
+}
+
+TEST(EdgeListErrors, RealWeightUnderflowAndOverflow) {
+    expect_invalid("0 1 2\n1 2 1e-400\n", 2,
+                   "weight '1e-400' underflows the double range (a nonzero value that reads as 0");
+    expect_invalid("0 1 -0.00001e-320\n", 1, "underflows the double range");
+    expect_invalid("0 1 2\n1 2 1e400\n", 2, "weight '1e400' is infinite or beyond double range");
+    // Zeros written with any exponent are zeros, and an integer-valued file stays exact.
+    const Input zeros = parse("# bipartite 1 2\n0 0 0e-400\n0 1 -0.0e999\n");
+    EXPECT_TRUE(std::holds_alternative<SparseMatrix<std::int64_t>>(zeros.data));
+}
+
+TEST(EdgeListWeights, SubnormalWeightStaysRealWithAWarning) {
+    const Input input = parse("# bipartite 1 1\n0 0 1e-310\n");
+    EXPECT_EQ(data_as<SparseMatrix<double>>(input).values(), (std::vector<double>{1e-310}));
+    ASSERT_EQ(input.warnings.size(), 1u);
+    EXPECT_EQ(input.warnings[0].rfind("g.txt:2: value 1e-310 at (0, 0) underflows the normal "
+                                      "double range",
+                                      0),
+              0u)
+        << input.warnings[0];
 }
 
 TEST(EdgeListErrors, LineNumbersCountCrLfAndMissingFinalNewline) {
@@ -593,7 +633,10 @@ TEST(EdgeList, RealWeightsGiveADoubleMatrix) {
     EXPECT_EQ(m.at(1, 1), -2.25e-3);
     EXPECT_EQ(m.at(0, 1), 3.0);
     EXPECT_EQ(m.at(1, 0), 1e-310);
-    EXPECT_TRUE(input.warnings.empty());
+    ASSERT_EQ(input.warnings.size(), 1u);  // the subnormal 1e-310, named
+    EXPECT_NE(input.warnings[0].find("g.txt:5: value 1e-310 at (1, 0) underflows"),
+              std::string::npos)
+        << input.warnings[0];
 }
 
 TEST(EdgeList, NegativeZeroWeightKeepsItsSign) {

@@ -166,8 +166,45 @@ TEST(MatrixMarketErrors, BadValues) {
     expect_mm_invalid(complex + "1 1 x 0\n", 3, "real part 'x' is not a number");
     const std::string integer = banner("coordinate integer general") + "2 2 1\n";
     expect_mm_invalid(integer + "1 1 1.5\n", 3, "value '1.5' is not an integer");
-    expect_mm_invalid(integer + "1 1 9223372036854775808\n", 3,
-                      "value '9223372036854775808' does not fit in 64 bits");
+    expect_mm_invalid(
+        real + "2 2 1e-400\n", 4,
+        "value '1e-400' underflows the double range (a nonzero value that reads as 0");
+    expect_mm_invalid(complex + "1 1 1 -3e-999\n", 3, "imaginary part '-3e-999' underflows");
+    expect_mm_invalid(real + "2 2 1e400\n", 4, "value '1e400' is infinite or beyond double range");
+}
+
+TEST(MatrixMarketValues, UnderflowNeverMakesARealInputInteger) {
+    // 1e-400 read as 0 made "every value is an integer": an exact 0 for a real input. A
+    // subnormal value stays, with a warning, and the input stays real.
+    const std::string real = banner("coordinate real general") + "2 2 3\n1 1 1\n2 2 1\n";
+    const Input input = parse(real + "1 2 2.5e-310\n", matrix_market_options());
+    EXPECT_EQ(data_as<SparseMatrix<double>>(input).values(),
+              (std::vector<double>{1.0, 2.5e-310, 1.0}));
+    ASSERT_EQ(input.warnings.size(), 1u);
+    EXPECT_EQ(input.warnings[0].rfind("g.txt:5: value 2.5e-310 at (1, 2) underflows the normal "
+                                      "double range (a subnormal",
+                                      0),
+              0u)
+        << input.warnings[0];
+}
+
+TEST(MatrixMarketValues, IntegerBeyondInt64MakesTheInputReal) {
+    // As in a real file (and in an edge list): the value is read, the input becomes real.
+    const std::string integer = banner("coordinate integer symmetric") + "2 2 2\n1 1 3\n";
+    const Input input = parse(integer + "2 1 -9223372036854775809\n", matrix_market_options());
+    const auto& m = data_as<SparseMatrix<double>>(input);
+    EXPECT_EQ(m.values(),
+              (std::vector<double>{3.0, -9223372036854775809.0, -9223372036854775809.0}));
+    ASSERT_EQ(input.warnings.size(), 1u);
+    EXPECT_NE(input.warnings[0].find("g.txt:4: value '-9223372036854775809' is beyond 64-bit "
+                                     "integers: every value is read as a real"),
+              std::string::npos)
+        << input.warnings[0];
+    ReadOptions hafnian = matrix_market_options();
+    hafnian.interpretation = GraphInterpretation::general;
+    const Input symmetric = parse(integer + "2 1 1000000000000000000000000000000\n", hafnian);
+    EXPECT_TRUE(symmetric.hafnian);
+    EXPECT_EQ(data_as<SparseMatrix<double>>(symmetric).values(), (std::vector<double>{1e30, 1e30}));
 }
 
 TEST(MatrixMarketErrors, RepeatedValuedEntriesAreRejected) {
