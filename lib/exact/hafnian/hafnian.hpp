@@ -6,8 +6,9 @@
 // the graph of A. It is computed by Björklund's recursion over vertex pairs (recursion.hpp) in
 // O(m²·2^m) multiply-adds for m = n/2 — about 4.7·m²·2^m — generic over the arithmetic: several
 // primes below 2^27 at once in vector lanes with a CRT into a big integer (exact), double and
-// complex double carrying a running error (a compensated sum of the leaves), double-double. OpenMP over subtrees, with
-// progress and cancellation (a progress callback that throws) like the other engines.
+// complex double carrying a running error (a compensated sum of the leaves), double-double.
+// OpenMP over subtrees, with progress and cancellation (a progress callback that throws) like the
+// other engines.
 #pragma once
 
 #include <complex>
