@@ -20,6 +20,7 @@
 #include "numeric/double_double.hpp"
 #include "exact/ryser/ryser.hpp"
 #include "numeric/primes.hpp"
+#include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
 #include "support/closed_forms.hpp"
 #include "support/general_graphs.hpp"
@@ -107,14 +108,14 @@ double distance(const boost::multiprecision::cpp_int& exact, double v) {
     return std::fabs((hi - v) + rest.convert_to<double>());
 }
 
-/// A seeded symmetric integer matrix (entries below 2^20 in magnitude) whose hafnian cancels:
+/// A seeded symmetric integer matrix (entries below 2^30 in magnitude) whose hafnian cancels:
 /// haf is linear in the last vertex's entries, Σ_j a_(n−1)j·H_j with H_j the hafnians of the
 /// matrix without vertices n − 1 and j, so the entry against the largest |H_k| brings the sum to
-/// within |H_k|/2 of 0 while the monomials stay ~2^20·n times larger.
+/// within |H_k|/2 of 0 while the monomials stay ~2^30·n times larger.
 DenseMatrix<std::int64_t> cancelling_hafnian_matrix(int n, std::uint64_t seed) {
     using boost::multiprecision::cpp_int;
     std::mt19937_64 rng(seed);
-    const std::int64_t top = (std::int64_t{1} << 20) - 1;
+    const std::int64_t top = (std::int64_t{1} << 30) - 1;
     DenseMatrix<std::int64_t> m(n, n, 0);
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j < i; ++j) {
@@ -378,6 +379,50 @@ TEST(HafnianFigure, HoldsOnZeroOneAndCancellingIntegerMatrices) {
     // Cancelling: the figure must hold; the ratio is reported, not bounded (the actual error can
     // vanish by chance once the value is below the monomials' rounding).
     cancelling.report(1e300);
+}
+
+// The default precision (count.cpp: recount_after_cancellation) reads the figure: a cancelling
+// real hafnian is counted again, exactly when its entries are integers, else in double-double;
+// one without cancellation stays in double.
+TEST(HafnianFigure, TheDefaultPrecisionCountsAgainWhenTheFigureShowsCancellation) {
+    using boost::multiprecision::cpp_int;
+    CountOptions o;
+    o.backend = Backend::cpu;
+    int escalated = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        const int n = 10 + 2 * static_cast<int>(seed);
+        const auto c = cancelling_hafnian_matrix(n, 300 + seed);
+        const BigInt exact = hafnian_exact(c, threads(2)).value;
+        const CountResult integral = pmcount::hafnian(as_double(c), o);
+        EXPECT_EQ(integral.escalated_from, "double") << "seed " << seed;
+        EXPECT_TRUE(integral.is_exact) << "seed " << seed;
+        EXPECT_EQ(integral.exact, exact) << "seed " << seed;
+        EXPECT_NE(integral.note.find("exact integers"), std::string::npos) << integral.note;
+        // The same entries divided by 3 (haf / 3^(n/2)): no longer integers, so double-double.
+        DenseMatrix<double> third = as_double(c);
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                third(i, j) /= 3;
+            }
+        }
+        // The same entries divided by 3 (haf / 3^(n/2)): no longer integers, so double-double,
+        // when the double figure is past the threshold (kCancellationRelError = 1e-8).
+        CountOptions in_double = o;
+        in_double.precision = Precision::double_precision;
+        const bool cancels = pmcount::hafnian(third, in_double).rel_error > 1e-8;
+        escalated += cancels ? 1 : 0;
+        const CountResult dd = pmcount::hafnian(third, o);
+        EXPECT_EQ(dd.escalated_from, cancels ? "double" : "") << "seed " << seed;
+        EXPECT_EQ(dd.arithmetic == "double-double", cancels) << "seed " << seed;
+        const auto reference = reference_hafnian(third);
+        EXPECT_LE(std::fabs((reference.re - dd.value).to_double()), dd.abs_error) << "seed " << seed;
+    }
+    EXPECT_GE(escalated, 2);
+    const auto r = test::random_symmetric_float<double>(20, 0.0, 1.0, 7);
+    const CountResult plain = pmcount::hafnian(r, o);
+    EXPECT_EQ(plain.escalated_from, "");
+    EXPECT_EQ(plain.error_kind, "estimate");
+    EXPECT_LT(plain.rel_error, 1e-13);
 }
 
 TEST(Hafnian, ResultsDoNotDependOnTheThreadCount) {
