@@ -408,9 +408,8 @@ TEST(GpuHafnian, ThePlannerSendsGeneralGraphsToTheGpuWhenAskedAndAgreesWithTheCp
         const CountResult weighted = hafnian(w, gpu);
         EXPECT_EQ(weighted.method, "hafnian-gpu") << "seed " << seed;
         EXPECT_EQ(weighted.exact.to_string(), hafnian(w, cpu).exact.to_string()) << "seed " << seed;
-        // In double: the default precision counts a real matrix again in double-double (on the
-        // CPU: the GPU hafnian has no double-double) when cancellation takes half its digits,
-        // as it does for seed 3.
+        // In double (the default precision would count a real matrix again in double-double, on
+        // the CPU, when the figure shows cancellation: the GPU hafnian has no double-double).
         const auto r = test::random_symmetric_float<double>(28, -1.0, 1.0, seed);
         CountOptions gpu_double = gpu, cpu_double = cpu;
         gpu_double.precision = cpu_double.precision = Precision::double_precision;
