@@ -23,6 +23,7 @@
 
 #include "backend/cuda_backend.hpp"
 #include "exact/hafnian/hafnian.hpp"
+#include "numeric/compensated.hpp"
 #include "numeric/crt.hpp"
 #include "numeric/permanent_bound.hpp"
 #include "numeric/primes.hpp"
@@ -135,9 +136,9 @@ std::vector<int> symmetric_exponents(const DenseMatrix<T>& a, Magnitude magnitud
 
 /// What rounding hi + lo to one double drops.
 double rounding(double hi, double lo) {
-    const double s = hi + lo;
-    const double bb = s - hi;
-    return (hi - (s - bb)) + (lo - bb);
+    double sum = 0, dropped = 0;
+    numeric::two_sum(hi, lo, sum, dropped);
+    return dropped;
 }
 
 FloatOutcome float_outcome(const gpu::GpuHafnianResult& r, const std::vector<int>& e,
