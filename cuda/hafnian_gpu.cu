@@ -35,6 +35,7 @@ constexpr int kMaxPairs = 32;         // pmcount_hafnian::kMaxPairs
 constexpr int kMaxSubtreeLevels = 6;  // pmcount_hafnian::kMaxSubtreeLevels
 constexpr int kExpandThreads = 128;   // pmcount_hafnian::kExpandThreads
 constexpr int kRecordDoubles = 8;     // pmcount_hafnian::kRecordDoubles
+static_assert(kHafnianFloatWords <= kRecordDoubles, "a unit record holds a task record's words");
 static_assert(kMaxGpuHafnianOrder / 2 <= kMaxPairs, "the kernels' pool table is too short");
 static_assert(HafnianPolicy::kSubtreeLevels <= kMaxSubtreeLevels, "one leaf per lane at most");
 constexpr auto kSegmentTasks = static_cast<int>(kHafnianSegmentTasks);
@@ -57,10 +58,10 @@ struct HafnianParams {
 
 std::size_t element_bytes(GpuHafnianMode mode) {
     switch (mode) {
-        case GpuHafnianMode::double_precision:
-            return sizeof(double);
-        case GpuHafnianMode::complex:
+        case GpuHafnianMode::double_precision:  // value and running error
             return 2 * sizeof(double);
+        case GpuHafnianMode::complex:
+            return 4 * sizeof(double);
         case GpuHafnianMode::modular:
             return sizeof(std::uint32_t);
     }
@@ -71,8 +72,9 @@ std::size_t element_bytes(GpuHafnianMode mode) {
 /// coefficients and one new coefficient of each v for 2B multiply-adds, and holds 3B values in
 /// registers (acc and the two v windows); B ≥ m keeps the whole polynomial in registers. Measured
 /// on one H100 at order 56 (B = 4, 8, 16, 32): double 1.24, 0.97, 0.63, 0.53 s; modular (five
-/// primes) 3.41, 2.68, 2.38, 2.34 s. So 32 for both; complex values take twice the registers,
-/// so 16 for complex. PMCOUNT_HAFNIAN_BLOCK=4|8|16|32 replaces the choice, to measure the others.
+/// primes) 3.41, 2.68, 2.38, 2.34 s. So 32 for modular; a double coefficient with its running
+/// error takes twice a residue's registers and a complex one four times, so 16 and 8 keep the
+/// same register budget. PMCOUNT_HAFNIAN_BLOCK=4|8|16|32 replaces the choice, to measure others.
 int output_block(GpuHafnianMode mode) {
     if (const char* text = std::getenv("PMCOUNT_HAFNIAN_BLOCK"); text != nullptr && *text != 0) {
         const std::string b = text;
@@ -81,7 +83,15 @@ int output_block(GpuHafnianMode mode) {
         }
         return std::stoi(b);
     }
-    return mode == GpuHafnianMode::complex ? 16 : 32;
+    switch (mode) {
+        case GpuHafnianMode::double_precision:
+            return 16;
+        case GpuHafnianMode::complex:
+            return 8;
+        case GpuHafnianMode::modular:
+            return 32;
+    }
+    return 32;
 }
 
 /// The three kernels of one (order, arithmetic, block), compiled as one program.
@@ -113,20 +123,22 @@ std::vector<unsigned char> matrix_blocks(const GpuHafnianJob& job, const Hafnian
     for (std::size_t c = 0; c < copies; ++c) {
         const std::size_t block = c * plan.matrix_elements;
         switch (job.mode) {
+            // Floating coefficients are (value, error) and (re, im, error re, error im): the
+            // entries are exact, their errors 0.
             case GpuHafnianMode::double_precision: {
-                auto* d = reinterpret_cast<double*>(bytes.data()) + block;
+                auto* d = reinterpret_cast<double*>(bytes.data()) + 2 * block;
                 d[0] = 1;
                 for (std::size_t e = 0; e < entries; ++e) {
-                    d[(1 + e) * q] = job.entries[e];
+                    d[2 * (1 + e) * q] = job.entries[e];
                 }
                 break;
             }
             case GpuHafnianMode::complex: {
-                auto* d = reinterpret_cast<double*>(bytes.data()) + 2 * block;
+                auto* d = reinterpret_cast<double*>(bytes.data()) + 4 * block;
                 d[0] = 1;
                 for (std::size_t e = 0; e < entries; ++e) {
-                    d[2 * (1 + e) * q] = job.entries[2 * e];
-                    d[2 * (1 + e) * q + 1] = job.entries[2 * e + 1];
+                    d[4 * (1 + e) * q] = job.entries[2 * e];
+                    d[4 * (1 + e) * q + 1] = job.entries[2 * e + 1];
                 }
                 break;
             }
@@ -141,6 +153,29 @@ std::vector<unsigned char> matrix_blocks(const GpuHafnianJob& job, const Hafnian
         }
     }
     return bytes;
+}
+
+/// A floating record (kHafnianFloatWords doubles: re and im in double-double, then Σ|leaf|,
+/// Σ|e|, Σe re and im) added into `sum`, in the order called.
+void add_float_record(const double* record, double* sum) {
+    const DD re = dd_add({sum[0], sum[1]}, {record[0], record[1]});
+    const DD im = dd_add({sum[2], sum[3]}, {record[2], record[3]});
+    sum[0] = re.hi;
+    sum[1] = re.lo;
+    sum[2] = im.hi;
+    sum[3] = im.lo;
+    for (std::size_t w = 4; w < kHafnianFloatWords; ++w) {
+        sum[w] += record[w];
+    }
+}
+
+/// The record of a unit from its `count` segment records (kRecordDoubles apart), in order.
+void hafnian_unit_record(const double* segments, std::size_t count, unsigned char* record) {
+    double sum[kHafnianFloatWords] = {};
+    for (std::size_t g = 0; g < count; ++g) {
+        add_float_record(segments + g * kRecordDoubles, sum);
+    }
+    std::memcpy(record, sum, sizeof sum);
 }
 
 /// Device buffers of one worker, freed on every path.
@@ -265,7 +300,7 @@ void run_device(int device, const GpuHafnianJob& job, const HafnianPlan& plan,
                 const auto r = static_cast<std::uint32_t>(residue);
                 std::memcpy(record.data(), &r, sizeof r);
             } else {
-                float_unit_record(first, plan.unit_segments, kRecordDoubles, record.data());
+                hafnian_unit_record(first, plan.unit_segments, record.data());
             }
             job.range.finished(batch.first_unit + k, record.data());
         }
@@ -415,7 +450,20 @@ void merge_hafnian_records(const GpuHafnianJob& job, const std::vector<unsigned 
         }
         return;
     }
-    merge_float_records(records.data(), units, result);
+    double sum[kHafnianFloatWords] = {};
+    for (std::uint64_t u = 0; u < units; ++u) {
+        double record[kHafnianFloatWords];
+        std::memcpy(record, records.data() + u * bytes, sizeof record);
+        add_float_record(record, sum);
+    }
+    result.re_hi = sum[0];
+    result.re_lo = sum[1];
+    result.im_hi = sum[2];
+    result.im_lo = sum[3];
+    result.magnitude = sum[4];
+    result.error_magnitude = sum[5];
+    result.error_re = sum[6];
+    result.error_im = sum[7];
 }
 
 }  // namespace pmcount::backend::cuda

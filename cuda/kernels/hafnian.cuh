@@ -32,7 +32,7 @@
 // In every tier a thread computes whole output polynomials (poly_task): lanes take consecutive
 // polynomials of a level, all running the same unrolled code.
 //
-// MODE 0 double · 1 complex double · 2 modular (residues below 2^29 for M ≤ 32: the host picks
+// MODE 0 double · 1 complex double, each coefficient with its running error (Tracked) · 2 modular (residues below 2^29 for M ≤ 32: the host picks
 // primes so that 2(M−1) products and a residue sum below 2^64; one Barrett reduction per output
 // coefficient).
 
@@ -122,23 +122,56 @@ struct Complex {
 template <int MODE>
 struct Ring;
 
+/// A coefficient of the double modes with its running first-order error e ≈ exact − v (as the
+/// CPU engine's DoubleArith in lib/exact/hafnian/hafnian.cpp, the same operations in the same
+/// order): a multiply-add recovers its product's rounding (TwoProduct by FMA) and its sum's
+/// (TwoSum), and adds the operands' propagated errors. The _rn intrinsics keep the compiler
+/// from fusing the product into the sum, which would make the recovered rounding wrong.
+struct Tracked {
+    double v;
+    double e;
+};
+struct TrackedComplex {
+    Complex v;
+    Complex e;
+};
+
+/// acc + x·y, its two roundings added to `error` exactly.
+__device__ __forceinline__ void add_product(double& acc, double& error, double x, double y) {
+    const double p = __dmul_rn(x, y);
+    const double s = __dadd_rn(acc, p);
+    const double bb = __dsub_rn(s, acc);
+    const double rounding = __dadd_rn(__dsub_rn(acc, __dsub_rn(s, bb)), __dsub_rn(p, bb));
+    error += fma(x, y, -p) + rounding;
+    acc = s;
+}
+
 template <>
 struct Ring<0> {
-    typedef double Elem;
-    typedef double Acc;
+    typedef Tracked Elem;
+    typedef Tracked Acc;
     __device__ static Acc widen(Elem x) { return x; }
-    __device__ static Acc mac(Acc acc, Elem x, Elem y) { return fma(x, y, acc); }
+    __device__ static Acc mac(Acc acc, Elem x, Elem y) {
+        add_product(acc.v, acc.e, x.v, y.v);
+        acc.e += x.v * y.e + x.e * y.v;
+        return acc;
+    }
     __device__ static Elem narrow(Acc acc, const Params&) { return acc; }
 };
 
 template <>
 struct Ring<1> {
-    typedef Complex Elem;
-    typedef Complex Acc;
+    typedef TrackedComplex Elem;
+    typedef TrackedComplex Acc;
     __device__ static Acc widen(Elem x) { return x; }
     __device__ static Acc mac(Acc acc, Elem x, Elem y) {
-        return {fma(x.re, y.re, fma(-x.im, y.im, acc.re)),
-                fma(x.re, y.im, fma(x.im, y.re, acc.im))};
+        add_product(acc.v.re, acc.e.re, x.v.re, y.v.re);
+        add_product(acc.v.re, acc.e.re, -x.v.im, y.v.im);
+        add_product(acc.v.im, acc.e.im, x.v.re, y.v.im);
+        add_product(acc.v.im, acc.e.im, x.v.im, y.v.re);
+        acc.e.re += (x.v.re * y.e.re - x.v.im * y.e.im) + (x.e.re * y.v.re - x.e.im * y.v.im);
+        acc.e.im += (x.v.re * y.e.im + x.v.im * y.e.re) + (x.e.re * y.v.im + x.e.im * y.v.re);
+        return acc;
     }
     __device__ static Elem narrow(Acc acc, const Params&) { return acc; }
 };
@@ -328,16 +361,18 @@ __global__ void __launch_bounds__(kExpandThreads)
 
 // ---- tier 2: a warp per level-J subtree ---------------------------------------------------------
 
+/// A task's record: the leaves' Σ value (re, im: double-double), Σ|value|, then the residue
+/// (modular) or Σ|e| (double modes), and Σe (re, im) of the double modes.
 __device__ __forceinline__ void write_record(double* record, DD re, DD im, double magnitude,
-                                             u32 residue) {
+                                             double residue_or_error_magnitude, Complex error) {
     record[0] = re.hi;
     record[1] = re.lo;
     record[2] = im.hi;
     record[3] = im.lo;
     record[4] = magnitude;
-    record[5] = static_cast<double>(residue);
-    record[6] = 0;
-    record[7] = 0;
+    record[5] = residue_or_error_magnitude;
+    record[6] = error.re;
+    record[7] = error.im;
 }
 
 /// One block of one warp per task (a level-J node). Its include children at levels J−1..1 go to
@@ -382,6 +417,8 @@ __global__ void __launch_bounds__(32) hafnian_solve(const __grid_constant__ Para
     DD re{0, 0}, im{0, 0};
     double magnitude = 0;
     u32 residue = 0;
+    Complex error{0, 0};
+    double error_magnitude = 0;
     const u32 leaves = 1u << (levels - 1);
     if (static_cast<u32>(lane) < leaves) {
         const Elem* d = local(1, static_cast<u32>(lane));
@@ -395,12 +432,17 @@ __global__ void __launch_bounds__(32) hafnian_solve(const __grid_constant__ Para
                              popcount64(task_path) - __popc(static_cast<u32>(lane));
         const bool negative = (excludes & 1) != 0;
         if constexpr (MODE == 0) {
-            re.hi = negative ? -value : value;
-            magnitude = fabs(value);
+            re.hi = negative ? -value.v : value.v;
+            magnitude = fabs(value.v);
+            error.re = negative ? -value.e : value.e;
+            error_magnitude = fabs(value.e);
         } else if constexpr (MODE == 1) {
-            re.hi = negative ? -value.re : value.re;
-            im.hi = negative ? -value.im : value.im;
-            magnitude = fabs(value.re) + fabs(value.im);
+            re.hi = negative ? -value.v.re : value.v.re;
+            im.hi = negative ? -value.v.im : value.v.im;
+            magnitude = fabs(value.v.re) + fabs(value.v.im);
+            error.re = negative ? -value.e.re : value.e.re;
+            error.im = negative ? -value.e.im : value.e.im;
+            error_magnitude = fabs(value.e.re) + fabs(value.e.im);
         } else {
             residue = negative && value != 0 ? q.prime - value : value;
         }
@@ -422,10 +464,18 @@ __global__ void __launch_bounds__(32) hafnian_solve(const __grid_constant__ Para
             im = lower ? dd_add(im, other_im) : dd_add(other_im, im);
             const double other = __shfl_xor_sync(kFullMask, magnitude, offset);
             magnitude = lower ? magnitude + other : other + magnitude;
+            const Complex other_error{__shfl_xor_sync(kFullMask, error.re, offset),
+                                      __shfl_xor_sync(kFullMask, error.im, offset)};
+            error = lower ? Complex{error.re + other_error.re, error.im + other_error.im}
+                          : Complex{other_error.re + error.re, other_error.im + error.im};
+            const double other_magnitude = __shfl_xor_sync(kFullMask, error_magnitude, offset);
+            error_magnitude = lower ? error_magnitude + other_magnitude
+                                    : other_magnitude + error_magnitude;
         }
     }
     if (lane == 0) {
-        write_record(q.records + task * kRecordDoubles, re, im, magnitude, residue);
+        write_record(q.records + task * kRecordDoubles, re, im, magnitude,
+                     MODE == 2 ? static_cast<double>(residue) : error_magnitude, error);
     }
 }
 
@@ -457,7 +507,10 @@ __global__ void __launch_bounds__(kSegmentTasks)
                 part[t][1] = re.lo;
                 part[t][2] = im.hi;
                 part[t][3] = im.lo;
-                part[t][4] += part[t + width][4];
+#pragma unroll
+                for (int w = 4; w < kRecordDoubles; ++w) {  // Σ|value|, Σ|e|, Σe
+                    part[t][w] += part[t + width][w];
+                }
             }
         }
         __syncthreads();

@@ -195,7 +195,8 @@ void forget_loaded_kernels();
 
 /// Arithmetic of the hafnian kernels (cuda/kernels/hafnian.cuh).
 enum class GpuHafnianMode : int {
-    double_precision = 0,  ///< double; subtree records combined in double-double
+    double_precision = 0,  ///< double with a running error per coefficient; subtree records
+                           ///< combined in double-double
     complex = 1,           ///< complex double, the same
     modular = 2,           ///< residues modulo primes below 2^gpu_hafnian_prime_bits(n)
 };
@@ -246,6 +247,8 @@ struct GpuHafnianResult {
     double re_hi = 0, re_lo = 0;  ///< Σ over the leaves, double-double (real part)
     double im_hi = 0, im_lo = 0;  ///< imaginary part (complex)
     double magnitude = 0;         ///< Σ |leaf| (|re| + |im| for complex)
+    double error_re = 0, error_im = 0;  ///< Σ of the leaves' running errors e (signed)
+    double error_magnitude = 0;         ///< Σ |e| (|re| + |im| for complex)
     std::vector<std::uint32_t> residues;  ///< modular: haf mod each prime
     std::vector<GpuDeviceUse> devices;
     int subtree_levels = 0;    ///< levels each warp solves in shared memory
@@ -258,10 +261,12 @@ struct GpuHafnianResult {
     double setup_seconds = 0;  ///< compilation (or cache hit), planning
 };
 
-/// Bytes of one hafnian unit's record: its residue (modular), or the double-double sums and
-/// Σ|leaf| as range_record_bytes' floating records.
+/// Doubles of a floating hafnian unit's record: re hi/lo, im hi/lo, Σ|leaf|, Σ|e|, Σe re, im.
+inline constexpr std::size_t kHafnianFloatWords = 8;
+
+/// Bytes of one hafnian unit's record: its residue (modular), or kHafnianFloatWords doubles.
 inline std::size_t hafnian_record_bytes(GpuHafnianMode mode) noexcept {
-    return mode == GpuHafnianMode::modular ? 4 : 5 * sizeof(double);
+    return mode == GpuHafnianMode::modular ? 4 : kHafnianFloatWords * sizeof(double);
 }
 
 /// Units of the job (GpuHafnianJob).
@@ -274,7 +279,8 @@ std::uint64_t hafnian_units(const GpuHafnianJob& job);
 GpuHafnianResult hafnian(const GpuHafnianJob& job);
 
 /// The sums of every unit's record (`records`: hafnian_units() records in unit order) into
-/// `result`'s re/im/magnitude (double-double, added in unit order) or residues (per prime).
+/// `result`'s re/im (double-double, added in unit order), magnitude and errors, or residues (per
+/// prime).
 void merge_hafnian_records(const GpuHafnianJob& job, const std::vector<unsigned char>& records,
                            GpuHafnianResult& result);
 

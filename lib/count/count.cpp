@@ -316,8 +316,8 @@ std::string noted(std::string note, const std::string& more) {
 
 /// The default precision's double result is counted again when its error figure exceeds this
 /// fraction of the value: fewer than six digits are left. Not lower: random dense matrices lose
-/// about half of double's digits by order 40 (figure 1e-8 to 3e-8 of the value on an H100, the
-/// actual error a few times less) and must not pay a recount for it (issue 32); the figure holds
+/// about half of double's digits by order 40 (figure 1.3e-8 of the value on an H200, the actual
+/// error 6.4 times less) and must not pay a recount for it (issue 32); the figure holds
 /// on cancelling inputs (walk_error.hpp), so a result below this keeps what it states.
 constexpr double kCancellationRelError = 1e-6;
 
@@ -513,11 +513,26 @@ CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan:
 constexpr double kRecountFactor = 4;
 constexpr double kRecountFloor_s = 10;
 
+/// The matrix as integers when every entry is one below 2^53 in magnitude (so the double is the
+/// integer), else nullopt.
+std::optional<SparseMatrix<std::int64_t>> integer_valued(const SparseMatrix<double>& matrix) {
+    constexpr double kExactDoubleLimit = 9007199254740992.0;  // 2^53
+    std::vector<Triplet<std::int64_t>> entries;
+    for (const auto& t : matrix.triplets()) {
+        if (!(std::nearbyint(t.value) == t.value && std::fabs(t.value) < kExactDoubleLimit)) {
+            return std::nullopt;
+        }
+        entries.push_back({t.row, t.col, static_cast<std::int64_t>(t.value)});
+    }
+    return SparseMatrix<std::int64_t>(matrix.rows(), matrix.cols(), std::move(entries));
+}
+
 /// The default precision's answer to cancellation (kCancellationRelError): the same count again
-/// in certified arithmetic (real permanents dense Ryser can take), else in
-/// double-double, when the plan predicts it within the recount budget; otherwise the double
-/// result with a note naming the arithmetic that would settle it and its predicted time. Not
-/// under a checkpoint (its records are the double count's) or several MPI ranks.
+/// exactly when every entry is an integer (a real matrix of integer values), else in certified
+/// arithmetic (real permanents dense Ryser can take), else in double-double, the first of these
+/// that the plan predicts within the recount budget; otherwise the double result with a note
+/// naming the arithmetic that would settle it and its predicted time. Not under a checkpoint (its
+/// records are the double count's) or several MPI ranks.
 template <class T>
 CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& matrix,
                                        plan::Problem problem, const char* row_name,
@@ -534,56 +549,63 @@ CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& ma
                                            "; --precision certified or dd settles it)");
         return first;
     }
-    std::vector<Precision> candidates;
-    const bool real = std::is_same_v<T, double>;
-    // Small walks already ran certified (ryser_driver.hpp's kCertifiedWalkLog2): then only
-    // double-double adds digits.
-    const bool certified = first.arithmetic.find("certified") != std::string::npos;
-    if (real && !certified && problem == plan::Problem::permanent && !options.general &&
-        (options.method == Method::automatic || options.method == Method::ryser)) {
-        candidates.push_back(Precision::certified);
-    }
-    if (real) {
-        candidates.push_back(Precision::double_double);
-    }
     const double budget = std::max(kRecountFloor_s, kRecountFactor * first.timings.count_s);
-    std::string declined;
-    for (const Precision p : candidates) {
+    std::string declined, trying;
+    // The count of `m` (value kind k) in precision p, when its plan fits the budget.
+    auto recount = [&](ValueKind k, const auto& m, Precision p,
+                       const std::string& label) -> std::optional<CountResult> {
         CountOptions o = options;
         o.precision = p;
         o.explain_only = true;
         double predicted = 0;
         try {
-            predicted =
-                count_matrix(kind, matrix, problem, row_name, col_name, o).structure.predicted_s;
+            predicted = count_matrix(k, m, problem, row_name, col_name, o).structure.predicted_s;
         } catch (const Error&) {
-            continue;  // no engine of this arithmetic takes the plan
+            return std::nullopt;  // no engine of this arithmetic takes the plan
         }
         if (predicted > budget) {
             char seconds[32];
             std::snprintf(seconds, sizeof seconds, "%.3g", predicted);
             declined += std::string(declined.empty() ? "" : ", ") + "--precision " + to_string(p) +
                         " (predicted " + seconds + " s)";
-            continue;
+            return std::nullopt;
         }
         o.explain_only = false;
-        CountResult second;
-        try {
-            second = count_matrix(kind, matrix, problem, row_name, col_name, o);
-        } catch (const Interrupted&) {
-            throw;
-        } catch (const Error& e) {  // the double result stands, with what went wrong
-            first.note = noted(
-                first.note, why + "; counting again in " + to_string(p) + " failed: " + e.what());
-            return first;
-        }
+        trying = label;
+        CountResult second = count_matrix(k, m, problem, row_name, col_name, o);
         second.escalated_from = "double";
-        second.note = noted(second.note, why + "; counted again in " +
-                                             (p == Precision::certified
-                                                  ? std::string("certified arithmetic (a bound)")
-                                                  : std::string("double-double")));
+        second.note = noted(second.note, why + "; counted again in " + label);
         second.timings.total_s += first.timings.total_s;
         return second;
+    };
+    try {
+        if constexpr (std::is_same_v<T, double>) {
+            if (const auto integral = integer_valued(matrix)) {
+                if (auto second = recount(ValueKind::integer, *integral, Precision::exact,
+                                          "exact integers (every entry is an integer)")) {
+                    return *second;
+                }
+            }
+            // Small walks already ran certified (ryser_driver.hpp's kCertifiedWalkLog2): then
+            // only double-double adds digits.
+            const bool certified = first.arithmetic.find("certified") != std::string::npos;
+            if (!certified && problem == plan::Problem::permanent && !options.general &&
+                (options.method == Method::automatic || options.method == Method::ryser)) {
+                if (auto second = recount(kind, matrix, Precision::certified,
+                                          "certified arithmetic (a bound)")) {
+                    return *second;
+                }
+            }
+            if (auto second = recount(kind, matrix, Precision::double_double, "double-double")) {
+                return *second;
+            }
+        }
+    } catch (const Interrupted&) {
+        throw;
+    } catch (const Error& e) {  // the double result stands, with what went wrong
+        first.note =
+            noted(first.note, why + "; counting again in " + trying + " failed: " + e.what());
+        return first;
     }
     first.note =
         noted(first.note, why + (declined.empty() ? std::string("; no other arithmetic takes it")

@@ -29,6 +29,12 @@ public:
         add(-other.compensation_);
     }
     double value() const noexcept { return sum_ + compensation_; }
+    /// What value() rounds off: value() + rounding() is the compensated sum exactly.
+    double rounding() const noexcept {
+        double s, e;
+        two_sum(sum_, compensation_, s, e);
+        return e;
+    }
 
 private:
     double sum_ = 0;

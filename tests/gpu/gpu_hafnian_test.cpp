@@ -3,6 +3,7 @@
 // the input checks run everywhere. DISABLED_Timing is the measurement of docs/gpu.md.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/multiprecision/cpp_int.hpp>
 #include <cmath>
 #include <complex>
@@ -184,12 +185,33 @@ TEST(GpuHafnian, ClosedForms) {
         std::complex<double>(0.0));
 }
 
-TEST(GpuHafnian, FloatingResultsAreWithinTheirErrorBounds) {
+/// |exact − v| for an exact integer and a double, to a relative u.
+double distance(const cpp_int& exact, double v) {
+    const double hi = exact.convert_to<double>();
+    return std::fabs((hi - v) + cpp_int(exact - cpp_int(hi)).convert_to<double>());
+}
+double distance(const BigInt& exact, double v) {
+    return distance(cpp_int(exact.to_string()), v);
+}
+/// |reference − v|, taken before the reference is rounded.
+double distance(const DoubleDouble& reference, double v) {
+    return std::fabs((reference - v).to_double());
+}
+double distance(const ComplexDD& reference, std::complex<double> v) {
+    return std::hypot((reference.re - v.real()).to_double(), (reference.im - v.imag()).to_double());
+}
+
+// The double modes' figure is the running first-order error (hafnian_gpu.cpp): it must hold on
+// every family and, on the random ones, stay within 100× of the actual error (issue 32; it is
+// the actual error to a few digits, as on the CPU).
+TEST(GpuHafnian, FloatingResultsAreWithinTheirErrorFigures) {
     SKIP_WITHOUT_GPU();
-    double worst = 0;  // largest |error| / bound seen
-    auto check = [&](double error, double bound, const std::string& what) {
-        EXPECT_LE(error, bound) << what;
-        worst = std::max(worst, error / bound);
+    std::vector<double> ratios;  // figure / actual error, where the actual error is not 0
+    auto check = [&](double error, double figure, const std::string& what) {
+        EXPECT_LE(error, figure) << what;
+        if (error > 0) {
+            ratios.push_back(figure / error);
+        }
     };
     // 0-1 and integer matrices in double, against the exact engine.
     for (std::uint64_t seed = 0; seed < 12; ++seed) {
@@ -197,23 +219,31 @@ TEST(GpuHafnian, FloatingResultsAreWithinTheirErrorBounds) {
             seed < 8 ? 6 + 2 * static_cast<int>(seed) : 24 + 4 * static_cast<int>(seed - 8);
         const auto a = symmetric(seed % 3 == 2 ? test::random_integer(n, -3, 3, 0.9, 40 + seed)
                                                : test::random_binary(n, 0.5, 40 + seed));
-        const double exact = hafnian_exact_gpu(a, {}).value.to_double();
+        const BigInt exact = hafnian_exact_gpu(a, {}).value;
         const FloatOutcome d = hafnian_real_gpu(as_double(a), Precision::double_precision, {});
-        check(std::abs(value(d).real() - exact), error_bound(d) + 0x1p-52 * std::fabs(exact),
+        check(distance(exact, value(d).real()), error_bound(d),
               "integer matrix, seed " + std::to_string(seed) + ", n " + std::to_string(n));
     }
     const auto k40 = complete_graph(40);
     const FloatOutcome d40 = hafnian_real_gpu(as_double(k40), Precision::double_precision, {});
-    const double exact40 = numeric::from_cpp_int(double_factorial(39)).to_double();
-    check(std::abs(value(d40).real() - exact40), error_bound(d40) + 0x1p-52 * exact40, "K_40");
+    check(distance(double_factorial(39), value(d40).real()), error_bound(d40), "K_40");
+    // Integers up to ±2^20 (orders 20..44): the leaves cancel, the rounding is everywhere.
+    for (std::uint64_t seed = 0; seed < 4; ++seed) {
+        const int n = 20 + 8 * static_cast<int>(seed);
+        const auto a = symmetric(test::random_integer(n, -(1 << 20), 1 << 20, 1.0, 60 + seed));
+        const BigInt exact = hafnian_exact_gpu(a, {}).value;
+        const FloatOutcome d = hafnian_real_gpu(as_double(a), Precision::double_precision, {});
+        check(distance(exact, value(d).real()), error_bound(d),
+              "integers ±2^20, seed " + std::to_string(seed) + ", n " + std::to_string(n));
+    }
     // Signed real and complex matrices, against double-double sums over pairings.
     for (std::uint64_t seed = 0; seed < 8; ++seed) {
-        const int n = 4 + 2 * static_cast<int>(seed % 6);  // 4..14
+        const int n = 10 + 2 * static_cast<int>(seed % 6);  // 10..20
         const auto a = symmetric(test::random_real(n, -1.0, 1.0, 1.0, 70 + seed));
         const DoubleDouble ref =
             pairings_sum<DoubleDouble>(n, [&](int i, int j) { return DoubleDouble(a(i, j)); });
         const FloatOutcome d = hafnian_real_gpu(a, Precision::double_precision, {});
-        check(std::abs(value(d).real() - ref.to_double()), error_bound(d),
+        check(distance(ref, value(d).real()), error_bound(d),
               "signed real, seed " + std::to_string(seed));
 
         const auto c = symmetric(test::random_complex(n, 1.0, 90 + seed));
@@ -221,11 +251,16 @@ TEST(GpuHafnian, FloatingResultsAreWithinTheirErrorBounds) {
             return ComplexDD(DoubleDouble(c(i, j).real()), DoubleDouble(c(i, j).imag()));
         });
         const FloatOutcome z = hafnian_complex_gpu(c, {});
-        check(std::abs(value(z) - std::complex<double>(cref.re.to_double(), cref.im.to_double())),
-              error_bound(z), "complex, seed " + std::to_string(seed));
+        check(distance(cref, value(z)), error_bound(z), "complex, seed " + std::to_string(seed));
     }
-    RecordProperty("largest_error_over_bound", std::to_string(worst));
-    std::printf("largest |error| / bound: %.3g\n", worst);
+    ASSERT_FALSE(ratios.empty());
+    std::sort(ratios.begin(), ratios.end());
+    const double median = ratios[ratios.size() / 2];
+    RecordProperty("median_figure_over_error", std::to_string(median));
+    RecordProperty("largest_figure_over_error", std::to_string(ratios.back()));
+    std::printf("figure / actual error over %zu results: median %.6g, max %.6g\n", ratios.size(),
+                median, ratios.back());
+    EXPECT_LE(ratios.back(), 100);
 }
 
 /// A job for the backend directly, with the work split the library chooses automatically.
@@ -373,9 +408,8 @@ TEST(GpuHafnian, ThePlannerSendsGeneralGraphsToTheGpuWhenAskedAndAgreesWithTheCp
         const CountResult weighted = hafnian(w, gpu);
         EXPECT_EQ(weighted.method, "hafnian-gpu") << "seed " << seed;
         EXPECT_EQ(weighted.exact.to_string(), hafnian(w, cpu).exact.to_string()) << "seed " << seed;
-        // In double: the default precision counts a real matrix again in double-double (on the
-        // CPU: the GPU hafnian has no double-double) when cancellation takes half its digits,
-        // as it does for seed 3.
+        // In double (the default precision would count a real matrix again in double-double, on
+        // the CPU, when the figure shows cancellation: the GPU hafnian has no double-double).
         const auto r = test::random_symmetric_float<double>(28, -1.0, 1.0, seed);
         CountOptions gpu_double = gpu, cpu_double = cpu;
         gpu_double.precision = cpu_double.precision = Precision::double_precision;

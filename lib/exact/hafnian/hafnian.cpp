@@ -7,8 +7,8 @@
 // each vertex scaled by a power of two (exact) so that every entry is below 2 in magnitude;
 // (3) run_chunks over the subtrees below the split depth, one walker per thread, the chunks'
 // sums merged in chunk order (bit-identical for any number of threads); (4) CRT checked against
-// the spare, or the value with its bound (and, for a signed or complex matrix, a second walk on
-// |A| for the monomials' magnitudes).
+// the spare, or the value with its figure: double, the leaves' running error; double-double, a
+// bound (for a signed matrix, a second walk on |A| for the monomials' magnitudes).
 #include "exact/hafnian/hafnian.hpp"
 
 #include <omp.h>
@@ -46,23 +46,73 @@ struct FloatLeaves {
     double magnitude = 0;
 };
 
+/// Leaf sums of the double arithmetics, which carry each coefficient's first-order error (below):
+/// the signed value, Σ|leaf|, the signed error Σ ε_leaf and Σ|ε_leaf|.
+template <class Sum, class Error>
+struct TrackedLeaves {
+    Sum sum{};
+    double magnitude = 0;
+    Error error{};
+    double error_magnitude = 0;
+};
+
+/// acc + x·y with its rounding: acc.v becomes fl(fl(x·y) + acc.v) and `error` gains what the
+/// two roundings dropped, exactly (TwoProduct by FMA, TwoSum).
+inline void add_product(double& acc, double& error, double x, double y) {
+    const double p = x * y;
+    double rounding = 0;
+    numeric::two_sum(acc, p, acc, rounding);
+    error += std::fma(x, y, -p) + rounding;
+}
+
+/// Double with a running first-order error: a coefficient is (v, e) with e ≈ exact − v, where
+/// "exact" is the recursion in exact arithmetic on the (exactly) scaled entries. A multiply-add
+/// acc += a·b adds the roundings it makes (add_product) and the propagated errors a.v·b.e +
+/// a.e·b.v, so e follows the signs through every cancellation; only products of two errors
+/// and the roundings of e's own arithmetic are dropped (second order: the figure bounds them,
+/// hafnian_real). The GPU's double mode (cuda/kernels/hafnian.cuh, Ring<0>) does the same
+/// operations in the same order.
 class DoubleArith {
 public:
-    using Elem = double;
-    using Wide = double;
-    using Leaves = FloatLeaves<numeric::CompensatedSum>;
-    static double zero() { return 0; }
-    static double wide(double x) { return x; }
-    static void mac(double& acc, double a, double b) { acc += a * b; }
-    static double narrow(double x) { return x; }
-    static void leaf(Leaves& leaves, double dot, int sign) {
-        leaves.sum.add(sign > 0 ? dot : -dot);
-        leaves.magnitude += std::fabs(dot);
+    struct Elem {
+        double v = 0;
+        double e = 0;
+    };
+    using Wide = Elem;
+    using Leaves = TrackedLeaves<numeric::CompensatedSum, double>;
+    static Elem zero() { return {}; }
+    static Elem wide(Elem x) { return x; }
+    static void mac(Elem& acc, Elem a, Elem b) {
+        add_product(acc.v, acc.e, a.v, b.v);
+        acc.e += a.v * b.e + a.e * b.v;
+    }
+    static Elem narrow(Elem x) { return x; }
+    static void leaf(Leaves& leaves, Elem dot, int sign) {
+        leaves.sum.add(sign > 0 ? dot.v : -dot.v);
+        leaves.magnitude += std::fabs(dot.v);
+        leaves.error += sign > 0 ? dot.e : -dot.e;
+        leaves.error_magnitude += std::fabs(dot.e);
     }
     static void merge(Leaves& into, const Leaves& from) {
         into.sum.add(from.sum);
         into.magnitude += from.magnitude;
+        into.error += from.error;
+        into.error_magnitude += from.error_magnitude;
     }
+};
+
+/// Σ|leaf| of the recursion on |A| (monomial_magnitudes): plain double, no error.
+class MagnitudeArith {
+public:
+    using Elem = double;
+    using Wide = double;
+    using Leaves = double;
+    static double zero() { return 0; }
+    static double wide(double x) { return x; }
+    static void mac(double& acc, double a, double b) { acc += a * b; }
+    static double narrow(double x) { return x; }
+    static void leaf(Leaves& leaves, double dot, int) { leaves += std::fabs(dot); }
+    static void merge(Leaves& into, const Leaves& from) { into += from; }
 };
 
 class DoubleDoubleArith {
@@ -88,27 +138,43 @@ public:
 using numeric::Complex;
 using numeric::ComplexSum;
 
+/// Complex double with a running first-order error, as DoubleArith: each of the four real
+/// products of a complex multiply-add is rounded and summed with its rounding kept.
 class ComplexArith {
 public:
-    using Elem = Complex;
-    using Wide = Complex;
-    using Leaves = FloatLeaves<ComplexSum>;
-    static Complex zero() { return {}; }
-    static Complex wide(Complex x) { return x; }
-    static void mac(Complex& acc, Complex a, Complex b) {
-        acc.re += a.re * b.re - a.im * b.im;
-        acc.im += a.re * b.im + a.im * b.re;
+    struct Elem {
+        Complex v;
+        Complex e;
+    };
+    using Wide = Elem;
+    using Leaves = TrackedLeaves<ComplexSum, Complex>;
+    static Elem zero() { return {}; }
+    static Elem wide(Elem x) { return x; }
+    static void mac(Elem& acc, Elem a, Elem b) {
+        add_product(acc.v.re, acc.e.re, a.v.re, b.v.re);
+        add_product(acc.v.re, acc.e.re, -a.v.im, b.v.im);
+        add_product(acc.v.im, acc.e.im, a.v.re, b.v.im);
+        add_product(acc.v.im, acc.e.im, a.v.im, b.v.re);
+        acc.e.re += (a.v.re * b.e.re - a.v.im * b.e.im) + (a.e.re * b.v.re - a.e.im * b.v.im);
+        acc.e.im += (a.v.re * b.e.im + a.v.im * b.e.re) + (a.e.re * b.v.im + a.e.im * b.v.re);
     }
-    static Complex narrow(Complex x) { return x; }
-    static void leaf(Leaves& leaves, Complex dot, int sign) {
-        leaves.sum.re.add(sign > 0 ? dot.re : -dot.re);
-        leaves.sum.im.add(sign > 0 ? dot.im : -dot.im);
-        leaves.magnitude += std::hypot(dot.re, dot.im);
+    static Elem narrow(Elem x) { return x; }
+    static void leaf(Leaves& leaves, Elem dot, int sign) {
+        const double s = sign > 0 ? 1.0 : -1.0;
+        leaves.sum.re.add(s * dot.v.re);
+        leaves.sum.im.add(s * dot.v.im);
+        leaves.magnitude += std::hypot(dot.v.re, dot.v.im);
+        leaves.error.re += s * dot.e.re;
+        leaves.error.im += s * dot.e.im;
+        leaves.error_magnitude += std::hypot(dot.e.re, dot.e.im);
     }
     static void merge(Leaves& into, const Leaves& from) {
         into.sum.re.add(from.sum.re);
         into.sum.im.add(from.sum.im);
         into.magnitude += from.magnitude;
+        into.error.re += from.error.re;
+        into.error.im += from.error.im;
+        into.error_magnitude += from.error_magnitude;
     }
 };
 
@@ -209,15 +275,13 @@ FloatOutcome float_outcome(std::complex<double> value, double error, std::int64_
 template <class T>
 double monomial_magnitudes(const DenseMatrix<T>& a, const std::vector<int>& e,
                            const EngineRun& run) {
-    const DoubleArith arith;
-    const auto leaves = walk(
-        arith, a.rows(), 1.0,
+    return walk(
+        MagnitudeArith{}, a.rows(), 1.0,
         [&](int i, int j) {
             return std::ldexp(std::abs(a(i, j)),
                               -e[static_cast<std::size_t>(i)] - e[static_cast<std::size_t>(j)]);
         },
         run);
-    return leaves.magnitude;
 }
 
 /// The trivial orders (odd, 0) and a vertex without a neighbour, which need no walk.
@@ -238,6 +302,12 @@ bool trivial_float(const DenseMatrix<T>& a, std::vector<int>& e, const char* ari
 double hafnian_error_factor(int n) {
     const double m = n / 2;
     return 8 * m * m + 64;
+}
+
+double hafnian_tracked_error(double error, double error_magnitude, double magnitude, int n) {
+    const double u = kUnitRoundoff;
+    const double factor = hafnian_error_factor(n);
+    return error + factor * u * (error_magnitude + factor * u * magnitude);
 }
 
 int hafnian_primes(double bound_log2) {
@@ -317,7 +387,8 @@ std::uint64_t hafnian_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t 
 FloatOutcome hafnian_real(const DenseMatrix<double>& a, Precision precision, const EngineRun& run) {
     check_symmetric(a);
     const bool dd = precision == Precision::double_double;
-    const char* arithmetic = dd ? "double-double" : "double, compensated leaf sum";
+    const char* arithmetic =
+        dd ? "double-double" : "double with a running error, compensated leaf sum";
     std::vector<int> e;
     FloatOutcome out;
     if (trivial_float(a, e, arithmetic, out)) {
@@ -328,14 +399,13 @@ FloatOutcome hafnian_real(const DenseMatrix<double>& a, Precision precision, con
         return std::ldexp(a(i, j),
                           -e[static_cast<std::size_t>(i)] - e[static_cast<std::size_t>(j)]);
     };
-    bool nonnegative = true;
-    for (const double v : a.data()) {
-        nonnegative = nonnegative && v >= 0;
-    }
     const std::int64_t exponent2 = std::accumulate(e.begin(), e.end(), std::int64_t{0});
-    const double factor = hafnian_error_factor(n);
-    // A signed matrix's monomials cancel inside the leaves: their magnitudes come from |A|.
     if (dd) {
+        // A signed matrix's monomials cancel inside the leaves: their magnitudes come from |A|.
+        bool nonnegative = true;
+        for (const double v : a.data()) {
+            nonnegative = nonnegative && v >= 0;
+        }
         using DD = numeric::DoubleDouble;
         const auto leaves = walk(
             DoubleDoubleArith{}, n, DD{1.0}, [&](int i, int j) { return DD{scaled(i, j)}; },
@@ -345,22 +415,25 @@ FloatOutcome hafnian_real(const DenseMatrix<double>& a, Precision precision, con
         // Double-double products and sums round to about 4u² relative.
         const double value = leaves.sum.to_double();
         return float_outcome(value,
-                             factor * 4 * kUnitRoundoff * kUnitRoundoff * magnitude +
+                             hafnian_error_factor(n) * 4 * kUnitRoundoff * kUnitRoundoff *
+                                     magnitude +
                                  kUnitRoundoff * std::fabs(value),
                              exponent2, n, arithmetic);
     }
-    const auto leaves = walk(DoubleArith{}, n, 1.0, scaled, pass_run(run, 0, nonnegative ? 1 : 2));
-    const double magnitude =
-        nonnegative ? leaves.magnitude : monomial_magnitudes(a, e, pass_run(run, 1, 2));
+    const auto leaves = walk(
+        DoubleArith{}, n, DoubleArith::Elem{1.0, 0.0},
+        [&](int i, int j) { return DoubleArith::Elem{scaled(i, j), 0.0}; }, run);
     const double value = leaves.sum.value();
-    return float_outcome(value,
-                         factor * kUnitRoundoff * magnitude + kUnitRoundoff * std::fabs(value),
-                         exponent2, n, arithmetic);
+    // The error of the value: the leaves' (Σe) and the rounding of their sum to one double.
+    const double error = std::fabs(leaves.error + leaves.sum.rounding());
+    return float_outcome(
+        value, hafnian_tracked_error(error, leaves.error_magnitude, leaves.magnitude, n),
+        exponent2, n, arithmetic);
 }
 
 FloatOutcome hafnian_complex(const DenseMatrix<std::complex<double>>& a, const EngineRun& run) {
     check_symmetric(a);
-    const char* arithmetic = "complex double, compensated leaf sum";
+    const char* arithmetic = "complex double with a running error, compensated leaf sum";
     std::vector<int> e;
     FloatOutcome out;
     if (trivial_float(a, e, arithmetic, out)) {
@@ -369,20 +442,19 @@ FloatOutcome hafnian_complex(const DenseMatrix<std::complex<double>>& a, const E
     const vertex_t n = a.rows();
     const std::int64_t exponent2 = std::accumulate(e.begin(), e.end(), std::int64_t{0});
     const auto leaves = walk(
-        ComplexArith{}, n, Complex{1.0, 0.0},
+        ComplexArith{}, n, ComplexArith::Elem{{1.0, 0.0}, {}},
         [&](int i, int j) {
             const int s = -e[static_cast<std::size_t>(i)] - e[static_cast<std::size_t>(j)];
-            return Complex{std::ldexp(a(i, j).real(), s), std::ldexp(a(i, j).imag(), s)};
+            return ComplexArith::Elem{
+                {std::ldexp(a(i, j).real(), s), std::ldexp(a(i, j).imag(), s)}, {}};
         },
-        pass_run(run, 0, 2));
-    const double magnitude = monomial_magnitudes(a, e, pass_run(run, 1, 2));
+        run);
     const std::complex<double> value{leaves.sum.re.value(), leaves.sum.im.value()};
-    // A complex product rounds to at most √5·u (Brent, Percival, Zimmermann 2007): twice the
-    // real factor covers it.
-    return float_outcome(value,
-                         2 * hafnian_error_factor(n) * kUnitRoundoff * magnitude +
-                             2 * kUnitRoundoff * std::abs(value),
-                         exponent2, n, arithmetic);
+    const double error = std::hypot(leaves.error.re + leaves.sum.re.rounding(),
+                                    leaves.error.im + leaves.sum.im.rounding());
+    return float_outcome(
+        value, hafnian_tracked_error(error, leaves.error_magnitude, leaves.magnitude, n),
+        exponent2, n, arithmetic);
 }
 
 }  // namespace pmcount::exact

@@ -5,9 +5,10 @@
 // matchings M of the complete graph of Π_{uv∈M} a_uv: the weighted number of perfect matchings of
 // the graph of A. It is computed by Björklund's recursion over vertex pairs (recursion.hpp) in
 // O(m²·2^m) multiply-adds for m = n/2 — about 4.7·m²·2^m — generic over the arithmetic: several
-// primes below 2^27 at once in vector lanes with a CRT into a big integer (exact), double with a
-// compensated sum of the leaves, double-double, complex double. OpenMP over subtrees, with
-// progress and cancellation (a progress callback that throws) like the other engines.
+// primes below 2^27 at once in vector lanes with a CRT into a big integer (exact), double and
+// complex double carrying a running error (a compensated sum of the leaves), double-double.
+// OpenMP over subtrees, with progress and cancellation (a progress callback that throws) like the
+// other engines.
 #pragma once
 
 #include <complex>
@@ -38,15 +39,23 @@ std::uint64_t hafnian_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t 
 /// Primes (including the spare) hafnian_exact uses for a bound of 2^bound_log2 on |haf|.
 int hafnian_primes(double bound_log2);
 
-/// haf(A) of a real symmetric matrix: Precision::double_precision or double_plain (double, the
-/// leaves summed with compensation) or double_double. The error bound is first order and
-/// rigorous up to it: every monomial of the recursion carries a relative rounding error at most
-/// hafnian_error_factor(n)·u, so |computed − true| ≤ factor·u·Σ_leaves Σ|monomials| + the final
-/// sum's rounding, where Σ|monomials| is the same recursion run on |A| (for a nonnegative A, the
-/// leaves' own magnitudes: no extra work).
+/// haf(A) of a real symmetric matrix: Precision::double_precision or double_plain (double with
+/// a running first-order error per coefficient, the leaves summed with compensation) or
+/// double_double. Double: every coefficient carries e ≈ exact − computed, propagated through the
+/// recursion with its sign (recursion.hpp's roundings recovered exactly by TwoProduct and
+/// TwoSum), so the leaves' Σe is the result's error to first order, cancellation included; the
+/// figure is |Σe| plus the dropped second-order terms (hafnian_tracked_error): an estimate that
+/// follows the actual error within a few per cent. Double-double: a bound, factor·4u²·Σ|monomials|
+/// with Σ|monomials| the same recursion run on |A|.
 FloatOutcome hafnian_real(const DenseMatrix<double>& a, Precision precision, const EngineRun& run);
-/// haf(A) of a complex symmetric matrix in complex double (error bound as for hafnian_real).
+/// haf(A) of a complex symmetric matrix in complex double (a running error as hafnian_real's).
 FloatOutcome hafnian_complex(const DenseMatrix<std::complex<double>>& a, const EngineRun& run);
+
+/// The double engines' (CPU and GPU) stated error, from the leaves' sums: `error` = |Σe + the
+/// rounding of the leaves' sum to one double|, plus κu·Σ|e| (error_magnitude: the roundings of
+/// e's own arithmetic, relative u per operation) and κ²u²·Σ|leaf| (magnitude: the dropped
+/// products of two errors), κ = hafnian_error_factor(n). In the scaled matrix's units.
+double hafnian_tracked_error(double error, double error_magnitude, double magnitude, int n);
 
 /// The factor of the error bound: a monomial of the recursion has at most 2m + 1 factors, each
 /// product and each sum it passes through (at most 2m + 1 terms per coefficient, m levels) adds

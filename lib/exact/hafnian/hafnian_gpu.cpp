@@ -7,19 +7,12 @@
 //      through the count's session (checkpoints, MPI ranks), records merged in unit order;
 //   4. exact: CRT with the spare's check; floats: haf = Σ·2^Σe with the error estimate below.
 //
-// Error model of the double modes. Every polynomial coefficient the recursion computes is one
-// multiply-add chain, c_t = b_t + Σ_{a<t} (products of two earlier coefficients), and a leaf is
-// one m-term dot product. For a nonnegative matrix every quantity is nonnegative, and by
-// induction over the includes a coefficient t computed after k includes has relative error at
-// most k(2t+1)u to first order (u = 2^−53): the products' inputs add their indices' bounds,
-// k(2a+1) + k(2(t−1−a)+1) ≤ k(2t+1), and the chain adds (2t+1)u. With k ≤ m − 1 a leaf
-// Σ_a g_a·b_(m−1−a) is within (2m(m−1) + m)·u of itself, so
-//     |computed − haf| ≤ (2m² − m)·u·Σ|leaf| + (double-double sums: u²-small).
-// The engines report κ·u·Σ|leaf| + u·|haf| with κ = 2(2m² + m) for real and 4(2m² + m) for
-// complex matrices (a complex multiply-add rounds twice per part): the first-order bound doubled.
-// For signed and complex matrices Σ|leaf| is taken over the computed (signed) leaves, so the
-// bound is an estimate; tests/gpu/gpu_hafnian_test.cpp checks it against exact results (0-1 and
-// integer matrices in double) and double-double brute force (signed real and complex).
+// Error of the double modes: as the CPU engine's (hafnian.hpp), every coefficient carries its
+// running first-order error e, the kernels sum the leaves' e with their signs next to the values,
+// and the figure is hafnian_tracked_error of |Σe + the rounding of the double-double sum to one
+// double| — the same formula as on the CPU, so both engines state what their arithmetic lost.
+// tests/gpu/gpu_hafnian_test.cpp checks it against exact results (0-1, integer and cancelling
+// matrices in double) and double-double references (signed real and complex).
 #include "exact/hafnian/hafnian_gpu.hpp"
 
 #include <cmath>
@@ -29,6 +22,8 @@
 #include <vector>
 
 #include "backend/cuda_backend.hpp"
+#include "exact/hafnian/hafnian.hpp"
+#include "numeric/compensated.hpp"
 #include "numeric/crt.hpp"
 #include "numeric/permanent_bound.hpp"
 #include "numeric/primes.hpp"
@@ -41,7 +36,6 @@ namespace {
 namespace gpu = backend::cuda;
 
 constexpr const char* kEngine = "GPU hafnian";
-constexpr double kUnitRoundoff = 0x1p-53;
 
 /// Validates shape, symmetry and size; false when haf = 0 or 1 needs no GPU (odd or zero order).
 template <class T>
@@ -140,14 +134,24 @@ std::vector<int> symmetric_exponents(const DenseMatrix<T>& a, Magnitude magnitud
     return e;
 }
 
-FloatOutcome float_outcome(const gpu::GpuHafnianResult& r, std::complex<double> sum, double kappa,
-                           const std::vector<int>& e, const char* arithmetic) {
+/// What rounding hi + lo to one double drops.
+double rounding(double hi, double lo) {
+    double sum = 0, dropped = 0;
+    numeric::two_sum(hi, lo, sum, dropped);
+    return dropped;
+}
+
+FloatOutcome float_outcome(const gpu::GpuHafnianResult& r, const std::vector<int>& e,
+                           const char* arithmetic) {
     FloatOutcome out;
-    out.mantissa = sum;
+    out.mantissa = {r.re_hi + r.re_lo, r.im_hi + r.im_lo};
     for (const int x : e) {
         out.exponent2 += x;
     }
-    out.abs_error_mantissa = kappa * kUnitRoundoff * r.magnitude + kUnitRoundoff * std::abs(sum);
+    const auto n = static_cast<int>(e.size());
+    const double error = std::hypot(r.error_re + rounding(r.re_hi, r.re_lo),
+                                    r.error_im + rounding(r.im_hi, r.im_lo));
+    out.abs_error_mantissa = hafnian_tracked_error(error, r.error_magnitude, r.magnitude, n);
     out.gray_steps = std::uint64_t{1} << (e.size() / 2);
     out.multiply_adds =
         static_cast<double>(gpu_hafnian_multiply_adds(static_cast<vertex_t>(e.size())));
@@ -281,7 +285,7 @@ FloatOutcome hafnian_real_gpu(const DenseMatrix<double>& a, Precision precision,
         throw InvalidArgument(std::string(kEngine) + " computes in double only (asked for " +
                               to_string(precision) + ")");
     }
-    const char* arithmetic = "double, double-double sums of subtrees";
+    const char* arithmetic = "double with a running error, double-double sums of subtrees";
     const vertex_t n = a.rows();
     if (std::optional<FloatOutcome> known = without_gpu(a, arithmetic)) {
         return *known;
@@ -294,13 +298,12 @@ FloatOutcome hafnian_real_gpu(const DenseMatrix<double>& a, Precision precision,
                 a(j, k), -e[static_cast<std::size_t>(j)] - e[static_cast<std::size_t>(k)]));
         }
     }
-    const gpu::GpuHafnianResult r = run_units(job, run);
-    const double m = n / 2;
-    return float_outcome(r, r.re_hi + r.re_lo, 2 * (2 * m * m + m), e, arithmetic);
+    return float_outcome(run_units(job, run), e, arithmetic);
 }
 
 FloatOutcome hafnian_complex_gpu(const DenseMatrix<std::complex<double>>& a, const EngineRun& run) {
-    const char* arithmetic = "complex double, double-double sums of subtrees";
+    const char* arithmetic =
+        "complex double with a running error, double-double sums of subtrees";
     const vertex_t n = a.rows();
     if (std::optional<FloatOutcome> known = without_gpu(a, arithmetic)) {
         return *known;
@@ -316,10 +319,7 @@ FloatOutcome hafnian_complex_gpu(const DenseMatrix<std::complex<double>>& a, con
             job.entries.push_back(std::ldexp(a(j, k).imag(), s));
         }
     }
-    const gpu::GpuHafnianResult r = run_units(job, run);
-    const double m = n / 2;
-    return float_outcome(r, {r.re_hi + r.re_lo, r.im_hi + r.im_lo}, 4 * (2 * m * m + m), e,
-                         arithmetic);
+    return float_outcome(run_units(job, run), e, arithmetic);
 }
 
 }  // namespace pmcount::exact

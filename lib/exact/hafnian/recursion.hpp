@@ -32,7 +32,11 @@
 // A monomial picks up one rounding per product and at most 2m + 1 per sum on each of the ≤ m
 // levels it passes (each coefficient sums ≤ 2m − 1 products and its old value), so its computed
 // value is within (8m² + 64)·u of its own size, and the leaf's error within that factor of the
-// same leaf computed on |A| (hafnian.hpp: hafnian_error_factor).
+// same leaf computed on |A| (hafnian.hpp: hafnian_error_factor). That bound is what double-double
+// states. It is useless for double: the leaves alternate in sign and their magnitudes exceed the
+// hafnian by up to 10^14 at n = 64, while their rounding errors mostly cancel. So the double
+// arithmetics carry each coefficient's first-order error alongside it (hafnian.cpp:
+// DoubleArith), and the error of the sum is summed with its signs like the value.
 //
 // Layout: a table holds, for the vertices [0, size) of some node, the entries (j, k), j > k, in
 // row-major lower-triangular order (index j(j − 1)/2 + k), each as m coefficients. A child that
