@@ -330,6 +330,7 @@ private:
                 facts.sub_bits = walk.sub_bits;
                 facts.dynamic_rows = walk.dynamic_rows;
                 facts.tested_rows = walk.tested_rows;
+                facts.walk_trusted = walk.trusted;
             }
         }
         if (settings_.precision == Precision::exact) {
@@ -374,9 +375,7 @@ private:
         const Engine* engine =
             choose_leaf_engine(facts, settings_, untested_planar_s, "planar", node,
                                [&] { return no_engine_reason(a.rows(), facts); });
-        if (engine && engine->method == Method::frontier) {
-            node.detail = "width " + std::to_string(facts.frontier_width);
-        }
+        node.detail = engine_choice_detail(facts, engine);
         node.matrix = std::move(a);
         return node;
     }

@@ -139,7 +139,7 @@ double cpu_speed_factor(int threads, bool measure = true) {
     const double reference =
         std::ldexp((threads == 1 ? kProbeReference_ns : kProbeReferenceThreads_ns) * 1e-9, n - 1) /
         threads;
-    const double factor = std::clamp(seconds / reference, 0.5, 8.0);
+    const double factor = std::clamp(seconds / reference, kFastestSpeedFactor, 8.0);
     factors.emplace(threads, factor);
     return factor;
 }

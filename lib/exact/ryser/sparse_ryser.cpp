@@ -567,12 +567,12 @@ struct TreeEstimate {
 /// windows never meet) sees the whole depth of the walk in n steps. It leaves out the jumps'
 /// landings inside a live block (a row zero at a block's end whose next touch lies inside the
 /// next block), an over-estimate of a few percent. `zero_rows(b, g)`: the zero rows whose
-/// lowest Gray bit is b at the Gray set g. Probes until the visits' standard error is 5% of
-/// their mean, from 2^10 to 2^15 probes (about n·2^16 row tests at most).
+/// lowest Gray bit is b at the Gray set g. Probes until the visits' standard error is 10% of
+/// their mean, from 2^10 to 2^14 probes (about n·2^15 row tests at most).
 template <class ZeroRows>
 TreeEstimate tree_estimate(int bits, int free_bits, ZeroRows zero_rows,
                            const std::vector<std::uint64_t>& row_mask, std::uint64_t& state) {
-    constexpr double kMinProbes = 0x1p10, kMaxProbes = 0x1p15, kWantedError = 0.05;
+    constexpr double kMinProbes = 0x1p10, kMaxProbes = 0x1p14, kWantedError = 0.1;
     TreeEstimate out;
     double sum = 0, sum_sq = 0, terms = 0;
     for (double probe = 1; probe <= kMaxProbes; ++probe) {
@@ -646,7 +646,7 @@ TreeEstimate tree_estimate(int bits, int free_bits, ZeroRows zero_rows,
 //   - A walk of at most 2^14 row tests (a fraction of a millisecond) is taken whole: exact.
 //   - Otherwise 1024 seeded uniform indices decide whether every index is a term; if not, the
 //     tree estimate (tree_estimate: Knuth's random descents through the walk's blocks) is taken
-//     when its visits have settled to a standard error of 30%. On tori, grids, bands and coupled
+//     when its visits have settled to a standard error of 50%. On tori, grids, bands and coupled
 //     blocks of order 24–50 and on the random matrices below, visits within 0.85–1.11 of the whole
 //     walk and terms within 0.9–1.37 (tori 8×12 and 10×10: 1.6·10^7 and 3.6·10^7 visits against
 //     1.87·10^7 and 3.22·10^7, in about 0.1 s). The windows below, the estimate before the tree,
@@ -831,9 +831,9 @@ SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a, bool whole) {
     tests = 0;
     term_visits = 0;
     std::uint64_t state = 0x5ca1ab1e;
-    // Either estimate is trusted with the tree's visits known to ±30% (one standard error) or
+    // Either estimate is trusted with the tree's visits known to ±50% (one standard error) or
     // with 64 term visits met in the windows.
-    constexpr double kTrustedTreeError = 0.3, kTrustedTermsMet = 64;
+    constexpr double kTrustedTreeError = 0.5, kTrustedTermsMet = 64;
     constexpr std::uint64_t kPilot = 1024;
     std::uint64_t hits = 0;
     for (std::uint64_t s = 0; s < kPilot; ++s) {

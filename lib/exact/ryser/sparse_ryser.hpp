@@ -88,7 +88,7 @@ struct SparseWalkEstimate {
     /// are exact).
     std::uint64_t windows = 0;
     /// Whether the fractions are known: the whole walk, the tree's probes settled (standard
-    /// error ≤ 30%), or the windows met 64 term visits. Otherwise they are a guess that may
+    /// error ≤ 50%), or the windows met 64 term visits. Otherwise they are a guess that may
     /// miss by orders of magnitude, and the planner says so.
     bool trusted = true;
 };
