@@ -403,12 +403,23 @@ constexpr double kGpuTablesSlowdown = 3.3;
 constexpr double kGpuSparseSetup_s = 0.3;
 // A generated kernel's NVRTC compilation, unless the kernel cache holds it (a hit: under 1 ms).
 constexpr double kGpuGenerateCompile_s = 1.0;  // measured 0.6–1.4 s at n = 36–48
+// Double-double in the generated walk: on the H100, `--precision dd --backend cuda` on a dense
+// random 40×40 real matrix took the generated sparse walk 104.8 s, 14.3 s of it NVRTC's
+// compilation (the double-double code is far larger), so 2.5·10^3 FP64 instructions a step,
+// 59 per row on every row, where this model had read 10 per row on a third of them (275 a
+// step: 11 s), and the plan had preferred it to dense Ryser's dd kernel (predicted 57 s). One
+// measurement: fitted to it, to be refitted on more orders and densities.
+constexpr double kGpuGeneratedDoubleDoubleRow = 59.0;
+constexpr double kGpuGenerateCompileDoubleDouble_s = 14.3;
 
 double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
     const double rate = f.gpus.shared_rate;
     const bool compiles =
         generated && !(skipper ? f.generated_cached_skipper : f.generated_cached_sparyser);
-    const double compile_s = compiles ? kGpuGenerateCompile_s : 0.0;
+    const double compile_s = !compiles ? 0.0
+                             : f.arithmetic == Arithmetic::double_double
+                                 ? kGpuGenerateCompileDoubleDouble_s
+                                 : kGpuGenerateCompile_s;
     if (rate <= 0 || f.order < 2) {
         return std::numeric_limits<double>::infinity();
     }
@@ -437,7 +448,7 @@ double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
                 product = 1.17 * rows;
                 break;
             case Arithmetic::double_double:
-                product = 10.0 * rows;
+                product = generated ? kGpuGeneratedDoubleDoubleRow * n : 10.0 * rows;
                 break;
             case Arithmetic::complex:
                 product = 3.0 * rows;
