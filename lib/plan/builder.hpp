@@ -148,7 +148,15 @@ double planarity_fact(LeafFacts& facts, const Settings& settings, Test test) {
     planar.planar = true;
     // Tested also where the memory limit alone rules the engine out, so that the plan says so.
     planar.max_memory = std::numeric_limits<double>::infinity();
-    const Engine* engine = choose_engine(planar, settings.method, settings.backend);
+    const Engine* engine = nullptr;
+    {
+        // A hypothesis: what its predictions want of the machine-speed probe is not the plan's.
+        std::optional<DeferredProbe> hypothetical;
+        if (DeferredProbe::current() != nullptr) {
+            hypothetical.emplace();
+        }
+        engine = choose_engine(planar, settings.method, settings.backend);
+    }
     if (engine == nullptr || engine->method != Method::planar) {
         return std::numeric_limits<double>::infinity();  // not chosen even if planar
     }

@@ -147,9 +147,12 @@ double cpu_speed_factor(int threads, bool measure = true) {
 /// `seconds` predicted by the constants, on this machine with `threads` threads.
 double on_this_machine(double seconds, int threads) {
     bool measure = seconds >= kCalibrateFrom_s;
-    if (DeferredProbe* deferred = DeferredProbe::current(); measure && deferred != nullptr) {
-        deferred->want();
-        measure = false;
+    if (DeferredProbe* deferred = DeferredProbe::current(); deferred != nullptr) {
+        deferred->consult();
+        if (measure) {
+            deferred->want();
+            measure = false;
+        }
     }
     const double factor = cpu_speed_factor(std::max(1, threads), measure);
     return factor > 0 ? seconds * factor : seconds;

@@ -41,10 +41,15 @@ public:
     /// The innermost one on this thread, or none.
     static DeferredProbe* current() noexcept;
     void want() noexcept { wanted_ = true; }
+    /// Whether a prediction was scaled by this machine's speed (or would have been, had it been
+    /// measured): such a prediction changes with the probe, however small.
+    bool consulted() const noexcept { return consulted_; }
+    void consult() noexcept { consulted_ = true; }
 
 private:
     DeferredProbe* outer_;
     bool wanted_ = false;
+    bool consulted_ = false;
 };
 
 /// FP64 throughput and multiprocessors of the GPUs a count uses.

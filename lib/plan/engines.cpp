@@ -470,24 +470,26 @@ const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backe
         std::any_of(engines().begin(), engines().end(),
                     [&](const Engine& e) { return polynomial(e) && candidate(e); });
     // Predictions made under a DeferredProbe each under their own, so that the probe is asked
-    // for only where it can change the choice: by the chosen engine, or by one that would win
-    // on a machine kFastestSpeedFactor the model's time (torus:8x16: SkipPer's 30 s against the
-    // frontier's 0.02 s asked for 0.3 s of probe).
+    // for only where it can change the plan: by the chosen engine, or by another where the
+    // chosen one's prediction is scaled by this machine's speed too, or could lose to it on a
+    // machine kFastestSpeedFactor the model's time (torus:8x16: SkipPer's 30 s against the
+    // frontier's 0.016 s, which the probe does not scale, asked for 0.3 s of probe).
     DeferredProbe* const outer = DeferredProbe::current();
     const Engine* best = nullptr;
     double best_s = std::numeric_limits<double>::infinity();
-    bool best_wanted = false;
+    bool best_wanted = false, best_consulted = false, any_wanted = false;
     double fastest_wanting_s = std::numeric_limits<double>::infinity();
     for (const Engine& e : engines()) {
         if (!candidate(e) || (avoid_walks && walks(e))) {
             continue;
         }
         double s = 0;
-        bool wanted_probe = false;
+        bool wanted_probe = false, consulted = false;
         if (outer != nullptr) {
             const DeferredProbe own;
             s = e.predict_s(facts);
             wanted_probe = own.wanted();
+            consulted = own.consulted();
         } else {
             s = e.predict_s(facts);
         }
@@ -503,12 +505,20 @@ const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backe
             best = &e;
             best_s = s;
             best_wanted = wanted_probe;
+            best_consulted = consulted;
         } else if (wanted_probe) {
             fastest_wanting_s = std::min(fastest_wanting_s, s);
         }
+        any_wanted = any_wanted || wanted_probe;
     }
-    if (outer != nullptr && (best_wanted || kFastestSpeedFactor * fastest_wanting_s < best_s)) {
-        outer->want();
+    if (outer != nullptr) {
+        if (best_consulted) {
+            outer->consult();
+        }
+        if (best_wanted || (any_wanted && best_consulted) ||
+            kFastestSpeedFactor * fastest_wanting_s < best_s) {
+            outer->want();
+        }
     }
     return best;
 }
