@@ -465,10 +465,10 @@ const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backe
     };
     // An untrusted walk estimate may be off by orders of magnitude (tori: 0.3 ms predicted for
     // minutes): where a polynomial engine applies, its cost is known and the walks give way.
-    const bool avoid_walks =
-        !facts.walk_trusted && method == Method::automatic &&
-        std::any_of(engines().begin(), engines().end(),
-                    [&](const Engine& e) { return polynomial(e) && candidate(e); });
+    const bool avoid_walks = !facts.walk_trusted && method == Method::automatic &&
+                             std::any_of(engines().begin(), engines().end(), [&](const Engine& e) {
+                                 return polynomial(e) && candidate(e);
+                             });
     // Predictions made under a DeferredProbe each under their own, so that the probe is asked
     // for only where it can change the plan: by the chosen engine, or by another where the
     // chosen one's prediction is scaled by this machine's speed too, or could lose to it on a

@@ -592,8 +592,8 @@ TreeEstimate tree_estimate(int bits, int free_bits, ZeroRows zero_rows,
                 if (child > 0) {
                     const std::uint64_t entered = std::uint64_t{1} << (b + lowest_set_bit(child));
                     for (std::uint64_t z = zeros; z != 0 && !skipped; z &= z - 1) {
-                        skipped = (row_mask[static_cast<std::size_t>(lowest_set_bit(z))] &
-                                   entered) == 0;
+                        skipped =
+                            (row_mask[static_cast<std::size_t>(lowest_set_bit(z))] & entered) == 0;
                     }
                     if (skipped && b + 1 < bits) {
                         skipped = zero_rows(b + 1, gray(p - 1) << (b + 1)) == 0;
@@ -649,11 +649,11 @@ TreeEstimate tree_estimate(int bits, int free_bits, ZeroRows zero_rows,
 //     when its visits have settled to a standard error of 50%. On tori, grids, bands and coupled
 //     blocks of order 24–50 and on the random matrices below, visits within 0.85–1.11 of the whole
 //     walk and terms within 0.9–1.37 (tori 8×12 and 10×10: 1.6·10^7 and 3.6·10^7 visits against
-//     1.87·10^7 and 3.22·10^7, in about 0.1 s). The windows below, the estimate before the tree,
-//     met no term on those two tori (10^−7 of the indices, in clusters) and read 0: SkipPer was
-//     predicted 0.3 ms for a count of 1–2.5 s (8×16: minutes).
-//   - Where the probes have not settled, the pilot's rough term fraction sizes the windows to about 16 expected terms (at most
-//     2^(n−1−22) indices). The windows go one per stratum of the 12 highest Gray bits, in
+//     1.87·10^7 and 3.22·10^7, in 0.03–0.05 s). The windows below, the estimate before the
+//     tree, met no term on those two tori (10^−7 of the indices, in clusters) and read 0: SkipPer
+//     was predicted 0.3 ms for a count of 1–2.5 s (8×16: minutes).
+//   - Where the probes have not settled, the pilot's rough term fraction sizes the windows to
+//     about 16 expected terms (at most 2^(n−1−22) indices). The windows go one per stratum of the 12 highest Gray bits, in
 //     bit-reversed order, each at a seeded random place inside its stratum; the estimate stops
 //     where they cover the strata evenly (2^p windows, or whole rounds of 4096), once the row
 //     tests reach 1/256 of the walk's estimated visits (its run costs more than that), at least
@@ -842,17 +842,19 @@ SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a, bool whole) {
     if (hits == kPilot) {
         return out;  // no zero seen: every index is a term and a visit
     }
-    const TreeEstimate tree = tree_estimate(bits, lowest_set_bit(block), [&](int level,
-                                                                          std::uint64_t g) {
-        std::uint64_t zeros = 0;
-        for (const std::size_t e : tested_at[static_cast<std::size_t>(level)]) {
-            zeros |= __builtin_popcountll(g & test_mask[e]) == test_count[e] ? test_bit[e] : 0;
-        }
-        for (const vertex_t i : rows_at[static_cast<std::size_t>(level)]) {
-            zeros |= row_is_zero(i, g) ? std::uint64_t{1} << i : 0;
-        }
-        return zeros;
-    }, row_mask, state);
+    const TreeEstimate tree = tree_estimate(
+        bits, lowest_set_bit(block),
+        [&](int level, std::uint64_t g) {
+            std::uint64_t zeros = 0;
+            for (const std::size_t e : tested_at[static_cast<std::size_t>(level)]) {
+                zeros |= __builtin_popcountll(g & test_mask[e]) == test_count[e] ? test_bit[e] : 0;
+            }
+            for (const vertex_t i : rows_at[static_cast<std::size_t>(level)]) {
+                zeros |= row_is_zero(i, g) ? std::uint64_t{1} << i : 0;
+            }
+            return zeros;
+        },
+        row_mask, state);
     if (tree.relative_error <= kTrustedTreeError) {
         out.visit_fraction = std::min(1.0, tree.visits / static_cast<double>(steps));
         out.term_fraction = std::min(1.0, tree.terms / static_cast<double>(steps));

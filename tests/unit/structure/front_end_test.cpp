@@ -364,14 +364,14 @@ TEST(FrontEnd, AnUntrustedWalkEstimateGivesWayToAPolynomialEngine) {
     };
     ASSERT_LT(plan::skipper_seconds(facts), plan::frontier_seconds(facts));
     EXPECT_EQ(chosen(), "skipper");
-    EXPECT_EQ(plan::engine_choice_detail(facts, plan::choose_engine(facts, Method::automatic,
-                                                                    Backend::cpu)),
+    EXPECT_EQ(plan::engine_choice_detail(
+                  facts, plan::choose_engine(facts, Method::automatic, Backend::cpu)),
               "");
     facts.walk_trusted = false;
     EXPECT_EQ(chosen(), "frontier");
     // --explain says why.
-    EXPECT_EQ(plan::engine_choice_detail(facts, plan::choose_engine(facts, Method::automatic,
-                                                                    Backend::cpu)),
+    EXPECT_EQ(plan::engine_choice_detail(
+                  facts, plan::choose_engine(facts, Method::automatic, Backend::cpu)),
               "width 16; SkipPer's walk estimate untrusted: few terms met");
     // Asked for by name, SkipPer is still planned.
     const plan::Engine* named = plan::choose_engine(facts, Method::skipper, Backend::cpu);
