@@ -148,7 +148,15 @@ double planarity_fact(LeafFacts& facts, const Settings& settings, Test test) {
     planar.planar = true;
     // Tested also where the memory limit alone rules the engine out, so that the plan says so.
     planar.max_memory = std::numeric_limits<double>::infinity();
-    const Engine* engine = choose_engine(planar, settings.method, settings.backend);
+    const Engine* engine = nullptr;
+    {
+        // A hypothesis: what its predictions want of the machine-speed probe is not the plan's.
+        std::optional<DeferredProbe> hypothetical;
+        if (DeferredProbe::current() != nullptr) {
+            hypothetical.emplace();
+        }
+        engine = choose_engine(planar, settings.method, settings.backend);
+    }
     if (engine == nullptr || engine->method != Method::planar) {
         return std::numeric_limits<double>::infinity();  // not chosen even if planar
     }
@@ -330,6 +338,7 @@ private:
                 facts.sub_bits = walk.sub_bits;
                 facts.dynamic_rows = walk.dynamic_rows;
                 facts.tested_rows = walk.tested_rows;
+                facts.walk_trusted = walk.trusted;
             }
         }
         if (settings_.precision == Precision::exact) {
@@ -374,9 +383,7 @@ private:
         const Engine* engine =
             choose_leaf_engine(facts, settings_, untested_planar_s, "planar", node,
                                [&] { return no_engine_reason(a.rows(), facts); });
-        if (engine && engine->method == Method::frontier) {
-            node.detail = "width " + std::to_string(facts.frontier_width);
-        }
+        node.detail = engine_choice_detail(facts, engine);
         node.matrix = std::move(a);
         return node;
     }

@@ -139,7 +139,7 @@ double cpu_speed_factor(int threads, bool measure = true) {
     const double reference =
         std::ldexp((threads == 1 ? kProbeReference_ns : kProbeReferenceThreads_ns) * 1e-9, n - 1) /
         threads;
-    const double factor = std::clamp(seconds / reference, 0.5, 8.0);
+    const double factor = std::clamp(seconds / reference, kFastestSpeedFactor, 8.0);
     factors.emplace(threads, factor);
     return factor;
 }
@@ -147,9 +147,12 @@ double cpu_speed_factor(int threads, bool measure = true) {
 /// `seconds` predicted by the constants, on this machine with `threads` threads.
 double on_this_machine(double seconds, int threads) {
     bool measure = seconds >= kCalibrateFrom_s;
-    if (DeferredProbe* deferred = DeferredProbe::current(); measure && deferred != nullptr) {
-        deferred->want();
-        measure = false;
+    if (DeferredProbe* deferred = DeferredProbe::current(); deferred != nullptr) {
+        deferred->consult();
+        if (measure) {
+            deferred->want();
+            measure = false;
+        }
     }
     const double factor = cpu_speed_factor(std::max(1, threads), measure);
     return factor > 0 ? seconds * factor : seconds;
@@ -403,12 +406,23 @@ constexpr double kGpuTablesSlowdown = 3.3;
 constexpr double kGpuSparseSetup_s = 0.3;
 // A generated kernel's NVRTC compilation, unless the kernel cache holds it (a hit: under 1 ms).
 constexpr double kGpuGenerateCompile_s = 1.0;  // measured 0.6–1.4 s at n = 36–48
+// Double-double in the generated walk: on the H100, `--precision dd --backend cuda` on a dense
+// random 40×40 real matrix took the generated sparse walk 104.8 s, 14.3 s of it NVRTC's
+// compilation (the double-double code is far larger), so 2.5·10^3 FP64 instructions a step,
+// 59 per row on every row, where this model had read 10 per row on a third of them (275 a
+// step: 11 s), and the plan had preferred it to dense Ryser's dd kernel (predicted 57 s). One
+// measurement: fitted to it, to be refitted on more orders and densities.
+constexpr double kGpuGeneratedDoubleDoubleRow = 59.0;
+constexpr double kGpuGenerateCompileDoubleDouble_s = 14.3;
 
 double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
     const double rate = f.gpus.shared_rate;
     const bool compiles =
         generated && !(skipper ? f.generated_cached_skipper : f.generated_cached_sparyser);
-    const double compile_s = compiles ? kGpuGenerateCompile_s : 0.0;
+    const double compile_s = !compiles ? 0.0
+                             : f.arithmetic == Arithmetic::double_double
+                                 ? kGpuGenerateCompileDoubleDouble_s
+                                 : kGpuGenerateCompile_s;
     if (rate <= 0 || f.order < 2) {
         return std::numeric_limits<double>::infinity();
     }
@@ -437,7 +451,7 @@ double gpu_sparse_seconds(const LeafFacts& f, bool skipper, bool generated) {
                 product = 1.17 * rows;
                 break;
             case Arithmetic::double_double:
-                product = 10.0 * rows;
+                product = generated ? kGpuGeneratedDoubleDoubleRow * n : 10.0 * rows;
                 break;
             case Arithmetic::complex:
                 product = 3.0 * rows;

@@ -23,6 +23,10 @@ enum class Arithmetic { exact, double_precision, double_double, complex };
 /// Ryser, longer than such a count).
 inline constexpr double kProbeFrom_s = 0.01;
 
+/// The fastest this machine is taken to be against the model's (the probe's factor is clamped
+/// there): a prediction that wants the probe but loses by more than this cannot win with it.
+inline constexpr double kFastestSpeedFactor = 0.5;
+
 /// While one is alive on this thread, predictions do not run the machine-speed probe: they use
 /// the speed measured earlier in this process, or the model's own, and note that they wanted
 /// the probe. The planner plans under one first, and plans again without it only when the plan
@@ -37,10 +41,15 @@ public:
     /// The innermost one on this thread, or none.
     static DeferredProbe* current() noexcept;
     void want() noexcept { wanted_ = true; }
+    /// Whether a prediction was scaled by this machine's speed (or would have been, had it been
+    /// measured): such a prediction changes with the probe, however small.
+    bool consulted() const noexcept { return consulted_; }
+    void consult() noexcept { consulted_ = true; }
 
 private:
     DeferredProbe* outer_;
     bool wanted_ = false;
+    bool consulted_ = false;
 };
 
 /// FP64 throughput and multiprocessors of the GPUs a count uses.
@@ -94,6 +103,9 @@ struct LeafFacts {
     int sub_bits = 0;  ///< the 0-1 path's sub-blocks (SparseWalkEstimate)
     int dynamic_rows = 0;
     int tested_rows = 0;  ///< the 0-1 path's rows a visit tests (those that can be zero)
+    /// Whether the walk's fractions are known (SparseWalkEstimate::trusted); where not, the
+    /// planner prefers an engine whose cost is known (choose_engine) and --explain says so.
+    bool walk_trusted = true;
     /// Whether the sparse GPU engines' generated kernels for this leaf are compiled already (in
     /// this process or the disk cache: exact::sparse_generated_cached), in SpaRyser's and in
     /// SkipPer's column order; then their predictions leave NVRTC's compilation out.

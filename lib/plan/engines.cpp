@@ -1,5 +1,6 @@
 #include "plan/engines.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -449,28 +450,89 @@ const std::vector<Engine>& engines() {
 constexpr double kNoGpuPenalty_s = 1e300;
 
 const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backend) {
-    const Engine* best = nullptr;
-    double best_s = std::numeric_limits<double>::infinity();
-    for (const Engine& e : engines()) {
+    auto candidate = [&](const Engine& e) {
         const bool wanted = method == Method::automatic ? e.automatic : e.method == method;
         const bool allowed = backend == Backend::automatic || e.backend == backend ||
                              (backend == Backend::cuda && e.backend == Backend::cpu);
-        if (!wanted || !allowed || e.problem != facts.problem || !e.applies(facts) ||
-            (facts.certified && !e.certifies)) {
+        return wanted && allowed && e.problem == facts.problem && e.applies(facts) &&
+               (!facts.certified || e.certifies);
+    };
+    auto polynomial = [](const Engine& e) {
+        return e.method == Method::frontier || e.method == Method::planar;
+    };
+    auto walks = [](const Engine& e) {
+        return e.method == Method::skipper || e.method == Method::sparyser;
+    };
+    // An untrusted walk estimate may be off by orders of magnitude (tori: 0.3 ms predicted for
+    // minutes): where a polynomial engine applies, its cost is known and the walks give way.
+    const bool avoid_walks = !facts.walk_trusted && method == Method::automatic &&
+                             std::any_of(engines().begin(), engines().end(), [&](const Engine& e) {
+                                 return polynomial(e) && candidate(e);
+                             });
+    // Predictions made under a DeferredProbe each under their own, so that the probe is asked
+    // for only where it can change the plan: by the chosen engine, or by another where the
+    // chosen one's prediction is scaled by this machine's speed too, or could lose to it on a
+    // machine kFastestSpeedFactor the model's time (torus:8x16: SkipPer's 30 s against the
+    // frontier's 0.016 s, which the probe does not scale, asked for 0.3 s of probe).
+    DeferredProbe* const outer = DeferredProbe::current();
+    const Engine* best = nullptr;
+    double best_s = std::numeric_limits<double>::infinity();
+    bool best_wanted = false, best_consulted = false, any_wanted = false;
+    double fastest_wanting_s = std::numeric_limits<double>::infinity();
+    for (const Engine& e : engines()) {
+        if (!candidate(e) || (avoid_walks && walks(e))) {
             continue;
         }
-        double s = e.predict_s(facts);
+        double s = 0;
+        bool wanted_probe = false, consulted = false;
+        if (outer != nullptr) {
+            const DeferredProbe own;
+            s = e.predict_s(facts);
+            wanted_probe = own.wanted();
+            consulted = own.consulted();
+        } else {
+            s = e.predict_s(facts);
+        }
         if (backend == Backend::cuda && e.backend != Backend::cuda) {
             // Asked for GPUs: a GPU engine wherever one applies (the fastest predicted), a CPU
             // engine only where none does.
             s += kNoGpuPenalty_s;
         }
         if (best == nullptr || s < best_s) {
+            if (best_wanted) {
+                fastest_wanting_s = std::min(fastest_wanting_s, best_s);
+            }
             best = &e;
             best_s = s;
+            best_wanted = wanted_probe;
+            best_consulted = consulted;
+        } else if (wanted_probe) {
+            fastest_wanting_s = std::min(fastest_wanting_s, s);
+        }
+        any_wanted = any_wanted || wanted_probe;
+    }
+    if (outer != nullptr) {
+        if (best_consulted) {
+            outer->consult();
+        }
+        if (best_wanted || (any_wanted && best_consulted) ||
+            kFastestSpeedFactor * fastest_wanting_s < best_s) {
+            outer->want();
         }
     }
     return best;
+}
+
+std::string engine_choice_detail(const LeafFacts& facts, const Engine* chosen) {
+    std::string detail;
+    if (chosen != nullptr && chosen->method == Method::frontier) {
+        detail = "width " + std::to_string(facts.frontier_width);
+    }
+    if (!facts.walk_trusted) {
+        detail += std::string(detail.empty() ? "" : "; ") +
+                  "SkipPer's walk estimate untrusted: few terms met";
+    }
+    return detail;
 }
 
 void generated_kernel_facts(const DenseMatrix<std::int64_t>& a, Precision precision,

@@ -41,7 +41,13 @@ const std::vector<Engine>& engines();
 /// The engine for a leaf (facts.problem): among the engines `method` names (all automatic ones
 /// for Method::automatic) on the allowed backends, the cheapest applicable one. Backend::cuda
 /// prefers a GPU engine whenever one applies. nullptr when none applies.
+/// An untrusted walk estimate (LeafFacts::walk_trusted) makes SkipPer and SpaRyser give way to
+/// a polynomial engine that applies (their cost is known).
 const Engine* choose_engine(const LeafFacts& facts, Method method, Backend backend);
+
+/// What --explain says of a leaf's engine choice beyond its name: the frontier's width, and
+/// that the walk estimate was not trusted ("" when there is nothing to say).
+std::string engine_choice_detail(const LeafFacts& facts, const Engine* chosen);
 
 /// The engine called `name` for `problem` (InternalError if there is none).
 const Engine& engine_named(const std::string& name, Problem problem);

@@ -49,6 +49,14 @@ const std::vector<std::string> kDefaultCases = {
     "grid:20x24",
     "torus:10x14",
     "grid:60x60",
+    // Structured inputs, where sampled walk estimates break (issue 32): SkipPer's estimate read
+    // 0 on the first three, and the plan was SkipPer (0.3 ms predicted, 0.9 s to minutes).
+    "torus:8x12",
+    "torus:10x10",
+    "torus:8x16",
+    "torus:14x14",
+    "grid:16x16",
+    "grid:10x40",
 };
 
 struct Options {

@@ -83,9 +83,14 @@ struct SparseWalkEstimate {
     int dynamic_rows = 0;
     /// The 0-1 path's rows that can be zero (even y(∅) ≤ 0): those a visit tests.
     int tested_rows = 0;
-    /// Windows of the Gray code walked to estimate the fractions; 0 when the whole walk was taken
-    /// (then they are exact).
+    /// Samples taken to estimate the fractions (the tree's probes, or the windows of the Gray
+    /// code walked where the probes did not settle); 0 when the whole walk was taken (then they
+    /// are exact).
     std::uint64_t windows = 0;
+    /// Whether the fractions are known: the whole walk, the tree's probes settled (standard
+    /// error ≤ 50%), or the windows met 64 term visits. Otherwise they are a guess that may
+    /// miss by orders of magnitude, and the planner says so.
+    bool trusted = true;
 };
 
 /// Estimates SkipPer's walk (SkipOrder, its jump rule, exact zero tests on the entries) from

@@ -17,6 +17,7 @@
 #include "numeric/crt.hpp"
 #include "numeric/montgomery.hpp"
 #include "numeric/primes.hpp"
+#include "pmcount/generate.hpp"
 #include "support/engine_run.hpp"
 #include "support/random_matrices.hpp"
 
@@ -277,6 +278,70 @@ TEST(SparseWalkEstimate, WindowsAgreeWithTheWholeWalk) {
         EXPECT_GT(sampled.windows, 0U) << c.name;
         EXPECT_NEAR(sampled.term_fraction / whole.term_fraction, 1.0, 0.25) << c.name;
         EXPECT_NEAR(sampled.visit_fraction / whole.visit_fraction, 1.0, 0.25) << c.name;
+    }
+}
+
+/// The 0-1 biadjacency matrix of `g`.
+DenseMatrix<std::int64_t> biadjacency(const BipartiteGraph& g) {
+    DenseMatrix<std::int64_t> a(g.n_left(), g.n_right());
+    for (const auto& [u, v] : g.edges()) {
+        a(u, v) = 1;
+    }
+    return a;
+}
+
+TEST(SparseWalkEstimate, HoldsOnStructuredMatrices) {
+    // Tori, grids, bands and coupled blocks, where the terms gather in a few regions: the
+    // estimate's visits and terms (what the planner predicts SkipPer's time from) against the
+    // whole walk's, within 3× (measured 0.85–1.01 for visits, 0.92–1.01 for terms). Before the
+    // tree estimate the windows met no term on the 8×12 torus (1.9·10^7 visits) and read 0: its
+    // count, predicted 0.3 ms, took 0.9 s, and 8×16's minutes.
+    struct Case {
+        DenseMatrix<std::int64_t> a;
+        const char* name;
+    };
+    auto band = [](int n, int half_width) {
+        DenseMatrix<std::int64_t> a(n, n);
+        for (int i = 0; i < n; ++i) {
+            for (int j = std::max(0, i - half_width); j <= std::min(n - 1, i + half_width); ++j) {
+                a(i, j) = 1;
+            }
+        }
+        return a;
+    };
+    auto coupled_blocks = [](int n, int size) {  // dense blocks, each tied to the next
+        DenseMatrix<std::int64_t> a(n, n);
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                a(i, j) = i / size == j / size ? 1 : 0;
+            }
+        }
+        for (int b = 0; b < n / size; ++b) {
+            a(b * size, ((b + 1) % (n / size)) * size + 1) = 1;
+        }
+        return a;
+    };
+    const std::vector<Case> cases = {
+        {biadjacency(torus_graph(8, 12)), "torus 8x12"},
+        {biadjacency(torus_graph(8, 10)), "torus 8x10"},
+        {biadjacency(torus_graph(6, 12)), "torus 6x12"},
+        {biadjacency(torus_graph(8, 8)), "torus 8x8"},
+        {biadjacency(grid_graph(8, 8)), "grid 8x8"},
+        {biadjacency(grid_graph(6, 10)), "grid 6x10"},
+        {band(44, 3), "band n=44 half-width 3"},
+        {coupled_blocks(24, 4), "coupled blocks 6 of 4"},
+        {coupled_blocks(30, 5), "coupled blocks 6 of 5"},
+    };
+    for (const Case& c : cases) {
+        const SparseWalkEstimate whole = estimate_sparse_walk(c.a, true);
+        const SparseWalkEstimate sampled = estimate_sparse_walk(c.a);
+        ASSERT_GT(whole.term_fraction, 0) << c.name;
+        EXPECT_GT(sampled.windows, 0U) << c.name;
+        EXPECT_TRUE(sampled.trusted) << c.name;
+        const double visits = sampled.visit_fraction / whole.visit_fraction;
+        const double terms = sampled.term_fraction / whole.term_fraction;
+        EXPECT_TRUE(visits >= 1.0 / 3 && visits <= 3) << c.name << ": visits " << visits;
+        EXPECT_TRUE(terms >= 1.0 / 3 && terms <= 3) << c.name << ": terms " << terms;
     }
 }
 

@@ -340,6 +340,91 @@ TEST(FrontEnd, AnEngineOverTheMemoryLimitGivesWayToOneThatFits) {
     EXPECT_EQ(chosen(), "none");
 }
 
+TEST(FrontEnd, AnUntrustedWalkEstimateGivesWayToAPolynomialEngine) {
+    // A leaf where SkipPer's walk estimate met almost no term (as the windows did on tori of
+    // order 48: 0.3 ms predicted for 0.9 s): trusted, the estimate makes SkipPer the plan;
+    // untrusted, the frontier engine, whose cost is known, takes the leaf.
+    plan::LeafFacts facts;
+    facts.order = 48;
+    facts.nnz = 192;
+    facts.binary = true;
+    facts.binary_walk = true;
+    facts.arithmetic = plan::Arithmetic::exact;
+    facts.primes = 2;
+    facts.tested_rows = 48;
+    facts.visit_fraction = facts.term_fraction = 1e-12;
+    facts.frontier_width = 16;
+    facts.frontier_slots = 18;
+    facts.frontier_states = 2e6;
+    facts.frontier_peak_states = 2e4;
+    facts.bound_log2 = 40;
+    const auto chosen = [&] {
+        const plan::Engine* e = plan::choose_engine(facts, Method::automatic, Backend::cpu);
+        return e == nullptr ? std::string("none") : std::string(e->name);
+    };
+    ASSERT_LT(plan::skipper_seconds(facts), plan::frontier_seconds(facts));
+    EXPECT_EQ(chosen(), "skipper");
+    EXPECT_EQ(plan::engine_choice_detail(
+                  facts, plan::choose_engine(facts, Method::automatic, Backend::cpu)),
+              "");
+    facts.walk_trusted = false;
+    EXPECT_EQ(chosen(), "frontier");
+    // --explain says why.
+    EXPECT_EQ(plan::engine_choice_detail(
+                  facts, plan::choose_engine(facts, Method::automatic, Backend::cpu)),
+              "width 16; SkipPer's walk estimate untrusted: few terms met");
+    // Asked for by name, SkipPer is still planned.
+    const plan::Engine* named = plan::choose_engine(facts, Method::skipper, Backend::cpu);
+    ASSERT_NE(named, nullptr);
+    EXPECT_EQ(std::string(named->name), "skipper");
+}
+
+TEST(FrontEnd, DoubleDoubleOnADenseMatrixPredictsTheDenseGpuKernelFaster) {
+    // --precision dd --backend cuda on a dense random 40×40 real matrix: the H100 took the
+    // generated sparse walk 104.8 s (14.3 s compiling), predicted 11 s, and the plan preferred
+    // it to dense Ryser's kernel (predicted 57 s). The GPU engines need a GPU to be chosen
+    // (choose_engine), so their predictions are compared here, on one H100's throughput.
+    DeviceInfo h100;
+    h100.compute_major = 9;
+    h100.multiprocessors = 132;
+    plan::LeafFacts facts;
+    facts.order = 40;
+    facts.nnz = 1600;
+    facts.arithmetic = plan::Arithmetic::double_double;
+    facts.gpus = plan::gpu_throughput({h100}, {}, 1, 1, false);
+    facts.entries_per_step = 40;  // every column full
+    const double dense = plan::gpu_ryser_seconds(facts);
+    for (const bool cached : {false, true}) {
+        facts.generated_cached_sparyser = facts.generated_cached_skipper = cached;
+        for (const bool skipper : {false, true}) {
+            for (const bool generated : {false, true}) {
+                EXPECT_LT(dense, plan::gpu_sparse_seconds(facts, skipper, generated))
+                    << "skipper " << skipper << " generated " << generated << " cached " << cached;
+            }
+        }
+    }
+    // Uncached, the generated walk's prediction is the measured 104.8 s within 10%.
+    facts.generated_cached_sparyser = false;
+    EXPECT_NEAR(plan::gpu_sparse_seconds(facts, false, true) / 104.8, 1.0, 0.1);
+}
+
+TEST(FrontEnd, ToriGoToTheFrontierEngine) {
+    // SkipPer's walk on tori of order 48–64 takes 0.9 s to minutes (8×12: 1.9·10^7 visits) and
+    // the frontier engine 0.1 s; the walk estimate read 0 there (no term met) and the plan was
+    // SkipPer, predicted 0.3 ms. The tree estimate sees the walk.
+    CountOptions options;
+    options.explain_only = true;
+    options.threads = 2;
+    for (const auto& [rows, cols] : {std::pair{8, 12}, std::pair{10, 10}, std::pair{8, 16}}) {
+        const CountResult r = count_perfect_matchings(torus_graph(rows, cols), options);
+        EXPECT_EQ(only_leaf_engine(r), "frontier") << rows << "x" << cols << "\n"
+                                                   << r.structure.plan_text;
+        // SkipPer's prediction (seconds to minutes) asks for this machine's speed, but cannot
+        // win at any speed: no probe (it was 0.3 s of 8×16's 0.65 s on the loaded 2-core machine).
+        EXPECT_FALSE(r.structure.machine_speed_measured) << rows << "x" << cols;
+    }
+}
+
 TEST(FrontEnd, FloatingPrecisionRefusesIntegersWithoutAnExactDouble) {
     DenseMatrix<std::int64_t> a(3, 3, 1);
     a(1, 2) = (std::int64_t{1} << 53) + 1;
