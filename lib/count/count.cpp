@@ -24,6 +24,8 @@
 #include "exact/chunked_run.hpp"
 #include "exact/ryser/ryser_gpu.hpp"
 #include "exact/ryser/ryser_kernel.hpp"
+#include "numeric/cpp_int_bridge.hpp"
+#include "numeric/scaled.hpp"
 #include "plan/plan.hpp"
 #include "pmcount/build_info.hpp"
 #include "pmcount/distributed.hpp"
@@ -587,6 +589,116 @@ CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& ma
     return first;
 }
 
+/// `r` (the permanent of a matrix) divided by k! (k ≥ 2): exactly for integers; in floating
+/// point by 2, 3, ..., k in turn, each quotient rounded once (relative error ≤ u = 2^-53 in
+/// every component), so the stated error grows by ≤ 1.01·(k − 1)·u·|quotient|: a bound stays a
+/// bound.
+void divide_by_factorial(CountResult& r, int k) {
+    if (r.explained_only) {
+        return;
+    }
+    if (r.is_exact) {
+        numeric::cpp_int factorial = 1;
+        for (int j = 2; j <= k; ++j) {
+            factorial *= j;
+        }
+        const numeric::cpp_int value = numeric::to_cpp_int(r.exact);
+        if (value % factorial != 0) {
+            throw InternalError("the permanent of the square extension, " + r.exact.to_string() +
+                                ", is not a multiple of " + std::to_string(k) + "!");
+        }
+        r.exact = numeric::from_cpp_int(value / factorial);
+        r.value = r.exact.to_double();
+        r.complex_value = r.value;
+        r.log10_abs = r.exact.log10_abs();
+        r.sign = r.exact.sign();
+        return;
+    }
+    using numeric::Scaled;
+    Scaled value = Scaled::from(r.mantissa, r.exponent2);
+    Scaled error = Scaled::from(r.abs_error);
+    for (int j = 2; j <= k; ++j) {
+        value = Scaled::from(value.mantissa / static_cast<double>(j), value.exponent);
+        // Rounded up: two roundings of 2^-53 each are outweighed by the factor 1 + 2^-50.
+        error =
+            Scaled::from(error.mantissa / static_cast<double>(j) * (1 + 0x1p-50), error.exponent);
+    }
+    const double rounding = 1.01 * (k - 1) * 0x1p-53;
+    error = error + Scaled::from(std::abs(value.mantissa) * rounding, value.exponent);
+    r.mantissa = value.mantissa;
+    r.exponent2 = value.exponent;
+    r.complex_value = value.value();
+    r.value = r.complex_value.real();
+    r.log10_abs = value.log2_abs() * std::log10(2.0);
+    r.sign = value.mantissa.real() > 0 ? 1 : (value.mantissa.real() < 0 ? -1 : 0);
+    r.abs_error = error.value().real();
+    if (r.abs_error == 0 && !error.is_zero()) {
+        r.abs_error = std::numeric_limits<double>::denorm_min();  // still a bound
+    }
+    r.rel_error = value.is_zero()
+                      ? (error.is_zero() ? 0.0 : std::numeric_limits<double>::infinity())
+                      : std::exp2(error.log2_abs() - value.log2_abs());
+}
+
+/// The permanent of a non-square matrix: for m < n rows, the sum over the injective maps σ of
+/// its rows into its columns of Π_i a_{i,σ(i)}; for m > n that of its transpose. Appending
+/// n − m rows of ones J gives a square matrix whose every permutation is such a map completed
+/// by one of the (n − m)! orderings of the columns it misses, so
+///     perm([A; J]) = (n − m)! · perm(A)
+/// (Ryser 1963, Combinatorial Mathematics, ch. 2, §3). The extension goes through the planner
+/// and every square engine, arithmetic and backend as it is (exact integers by multi-modular
+/// CRT, then an exact division), at the cost of a permanent of order n: O(2^n·n) dense Ryser,
+/// whatever m. A 0×n matrix has permanent 1 (the empty map), counted as the 0×0 matrix.
+template <class T>
+CountResult rectangular_permanent(ValueKind kind, const SparseMatrix<T>& matrix,
+                                  const CountOptions& options) {
+    const bool transposed = matrix.rows() > matrix.cols();
+    const vertex_t m = std::min(matrix.rows(), matrix.cols());
+    const vertex_t n = std::max(matrix.rows(), matrix.cols());
+    const std::string shape = std::to_string(matrix.rows()) + "×" + std::to_string(matrix.cols());
+    std::vector<Triplet<T>> entries;
+    if (m > 0) {
+        detail::require_memory(
+            (static_cast<double>(matrix.nnz()) + static_cast<double>(n - m) * n) *
+                sizeof(Triplet<T>) * 4,
+            options.max_memory, "the square extension of the " + shape + " matrix needs",
+            "its permanent is that of a " + std::to_string(n) + "×" + std::to_string(n) +
+                " matrix divided by " + std::to_string(n - m) + "!");
+        entries.reserve(static_cast<std::size_t>(matrix.nnz()) +
+                        static_cast<std::size_t>(n - m) * static_cast<std::size_t>(n));
+        for (const auto& t : matrix.triplets()) {
+            entries.push_back(transposed ? Triplet<T>{t.col, t.row, t.value} : t);
+        }
+        for (vertex_t row = m; row < n; ++row) {
+            for (vertex_t col = 0; col < n; ++col) {
+                entries.push_back({row, col, T{1}});
+            }
+        }
+    }
+    const vertex_t order = m > 0 ? n : 0;
+    CountResult r = count_matrix(kind, SparseMatrix<T>(order, order, std::move(entries)),
+                                 plan::Problem::permanent, transposed ? "column" : "row",
+                                 transposed ? "row" : "column", options);
+    if (m > 0) {
+        divide_by_factorial(r, n - m);
+    }
+    if (transposed) {
+        // The extension's rows are the matrix's columns: a Hall witness would name the wrong
+        // lines (the note says it in words).
+        r.structure.hall_rows.clear();
+        r.structure.hall_cols.clear();
+    }
+    const std::string k = std::to_string(n - m);
+    std::string how = "the permanent of the " + shape + " matrix is " +
+                      (transposed ? "that of its transpose, " : "");
+    how += m == 0 ? "1 (the empty map of no rows)"
+                  : "that of the " + std::to_string(n) + "×" + std::to_string(n) +
+                        " matrix made by appending " + k + (n - m == 1 ? " row" : " rows") +
+                        " of ones, divided by " + k + "!";
+    r.note = r.note.empty() || m == 0 ? how : how + "; " + r.note;
+    return r;
+}
+
 template <class T>
 ValueKind kind_of() {
     if constexpr (std::is_same_v<T, std::int64_t>) {
@@ -745,6 +857,9 @@ CountResult count_cycle_covers(const Digraph& graph, const CountOptions& options
 
 template <class T>
 CountResult permanent(const SparseMatrix<T>& matrix, const CountOptions& options) {
+    if (!matrix.is_square()) {
+        return rectangular_permanent(kind_of<T>(), matrix, options);
+    }
     return count_matrix(kind_of<T>(), matrix, plan::Problem::permanent, "row", "column", options);
 }
 

@@ -219,6 +219,51 @@ TEST_F(CountMatchingsCli, UnequalSidesPrintZeroAndANote) {
     EXPECT_NE(r.err.find("2 vertices"), std::string::npos) << r.err;
 }
 
+TEST_F(CountMatchingsCli, PermanentOfANonSquareMatrixIsRectangular) {
+    // [[1, 2, 3], [4, 5, 6]]: Σ over the 6 injective maps of the rows into the columns
+    // 1·5 + 1·6 + 2·4 + 2·6 + 3·4 + 3·5 = 58; weighted inputs count the permanent by default.
+    const std::string integer =
+        "%%MatrixMarket matrix array integer general\n2 3\n1\n4\n2\n5\n3\n6\n";
+    for (const std::string flag : {"", "--permanent "}) {
+        const Outcome r = run(flag + write("a.mtx", integer));
+        EXPECT_EQ(r.status, kOk) << r.err;
+        EXPECT_EQ(r.out, "58\n");
+        EXPECT_NE(r.err.find("note: the permanent of the 2×3 matrix is that of the 3×3 matrix made "
+                             "by appending 1 row of ones, divided by 1!"),
+                  std::string::npos)
+            << r.err;
+    }
+    // Its transpose, 3×2, as integer-valued reals (read exactly): the same sum.
+    const Outcome real =
+        run("--json " + write("b.mtx",
+                              "%%MatrixMarket matrix coordinate real general\n3 2 6\n"
+                              "1 1 1\n2 1 2\n3 1 3\n1 2 4\n2 2 5\n3 2 6.0\n"));
+    EXPECT_EQ(real.status, kOk) << real.err;
+    const auto j = nlohmann::json::parse(real.out);
+    EXPECT_EQ(j["value"], "58") << real.out;
+    EXPECT_NE(j["note"].get<std::string>().find("is that of its transpose, that of the 3×3"),
+              std::string::npos);
+    // A 2×4 pattern: --permanent counts the injective maps (4·3 = 12 with every entry present,
+    // here rows {1, 2} and {2, 3, 4}: 2·3 − 1 = 5), without it the perfect matchings, 0.
+    const std::string pattern =
+        write("p.mtx",
+              "%%MatrixMarket matrix coordinate pattern general\n2 4 5\n1 1\n1 2\n2 2\n"
+              "2 3\n2 4\n");
+    const Outcome as_permanent = run("--permanent " + pattern);
+    EXPECT_EQ(as_permanent.status, kOk) << as_permanent.err;
+    EXPECT_EQ(as_permanent.out, "5\n");
+    EXPECT_NE(as_permanent.err.find("permanent of "), std::string::npos) << as_permanent.err;
+    EXPECT_NE(as_permanent.err.find("(2×4, 5 entries, binary)"), std::string::npos)
+        << as_permanent.err;
+    for (const std::string flag : {"", "--perfect-matchings "}) {
+        const Outcome matchings = run(flag + pattern);
+        EXPECT_EQ(matchings.status, kOk) << matchings.err;
+        EXPECT_EQ(matchings.out, "0\n");
+        EXPECT_NE(matchings.err.find("no perfect matching, count is 0"), std::string::npos)
+            << matchings.err;
+    }
+}
+
 struct Malformed {
     const char* name;
     std::string content;
