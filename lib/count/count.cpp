@@ -641,60 +641,111 @@ void divide_by_factorial(CountResult& r, int k) {
 }
 
 /// The permanent of a non-square matrix: for m < n rows, the sum over the injective maps σ of
-/// its rows into its columns of Π_i a_{i,σ(i)}; for m > n that of its transpose. Appending
-/// n − m rows of ones J gives a square matrix whose every permutation is such a map completed
-/// by one of the (n − m)! orderings of the columns it misses, so
-///     perm([A; J]) = (n − m)! · perm(A)
+/// its rows into its columns of Π_i a_{i,σ(i)}; for m > n that of its transpose. A column
+/// without a nonzero entry is in no term, so only the n' columns with one count: n' < m gives
+/// 0, otherwise appending n' − m rows of ones J gives a square matrix whose every permutation
+/// is such a map completed by one of the (n' − m)! orderings of the columns it misses, so
+///     perm([A; J]) = (n' − m)! · perm(A)
 /// (Ryser 1963, Combinatorial Mathematics, ch. 2, §3). The extension goes through the planner
 /// and every square engine, arithmetic and backend as it is (exact integers by multi-modular
-/// CRT, then an exact division), at the cost of a permanent of order n: O(2^n·n) dense Ryser,
-/// whatever m. A 0×n matrix has permanent 1 (the empty map), counted as the 0×0 matrix.
+/// CRT, then an exact division), at the cost of a permanent of order n': O(2^n'·n') dense
+/// Ryser, whatever m. A 0×n matrix has permanent 1 (the empty map), counted as the 0×0 matrix.
+/// `rows` × `cols` is the matrix's shape as declared: `matrix` may lack some lines of the longer
+/// side (a file's vertices that no entry touches; they are zero), never of the shorter.
 template <class T>
-CountResult rectangular_permanent(ValueKind kind, const SparseMatrix<T>& matrix,
-                                  const CountOptions& options) {
-    const bool transposed = matrix.rows() > matrix.cols();
-    const vertex_t m = std::min(matrix.rows(), matrix.cols());
-    const vertex_t n = std::max(matrix.rows(), matrix.cols());
-    const std::string shape = std::to_string(matrix.rows()) + "×" + std::to_string(matrix.cols());
+CountResult rectangular_permanent(ValueKind kind, const SparseMatrix<T>& matrix, vertex_t rows,
+                                  vertex_t cols, const CountOptions& options) {
+    const auto start = Clock::now();
+    const bool transposed = rows > cols;
+    const vertex_t m = std::min(rows, cols);
+    const vertex_t n = std::max(rows, cols);
+    const std::string shape = std::to_string(rows) + "×" + std::to_string(cols);
+    const char* short_name = transposed ? "column" : "row";
+    const char* long_name = transposed ? "row" : "column";
+    // Phase 1: the lines of the longer side with a nonzero entry, numbered in order.
+    std::vector<vertex_t> long_index(
+        static_cast<std::size_t>(transposed ? matrix.rows() : matrix.cols()), -1);
+    std::vector<vertex_t> long_line;  // the inverse: an extension column's line in `matrix`
     std::vector<Triplet<T>> entries;
-    if (m > 0) {
-        detail::require_memory(
-            (static_cast<double>(matrix.nnz()) + static_cast<double>(n - m) * n) *
-                sizeof(Triplet<T>) * 4,
-            options.max_memory, "the square extension of the " + shape + " matrix needs",
-            "its permanent is that of a " + std::to_string(n) + "×" + std::to_string(n) +
-                " matrix divided by " + std::to_string(n - m) + "!");
-        entries.reserve(static_cast<std::size_t>(matrix.nnz()) +
-                        static_cast<std::size_t>(n - m) * static_cast<std::size_t>(n));
-        for (const auto& t : matrix.triplets()) {
-            entries.push_back(transposed ? Triplet<T>{t.col, t.row, t.value} : t);
+    entries.reserve(static_cast<std::size_t>(matrix.nnz()));
+    for (const auto& t : matrix.triplets()) {
+        if (t.value == T{}) {
+            continue;
         }
-        for (vertex_t row = m; row < n; ++row) {
-            for (vertex_t col = 0; col < n; ++col) {
+        const vertex_t line = transposed ? t.row : t.col;
+        vertex_t& index = long_index[static_cast<std::size_t>(line)];
+        if (index < 0) {
+            index = 0;  // numbered below, in order
+        }
+        entries.push_back({transposed ? t.col : t.row, line, t.value});
+    }
+    for (std::size_t line = 0; line < long_index.size(); ++line) {
+        if (long_index[line] == 0) {
+            long_index[line] = static_cast<vertex_t>(long_line.size());
+            long_line.push_back(static_cast<vertex_t>(line));
+        }
+    }
+    const auto used = static_cast<vertex_t>(long_line.size());
+    std::string how = "the permanent of the " + shape + " matrix is " +
+                      (transposed ? "that of its transpose, " : "");
+    if (m > 0 && used < m) {
+        CountResult r =
+            exact_result(kind, 0,
+                         how + "0: only " + std::to_string(used) + " " + long_name +
+                             "(s) have a nonzero entry, fewer than the " + std::to_string(m) + " " +
+                             short_name + "s, so every injective map meets a zero");
+        r.stats.n = n;
+        r.stats.nnz = matrix.nnz();
+        r.timings.total_s = seconds_since(start);
+        return r;
+    }
+    const vertex_t order = m > 0 ? used : 0;
+    const std::string k = std::to_string(order - m);
+    const std::string dropped =
+        used < n ? "dropping the " + std::to_string(n - used) + " zero " + long_name + "(s)" : "";
+    const std::string appended = order > m
+                                     ? "appending " + k + (order - m == 1 ? " row" : " rows") +
+                                           " of ones, divided by " + k + "!"
+                                     : "";
+    how += m == 0 ? "1 (the empty map of no " + std::string(short_name) + "s)"
+                  : "that of the " + std::to_string(order) + "×" + std::to_string(order) +
+                        " matrix made by " + dropped +
+                        (dropped.empty() || appended.empty() ? "" : " and ") + appended;
+    // Phase 2: the square extension [A; J], its permanent, and the division.
+    if (m == 0) {
+        entries.clear();
+    } else {
+        detail::require_memory(
+            (static_cast<double>(entries.size()) + static_cast<double>(order - m) * order) *
+                sizeof(Triplet<T>) * 4,
+            options.max_memory, "the square extension of the " + shape + " matrix needs", how);
+        for (Triplet<T>& t : entries) {
+            t.col = long_index[static_cast<std::size_t>(t.col)];
+        }
+        entries.reserve(entries.size() +
+                        static_cast<std::size_t>(order - m) * static_cast<std::size_t>(order));
+        for (vertex_t row = m; row < order; ++row) {
+            for (vertex_t col = 0; col < order; ++col) {
                 entries.push_back({row, col, T{1}});
             }
         }
     }
-    const vertex_t order = m > 0 ? n : 0;
     CountResult r = count_matrix(kind, SparseMatrix<T>(order, order, std::move(entries)),
-                                 plan::Problem::permanent, transposed ? "column" : "row",
-                                 transposed ? "row" : "column", options);
+                                 plan::Problem::permanent, short_name, long_name, options);
     if (m > 0) {
-        divide_by_factorial(r, n - m);
+        divide_by_factorial(r, order - m);
     }
     if (transposed) {
         // The extension's rows are the matrix's columns: a Hall witness would name the wrong
         // lines (the note says it in words).
         r.structure.hall_rows.clear();
         r.structure.hall_cols.clear();
+    } else {
+        for (vertex_t& col : r.structure.hall_cols) {
+            col = long_line[static_cast<std::size_t>(col)];
+        }
     }
-    const std::string k = std::to_string(n - m);
-    std::string how = "the permanent of the " + shape + " matrix is " +
-                      (transposed ? "that of its transpose, " : "");
-    how += m == 0 ? "1 (the empty map of no rows)"
-                  : "that of the " + std::to_string(n) + "×" + std::to_string(n) +
-                        " matrix made by appending " + k + (n - m == 1 ? " row" : " rows") +
-                        " of ones, divided by " + k + "!";
+    r.stats.n = std::max(r.stats.n, order);
     r.note = r.note.empty() || m == 0 ? how : how + "; " + r.note;
     return r;
 }
@@ -858,7 +909,7 @@ CountResult count_cycle_covers(const Digraph& graph, const CountOptions& options
 template <class T>
 CountResult permanent(const SparseMatrix<T>& matrix, const CountOptions& options) {
     if (!matrix.is_square()) {
-        return rectangular_permanent(kind_of<T>(), matrix, options);
+        return rectangular_permanent(kind_of<T>(), matrix, matrix.rows(), matrix.cols(), options);
     }
     return count_matrix(kind_of<T>(), matrix, plan::Problem::permanent, "row", "column", options);
 }
@@ -915,6 +966,19 @@ CountResult count(const Input& input, const CountOptions& options) {
                 } else {
                     resolve_precision<std::int64_t>(options.precision, input.kind());
                 }
+                if constexpr (std::is_same_v<D, SparseMatrix<std::int64_t>> ||
+                              std::is_same_v<D, SparseMatrix<double>> ||
+                              std::is_same_v<D, SparseMatrix<std::complex<double>>>) {
+                    // A non-square permanent: vertices missing from the longer side only are
+                    // zero lines, used by no term; the shorter side's are used by every one.
+                    const bool tall = input.rows() > input.cols();
+                    if (!input.hafnian && !input.directed && !input.two_coloured &&
+                        input.rows() != input.cols() &&
+                        (tall ? data.cols() == input.cols() : data.rows() == input.rows())) {
+                        return rectangular_permanent(input.kind(), data, input.rows(), input.cols(),
+                                                     options);
+                    }
+                }
                 CountResult r = exact_result(
                     input.kind(), 0, input.isolated->witness + ": no perfect matching, count is 0");
                 r.stats.n = std::max(input.rows(), input.cols());
@@ -927,6 +991,13 @@ CountResult count(const Input& input, const CountOptions& options) {
             } else if constexpr (std::is_same_v<D, Digraph>) {
                 return count_cycle_covers(data, options);
             } else {
+                if ((input.directed || input.two_coloured) && !data.is_square()) {
+                    // Cycle covers of a digraph, perfect matchings of a graph whose sides the
+                    // reader chose: a non-square matrix has none (the note says why), though it
+                    // has a permanent.
+                    return count_matrix(input.kind(), data, plan::Problem::permanent, "row",
+                                        "column", options);
+                }
                 return input.hafnian ? hafnian(data, options) : permanent(data, options);
             }
         },

@@ -233,6 +233,19 @@ TEST_F(CountMatchingsCli, PermanentOfANonSquareMatrixIsRectangular) {
                   std::string::npos)
             << r.err;
     }
+    // A weighted undirected path 0 – 1 – 2 is 2-coloured into sides of the reader's choosing,
+    // {0, 2} and {1}: its weighted perfect matchings, 0, not a 2×1 permanent (2 + 3).
+    const std::string path = write("path.txt", "0 1 2\n1 2 3\n");
+    for (const std::string flag : {"", "--permanent "}) {
+        const Outcome r = run(flag + path);
+        EXPECT_EQ(r.status, kOk) << r.err;
+        EXPECT_EQ(r.out, "0\n") << r.err;
+    }
+    // Read as a digraph's arcs, it has no cycle cover.
+    const Outcome covers = run("--cycle-covers a.mtx");
+    EXPECT_EQ(covers.status, kOk) << covers.err;
+    EXPECT_EQ(covers.out, "0\n");
+    EXPECT_NE(covers.err.find("no perfect matching, count is 0"), std::string::npos) << covers.err;
     // Its transpose, 3×2, as integer-valued reals (read exactly): the same sum.
     const Outcome real =
         run("--json " + write("b.mtx",
@@ -1062,6 +1075,9 @@ struct DeclaredSizeCase {
     std::string content;
     /// The note of a plain run; empty when every reading refuses the file.
     const char* witness;
+    /// The readings that compute the permanent of a non-square matrix whose longer side alone
+    /// has vertices no entry touches: zero lines, in no term; these readings answer 1.
+    std::vector<std::string> rectangular = {};
 };
 
 /// Every reading flag on every case: the answer 0 (stdout "0", a JSON value of 0, or an
@@ -1094,6 +1110,19 @@ void expect_cheap_zero_or_refusal(
                 continue;
             }
             ASSERT_EQ(r.status, kOk) << r.err;
+            if (std::find(c.rectangular.begin(), c.rectangular.end(), reading) !=
+                c.rectangular.end()) {
+                if (reading == "--json") {
+                    EXPECT_EQ(nlohmann::json::parse(r.out)["value"], "1") << r.out;
+                } else if (reading == "--explain") {
+                    EXPECT_EQ(r.out.rfind("plan for permanent of ", 0), 0U) << r.out;
+                } else {
+                    EXPECT_EQ(r.out, "1\n") << r.err;
+                    EXPECT_NE(r.err.find("note: the permanent of the "), std::string::npos)
+                        << r.err;
+                }
+                continue;
+            }
             if (reading == "--json") {
                 EXPECT_EQ(nlohmann::json::parse(r.out)["value"], "0") << r.out;
             } else if (reading == "--approx --explain") {
@@ -1121,7 +1150,11 @@ TEST_F(CountMatchingsCli, EdgeListHeadersBeyondTheFileAnswerZeroCheaply) {
          "left vertex 3 has no edge"},
         {"weighted.txt", "# bipartite 16777216 16777216\n0 1 2.5\n1 2 3\n2 0 1\n",
          "left vertex 3 has no edge"},
-        {"tall.txt", "# bipartite 16777216 3\n0 1\n1 2\n2 0\n", "left vertex 3 has no edge"},
+        // Its permanent: the 3 columns' one injective map into the rows, 2 → 0, 0 → 1, 1 → 2.
+        {"tall.txt",
+         "# bipartite 16777216 3\n0 1\n1 2\n2 0\n",
+         "left vertex 3 has no edge",
+         {"--permanent"}},
         {"directed.txt", "# directed 16777216\n0 1\n1 2\n2 0\n", "vertex 3 has no edge"},
         {"triangle.txt", "# undirected 16777216\n0 1\n1 2\n2 0\n", "vertex 3 has no edge"},
         {"path.txt", "# undirected 16777216\n0 1\n1 2\n2 3\n", "vertex 4 has no edge"},
@@ -1165,9 +1198,11 @@ TEST_F(CountMatchingsCli, MatrixMarketSizeLinesBeyondTheFileAnswerZeroCheaply) {
                      "%%MatrixMarket matrix array real general\n16777216 16777216\n1\n2\n3\n", ""});
     cases.push_back({"array_symmetric.mtx",
                      "%%MatrixMarket matrix array integer symmetric\n8192 8192\n1\n2\n3\n", ""});
+    // Weighted: read as a permanent, that of a matrix of no columns, 1 (the empty map).
     cases.push_back({"array_no_columns.mtx",
                      "%%MatrixMarket matrix array real general\n16777216 0\n",
-                     "row 1 has no entry"});
+                     "row 1 has no entry",
+                     {"", "--permanent", "--json", "--explain", "--dot d.dot"}});
     cases.push_back({"many.mtx",
                      "%%MatrixMarket matrix coordinate pattern general\n16777216 16777216 "
                      "4000000000\n1 1\n",

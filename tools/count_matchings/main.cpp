@@ -125,12 +125,14 @@ std::string what_is_counted(const pmcount::Input& input, const std::string& mode
 
 nlohmann::json structure_json(const pmcount::Input& input, const pmcount::StructureReport& s);
 
-/// pmcount::count, except that --permanent of a pattern with unequal sides counts its 0-1
-/// matrix's (rectangular) permanent: read as a graph it would count perfect matchings, 0.
+/// pmcount::count, except that --permanent of a pattern with unequal sides (given by the file,
+/// not 2-coloured) counts its 0-1 matrix's (rectangular) permanent: read as a graph it would
+/// count perfect matchings, 0.
 pmcount::CountResult count_as_asked(const pmcount::Input& input, const std::string& mode,
                                     const pmcount::CountOptions& options) {
     const auto* graph = std::get_if<pmcount::BipartiteGraph>(&input.data);
-    if (mode != "permanent" || graph == nullptr || graph->n_left() == graph->n_right()) {
+    if (mode != "permanent" || graph == nullptr || input.rows() == input.cols() ||
+        input.two_coloured) {
         return pmcount::count(input, options);
     }
     std::vector<pmcount::Triplet<std::int64_t>> entries;
