@@ -690,7 +690,11 @@ def permanent(
 
     A: NumPy array (bool/int → exact ``int``; float → :class:`FloatResult`; complex →
     :class:`ComplexResult`, each a float/complex with ``.error``), SciPy sparse matrix or nested
-    lists. A non-square matrix has permanent 0 (with a note in ``full=True``), 0×0 has 1.
+    lists. 0×0 has permanent 1. An m×n matrix with m < n has the rectangular permanent, the sum
+    over the injective maps σ of its rows into its columns of Π_i a_{i,σ(i)} (1 when m = 0);
+    m > n: the permanent of the transpose. It is computed as the square permanent of A with
+    its zero columns dropped and rows of ones appended, divided by the factorial of their number
+    (the note in ``full=True`` says so): a permanent of order n or less.
     An integer entry beyond int64 raises InvalidArgumentError; NaN or inf entries too.
     precision: "auto" (exact for integers, double otherwise; the double result is counted again,
     certified or in double-double, when cancellation took half of its digits), "exact",
@@ -705,6 +709,8 @@ def permanent(
     10
     >>> permanent(np.array([[1, 2], [3, 4]]), rows=[2, 0], cols=[1, 1])   # [[1, 2], [1, 2]]
     4
+    >>> permanent([[1, 2, 3], [4, 5, 6]])   # 1·5 + 1·6 + 2·4 + 2·6 + 3·4 + 3·5
+    58
     """
     where = "permanent"
     options = _count_options(where, method, precision, backend, threads, gpus, structure,
