@@ -828,7 +828,9 @@ def estimate(
     edges are distinct edges, as for :func:`count_perfect_matchings`), a 0-1 biadjacency
     matrix, or a nonnegative real matrix (NumPy, SciPy sparse, nested lists). A complex matrix
     raises InvalidArgumentError: the estimators draw each row's partner with probability
-    proportional to its entry, which needs nonnegative real entries.
+    proportional to its entry, which needs nonnegative real entries. A non-square weighted
+    matrix raises DimensionMismatchError (its rectangular permanent, which :func:`permanent`
+    computes exactly, is not 0); a non-square 0-1 one has no perfect matching: an exact 0.
     Stopping: rel_error (the confidence interval's relative half-width, ≥ 0), time (seconds,
     ≥ 0), samples (0 to 2^64 - 1); the first reached stops, and None or 0 leaves one out (none
     given: a 1% half-width or 120 s). seed: 0 to 2^64 - 1. confidence: in (0, 1). estimator:

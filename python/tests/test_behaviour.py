@@ -85,6 +85,11 @@ def test_non_square_inputs():
     assert isinstance(p, pmcount.FloatResult) and abs(p - 6) <= p.error
     r = pmcount.permanent(np.ones((2, 3), dtype=int), full=True)
     assert r.value == 6 and "2×3 matrix" in r.note
+    # The estimators sample permutations: a weighted one is refused, a 0-1 one has no perfect
+    # matching.
+    with pytest.raises(pmcount.DimensionMismatchError, match="square"):
+        pmcount.estimate(np.full((2, 3), 0.5))
+    assert pmcount.estimate(np.ones((2, 3), dtype=int)).value == 0
     with pytest.raises(pmcount.DimensionMismatchError, match="square"):
         pmcount.hafnian(np.ones((2, 4)))
     with pytest.raises(pmcount.DimensionMismatchError, match="square"):

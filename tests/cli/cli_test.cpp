@@ -241,6 +241,13 @@ TEST_F(CountMatchingsCli, PermanentOfANonSquareMatrixIsRectangular) {
         EXPECT_EQ(r.status, kOk) << r.err;
         EXPECT_EQ(r.out, "0\n") << r.err;
     }
+    // The estimators sample permutations: refused in one line, not estimated as 0.
+    const Outcome approx = run("--approx a.mtx");
+    EXPECT_EQ(approx.status, kInputError);
+    EXPECT_EQ(approx.out, "");
+    EXPECT_EQ(approx.err,
+              "error: a.mtx: the estimators take square matrices; this one is 2×3 (its "
+              "rectangular permanent is counted exactly without --approx)\n");
     // Read as a digraph's arcs, it has no cycle cover.
     const Outcome covers = run("--cycle-covers a.mtx");
     EXPECT_EQ(covers.status, kOk) << covers.err;
