@@ -26,6 +26,7 @@
 #include "exact/ryser/ryser_kernel.hpp"
 #include "numeric/cpp_int_bridge.hpp"
 #include "numeric/scaled.hpp"
+#include "plan/floating_result.hpp"
 #include "plan/plan.hpp"
 #include "pmcount/build_info.hpp"
 #include "pmcount/distributed.hpp"
@@ -625,19 +626,7 @@ void divide_by_factorial(CountResult& r, int k) {
     }
     const double rounding = 1.01 * (k - 1) * 0x1p-53;
     error = error + Scaled::from(std::abs(value.mantissa) * rounding, value.exponent);
-    r.mantissa = value.mantissa;
-    r.exponent2 = value.exponent;
-    r.complex_value = value.value();
-    r.value = r.complex_value.real();
-    r.log10_abs = value.log2_abs() * std::log10(2.0);
-    r.sign = value.mantissa.real() > 0 ? 1 : (value.mantissa.real() < 0 ? -1 : 0);
-    r.abs_error = error.value().real();
-    if (r.abs_error == 0 && !error.is_zero()) {
-        r.abs_error = std::numeric_limits<double>::denorm_min();  // still a bound
-    }
-    r.rel_error = value.is_zero()
-                      ? (error.is_zero() ? 0.0 : std::numeric_limits<double>::infinity())
-                      : std::exp2(error.log2_abs() - value.log2_abs());
+    plan::set_floating_result(r, value, error);
 }
 
 /// The permanent of a non-square matrix: for m < n rows, the sum over the injective maps σ of
