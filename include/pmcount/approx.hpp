@@ -175,8 +175,9 @@ PopulationChoice choose_populations(vertex_t n, const EstimateOptions& options);
 /// (stopped = exact) with a note.
 EstimateResult estimate_perfect_matchings(const BipartiteGraph& graph,
                                           const EstimateOptions& options = {});
-/// Estimated permanent of a nonnegative matrix (T = std::int64_t or double); a negative or
-/// non-finite entry is InvalidArgument.
+/// Estimated permanent of a nonnegative square matrix (T = std::int64_t or double); a negative
+/// or non-finite entry is InvalidArgument, a non-square matrix DimensionMismatch (its
+/// rectangular permanent is not 0: pmcount::permanent counts it exactly).
 template <class T>
 EstimateResult estimate_permanent(const SparseMatrix<T>& matrix,
                                   const EstimateOptions& options = {});
@@ -185,8 +186,9 @@ EstimateResult estimate_permanent(const DenseMatrix<T>& matrix,
                                   const EstimateOptions& options = {});
 /// Whatever read_input() returned: a graph's perfect matchings, a digraph's cycle covers, a
 /// matrix's permanent. A complex matrix, or a negative or non-finite entry, is InvalidInput
-/// naming the file (and the entry by the file's row and column ids). A declared vertex that no
-/// entry touches (Input::isolated) gives 0 at once, the note naming it.
+/// naming the file (and the entry by the file's row and column ids), and so is a non-square
+/// matrix read as a permanent. A declared vertex that no entry touches (Input::isolated) gives
+/// 0 at once, the note naming it.
 EstimateResult estimate(const Input& input, const EstimateOptions& options = {});
 
 }  // namespace pmcount

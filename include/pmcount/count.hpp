@@ -277,7 +277,11 @@ CountResult count_perfect_matchings(const BipartiteGraph& graph, const CountOpti
 CountResult count_perfect_matchings(const UndirectedGraph& graph, const CountOptions& options = {});
 /// Number of cycle covers of a digraph (exact).
 CountResult count_cycle_covers(const Digraph& graph, const CountOptions& options = {});
-/// Permanent of a matrix; non-square matrices give 0 with a note; 0×0 gives 1.
+/// Permanent of a matrix; 0×0 gives 1. An m×n matrix with m < n has the rectangular permanent:
+/// the sum over the injective maps σ of the rows into the columns of Π_i a_{i,σ(i)} (1 when
+/// m = 0); m > n: the permanent of the transpose. It is computed as the permanent of the n×n
+/// matrix with n − m rows of ones appended, divided by (n − m)!, so it costs a permanent of
+/// order n (note says so). A graph's count of perfect matchings with unequal sides stays 0.
 template <class T>
 CountResult permanent(const SparseMatrix<T>& matrix, const CountOptions& options = {});
 template <class T>

@@ -74,6 +74,10 @@ struct Input {
     Data data;
     /// True when the rows and columns are the same vertices (a digraph: cycle covers).
     bool directed = false;
+    /// True for an undirected graph 2-coloured into its rows and columns: which vertices are
+    /// rows is the reader's choice, so only a square matrix's permanent (its perfect matchings)
+    /// belongs to the graph; a non-square one has none (count 0, no rectangular permanent).
+    bool two_coloured = false;
     /// True when the matrix is symmetric and its hafnian is wanted (a weighted general graph:
     /// the weighted count of its perfect matchings); its diagonal is empty.
     bool hafnian = false;

@@ -1171,13 +1171,30 @@ EstimateResult estimate_perfect_matchings(const BipartiteGraph& graph,
     return estimate_entries(graph.n_left(), graph.n_right(), entries_of(graph), options);
 }
 
+namespace {
+
+/// The estimators sample permutations: a non-square matrix's (rectangular) permanent is not
+/// theirs to estimate, and 0 would be wrong; pmcount::permanent counts it exactly.
+void refuse_rectangular(vertex_t rows, vertex_t cols) {
+    if (rows != cols) {
+        throw DimensionMismatch("the estimators take square matrices; this one is " +
+                                std::to_string(rows) + "×" + std::to_string(cols) +
+                                " (its rectangular permanent is counted exactly without "
+                                "estimating)");
+    }
+}
+
+}  // namespace
+
 template <class T>
 EstimateResult estimate_permanent(const SparseMatrix<T>& matrix, const EstimateOptions& options) {
+    refuse_rectangular(matrix.rows(), matrix.cols());
     return estimate_entries(matrix.rows(), matrix.cols(), entries_of(matrix), options);
 }
 
 template <class T>
 EstimateResult estimate_permanent(const DenseMatrix<T>& matrix, const EstimateOptions& options) {
+    refuse_rectangular(matrix.rows(), matrix.cols());
     std::vector<Entry> entries;
     for (vertex_t r = 0; r < matrix.rows(); ++r) {
         for (vertex_t c = 0; c < matrix.cols(); ++c) {
@@ -1201,6 +1218,16 @@ EstimateResult estimate(const Input& input, const EstimateOptions& options) {
     };
     if (input.hafnian) {
         throw general();
+    }
+    const bool matrix = std::holds_alternative<SparseMatrix<std::int64_t>>(input.data) ||
+                        std::holds_alternative<SparseMatrix<double>>(input.data);
+    if (matrix && !input.directed && !input.two_coloured && input.rows() != input.cols()) {
+        // A permanent, not a count of perfect matchings: refused (estimate_permanent), even
+        // where vertices beyond the file leave a line of the longer side empty.
+        throw InvalidInput(input.source, 0,
+                           "the estimators take square matrices; this one is " +
+                               std::to_string(input.rows()) + "×" + std::to_string(input.cols()) +
+                               " (its rectangular permanent is counted exactly without --approx)");
     }
     if (input.isolated && !std::holds_alternative<UndirectedGraph>(input.data) &&
         input.kind() != ValueKind::complex) {

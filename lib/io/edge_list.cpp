@@ -501,6 +501,7 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
     input.left_ids = std::move(left_ids);
     input.right_ids = std::move(right_ids);
     input.isolated = std::move(isolated);
+    input.two_coloured = true;
     return input;
 }
 

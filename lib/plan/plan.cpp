@@ -26,6 +26,7 @@
 #include "plan/builder.hpp"
 #include "plan/cost_model.hpp"
 #include "plan/engines.hpp"
+#include "plan/floating_result.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/structure.hpp"
 
@@ -387,24 +388,9 @@ void evaluate_plan(const Node<T>& root, const Settings& settings, const CountOpt
         return;
     }
     auto f = evaluator.float_value(root);
-    f.value = Scaled::from(f.value.mantissa, f.value.exponent + settings.exponent2);
-    f.error = Scaled::from(f.error.mantissa, f.error.exponent + settings.exponent2);
-    result.is_exact = false;
-    result.mantissa = f.value.mantissa;
-    result.exponent2 = f.value.exponent;
-    result.complex_value = f.value.value();
-    result.value = result.complex_value.real();
-    const double log2_abs = f.value.log2_abs();
-    result.log10_abs = log2_abs * std::log10(2.0);
-    result.sign = f.value.mantissa.real() > 0 ? 1 : (f.value.mantissa.real() < 0 ? -1 : 0);
-    result.abs_error = f.error.value().real();
-    if (result.abs_error == 0 && !f.error.is_zero()) {
-        result.abs_error = std::numeric_limits<double>::denorm_min();  // still a bound
-    }
-    const double log2_error = f.error.log2_abs();
-    result.rel_error = f.value.is_zero()
-                           ? (f.error.is_zero() ? 0.0 : std::numeric_limits<double>::infinity())
-                           : std::exp2(log2_error - log2_abs);
+    set_floating_result(result,
+                        Scaled::from(f.value.mantissa, f.value.exponent + settings.exponent2),
+                        Scaled::from(f.error.mantissa, f.error.exponent + settings.exponent2));
 }
 
 template void detail::finish_plan(const Node<std::int64_t>&, StructureReport&);

@@ -871,7 +871,11 @@ def permanent(
 
     A: NumPy array (bool/int → exact ``int``; float → :class:`FloatResult`; complex →
     :class:`ComplexResult`, each a float/complex with ``.error``), SciPy sparse matrix or nested
-    lists. A non-square matrix has permanent 0 (with a note in ``full=True``), 0×0 has 1.
+    lists. 0×0 has permanent 1. An m×n matrix with m < n has the rectangular permanent, the sum
+    over the injective maps σ of its rows into its columns of Π_i a_{i,σ(i)} (1 when m = 0);
+    m > n: the permanent of the transpose. It is computed as the square permanent of A with
+    its zero columns dropped and rows of ones appended, divided by the factorial of their number
+    (the note in ``full=True`` says so): a permanent of order n or less.
     Integers of any size are counted exactly (beyond int64: modulo primes, rebuilt by CRT; about
     n times slower); NaN or inf entries raise InvalidArgumentError.
     precision: "auto" (exact for integers, double otherwise; the double result is counted again,
@@ -887,6 +891,8 @@ def permanent(
     10
     >>> permanent(np.array([[1, 2], [3, 4]]), rows=[2, 0], cols=[1, 1])   # [[1, 2], [1, 2]]
     4
+    >>> permanent([[1, 2, 3], [4, 5, 6]])   # 1·5 + 1·6 + 2·4 + 2·6 + 3·4 + 3·5
+    58
     """
     where = "permanent"
     options = _count_options(where, method, precision, backend, threads, gpus, structure,
@@ -1004,7 +1010,9 @@ def estimate(
     edges are distinct edges, as for :func:`count_perfect_matchings`), a 0-1 biadjacency
     matrix, or a nonnegative real matrix (NumPy, SciPy sparse, nested lists). A complex matrix
     raises InvalidArgumentError: the estimators draw each row's partner with probability
-    proportional to its entry, which needs nonnegative real entries.
+    proportional to its entry, which needs nonnegative real entries. A non-square weighted
+    matrix raises DimensionMismatchError (its rectangular permanent, which :func:`permanent`
+    computes exactly, is not 0); a non-square 0-1 one has no perfect matching: an exact 0.
     Stopping: rel_error (the confidence interval's relative half-width, ≥ 0), time (seconds,
     ≥ 0), samples (0 to 2^64 - 1); the first reached stops, and None or 0 leaves one out (none
     given: a 1% half-width or 120 s). seed: 0 to 2^64 - 1. confidence: in (0, 1). estimator:

@@ -82,9 +82,16 @@ def test_repeated_sparse_entries_add_up_in_the_wide_type():
 
 
 def test_non_square_inputs():
-    assert pmcount.permanent(np.ones((2, 3))) == 0  # a permanent of a 2×3 matrix is 0
+    # The rectangular permanent: 3·2 injective maps of the rows into the columns.
+    p = pmcount.permanent(np.ones((2, 3)))
+    assert isinstance(p, pmcount.FloatResult) and abs(p - 6) <= p.error
     r = pmcount.permanent(np.ones((2, 3), dtype=int), full=True)
-    assert r.value == 0 and r.note
+    assert r.value == 6 and "2×3 matrix" in r.note
+    # The estimators sample permutations: a weighted one is refused, a 0-1 one has no perfect
+    # matching.
+    with pytest.raises(pmcount.DimensionMismatchError, match="square"):
+        pmcount.estimate(np.full((2, 3), 0.5))
+    assert pmcount.estimate(np.ones((2, 3), dtype=int)).value == 0
     with pytest.raises(pmcount.DimensionMismatchError, match="square"):
         pmcount.hafnian(np.ones((2, 4)))
     with pytest.raises(pmcount.DimensionMismatchError, match="square"):

@@ -173,7 +173,53 @@ def test_repeated_rows_and_columns_expand_the_matrix():
     expanded = a[[0, 0, 2]][:, [0, 1, 1]]
     assert pmcount.permanent(a, rows=[2, 0, 1], cols=[1, 2, 0]) == brute_permanent(expanded.tolist())
     assert pmcount.permanent(a, rows=[1, 1, 1], cols=[1, 1, 1]) == brute_permanent(a.tolist())
-    assert pmcount.permanent(a, rows=[2, 0, 0], cols=[1, 0, 0]) == 0  # 2×1: not square
+    # 2×1 [[1], [1]]: the rectangular permanent, that of its transpose [[1, 1]]
+    assert pmcount.permanent(a, rows=[2, 0, 0], cols=[1, 0, 0]) == 2
+
+
+def brute_rectangular(a):
+    """Σ over the injective maps of the rows into the columns (m ≤ n), or of the transpose's."""
+    m, n = len(a), len(a[0]) if a else 0
+    if m > n:
+        return brute_rectangular([list(column) for column in zip(*a)])
+    return sum(math.prod(a[i][p[i]] for i in range(m))
+               for p in itertools.permutations(range(n), m))
+
+
+def test_permanent_of_a_non_square_matrix_is_rectangular():
+    # The issue's case: ones((3, 4)) was the int 0; it is 4·3·2 = 24, a float for a float input.
+    p = pmcount.permanent(np.ones((3, 4)))
+    assert isinstance(p, pmcount.FloatResult)
+    assert abs(p - 24) <= p.error and p.error < 1e-12
+    full = pmcount.permanent(np.ones((3, 4)), full=True)
+    assert ("the permanent of the 3×4 matrix is that of the 4×4 matrix made by appending 1 row of "
+            "ones, divided by 1!") in full.note
+    for m, n in [(1, 1), (1, 6), (2, 5), (3, 4), (4, 7), (5, 6)]:
+        assert pmcount.permanent(np.ones((m, n), dtype=int)) == math.perm(n, m)
+        assert pmcount.permanent(np.ones((n, m), dtype=int)) == math.perm(n, m)
+    rng = random.Random(32)
+    for m, n in [(1, 4), (2, 3), (2, 6), (3, 5), (4, 6), (5, 7)]:
+        ints = [[rng.choice([0, rng.randint(-9, 9)]) for _ in range(n)] for _ in range(m)]
+        expected = brute_rectangular(ints)
+        for a in (ints, np.array(ints), sp.csr_matrix(np.array(ints)), np.array(ints).T):
+            got = pmcount.permanent(a)
+            assert type(got) is int and got == expected
+        reals = [[rng.uniform(-1, 1) for _ in range(n)] for _ in range(m)]
+        scale = 2 ** m * math.prod(sum(map(abs, r)) for r in reals)  # bounds Σ |terms|
+        expected = brute_rectangular(reals)
+        for a in (np.array(reals), np.array(reals).T, sp.coo_matrix(np.array(reals))):
+            got = pmcount.permanent(a)
+            assert isinstance(got, pmcount.FloatResult)
+            assert abs(got - expected) <= got.error + 1e-14 * scale
+        complexes = np.array(reals) + 1j * np.array(reals)[::-1]
+        got = pmcount.permanent(complexes.T)
+        assert isinstance(got, pmcount.ComplexResult)
+        assert abs(got - brute_rectangular(complexes.tolist())) <= got.error + 1e-14 * scale
+    # A zero row of the short side: 0; m = 0: the empty map, 1.
+    assert pmcount.permanent([[0, 0, 0], [1, 2, 3]]) == 0
+    assert pmcount.permanent(np.zeros((0, 5), dtype=int)) == 1
+    # Counting perfect matchings of a non-square biadjacency matrix stays 0.
+    assert pmcount.count_perfect_matchings(np.ones((3, 4), dtype=int)) == 0
 
 
 # ---- the C++ library's answers on the bundled datasets --------------------------------------------

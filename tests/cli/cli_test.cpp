@@ -219,6 +219,71 @@ TEST_F(CountMatchingsCli, UnequalSidesPrintZeroAndANote) {
     EXPECT_NE(r.err.find("2 vertices"), std::string::npos) << r.err;
 }
 
+TEST_F(CountMatchingsCli, PermanentOfANonSquareMatrixIsRectangular) {
+    // [[1, 2, 3], [4, 5, 6]]: Σ over the 6 injective maps of the rows into the columns
+    // 1·5 + 1·6 + 2·4 + 2·6 + 3·4 + 3·5 = 58; weighted inputs count the permanent by default.
+    const std::string integer =
+        "%%MatrixMarket matrix array integer general\n2 3\n1\n4\n2\n5\n3\n6\n";
+    for (const std::string flag : {"", "--permanent "}) {
+        const Outcome r = run(flag + write("a.mtx", integer));
+        EXPECT_EQ(r.status, kOk) << r.err;
+        EXPECT_EQ(r.out, "58\n");
+        EXPECT_NE(r.err.find("note: the permanent of the 2×3 matrix is that of the 3×3 matrix made "
+                             "by appending 1 row of ones, divided by 1!"),
+                  std::string::npos)
+            << r.err;
+    }
+    // A weighted undirected path 0 – 1 – 2 is 2-coloured into sides of the reader's choosing,
+    // {0, 2} and {1}: its weighted perfect matchings, 0, not a 2×1 permanent (2 + 3).
+    const std::string path = write("path.txt", "0 1 2\n1 2 3\n");
+    for (const std::string flag : {"", "--permanent "}) {
+        const Outcome r = run(flag + path);
+        EXPECT_EQ(r.status, kOk) << r.err;
+        EXPECT_EQ(r.out, "0\n") << r.err;
+    }
+    // The estimators sample permutations: refused in one line, not estimated as 0.
+    const Outcome approx = run("--approx a.mtx");
+    EXPECT_EQ(approx.status, kInputError);
+    EXPECT_EQ(approx.out, "");
+    EXPECT_EQ(approx.err,
+              "error: a.mtx: the estimators take square matrices; this one is 2×3 (its "
+              "rectangular permanent is counted exactly without --approx)\n");
+    // Read as a digraph's arcs, it has no cycle cover.
+    const Outcome covers = run("--cycle-covers a.mtx");
+    EXPECT_EQ(covers.status, kOk) << covers.err;
+    EXPECT_EQ(covers.out, "0\n");
+    EXPECT_NE(covers.err.find("no perfect matching, count is 0"), std::string::npos) << covers.err;
+    // Its transpose, 3×2, as integer-valued reals (read exactly): the same sum.
+    const Outcome real =
+        run("--json " + write("b.mtx",
+                              "%%MatrixMarket matrix coordinate real general\n3 2 6\n"
+                              "1 1 1\n2 1 2\n3 1 3\n1 2 4\n2 2 5\n3 2 6.0\n"));
+    EXPECT_EQ(real.status, kOk) << real.err;
+    const auto j = nlohmann::json::parse(real.out);
+    EXPECT_EQ(j["value"], "58") << real.out;
+    EXPECT_NE(j["note"].get<std::string>().find("is that of its transpose, that of the 3×3"),
+              std::string::npos);
+    // A 2×4 pattern: --permanent counts the injective maps (4·3 = 12 with every entry present,
+    // here rows {1, 2} and {2, 3, 4}: 2·3 − 1 = 5), without it the perfect matchings, 0.
+    const std::string pattern =
+        write("p.mtx",
+              "%%MatrixMarket matrix coordinate pattern general\n2 4 5\n1 1\n1 2\n2 2\n"
+              "2 3\n2 4\n");
+    const Outcome as_permanent = run("--permanent " + pattern);
+    EXPECT_EQ(as_permanent.status, kOk) << as_permanent.err;
+    EXPECT_EQ(as_permanent.out, "5\n");
+    EXPECT_NE(as_permanent.err.find("permanent of "), std::string::npos) << as_permanent.err;
+    EXPECT_NE(as_permanent.err.find("(2×4, 5 entries, binary)"), std::string::npos)
+        << as_permanent.err;
+    for (const std::string flag : {"", "--perfect-matchings "}) {
+        const Outcome matchings = run(flag + pattern);
+        EXPECT_EQ(matchings.status, kOk) << matchings.err;
+        EXPECT_EQ(matchings.out, "0\n");
+        EXPECT_NE(matchings.err.find("no perfect matching, count is 0"), std::string::npos)
+            << matchings.err;
+    }
+}
+
 struct Malformed {
     const char* name;
     std::string content;
@@ -1132,6 +1197,9 @@ struct DeclaredSizeCase {
     std::string content;
     /// The note of a plain run; empty when every reading refuses the file.
     const char* witness;
+    /// The readings that compute the permanent of a non-square matrix whose longer side alone
+    /// has vertices no entry touches: zero lines, in no term; these readings answer 1.
+    std::vector<std::string> rectangular = {};
 };
 
 /// Every reading flag on every case: the answer 0 (stdout "0", a JSON value of 0, or an
@@ -1164,6 +1232,19 @@ void expect_cheap_zero_or_refusal(
                 continue;
             }
             ASSERT_EQ(r.status, kOk) << r.err;
+            if (std::find(c.rectangular.begin(), c.rectangular.end(), reading) !=
+                c.rectangular.end()) {
+                if (reading == "--json") {
+                    EXPECT_EQ(nlohmann::json::parse(r.out)["value"], "1") << r.out;
+                } else if (reading == "--explain") {
+                    EXPECT_EQ(r.out.rfind("plan for permanent of ", 0), 0U) << r.out;
+                } else {
+                    EXPECT_EQ(r.out, "1\n") << r.err;
+                    EXPECT_NE(r.err.find("note: the permanent of the "), std::string::npos)
+                        << r.err;
+                }
+                continue;
+            }
             if (reading == "--json") {
                 EXPECT_EQ(nlohmann::json::parse(r.out)["value"], "0") << r.out;
             } else if (reading == "--approx --explain") {
@@ -1191,7 +1272,11 @@ TEST_F(CountMatchingsCli, EdgeListHeadersBeyondTheFileAnswerZeroCheaply) {
          "left vertex 3 has no edge"},
         {"weighted.txt", "# bipartite 16777216 16777216\n0 1 2.5\n1 2 3\n2 0 1\n",
          "left vertex 3 has no edge"},
-        {"tall.txt", "# bipartite 16777216 3\n0 1\n1 2\n2 0\n", "left vertex 3 has no edge"},
+        // Its permanent: the 3 columns' one injective map into the rows, 2 → 0, 0 → 1, 1 → 2.
+        {"tall.txt",
+         "# bipartite 16777216 3\n0 1\n1 2\n2 0\n",
+         "left vertex 3 has no edge",
+         {"--permanent"}},
         {"directed.txt", "# directed 16777216\n0 1\n1 2\n2 0\n", "vertex 3 has no edge"},
         {"triangle.txt", "# undirected 16777216\n0 1\n1 2\n2 0\n", "vertex 3 has no edge"},
         {"path.txt", "# undirected 16777216\n0 1\n1 2\n2 3\n", "vertex 4 has no edge"},
@@ -1235,9 +1320,11 @@ TEST_F(CountMatchingsCli, MatrixMarketSizeLinesBeyondTheFileAnswerZeroCheaply) {
                      "%%MatrixMarket matrix array real general\n16777216 16777216\n1\n2\n3\n", ""});
     cases.push_back({"array_symmetric.mtx",
                      "%%MatrixMarket matrix array integer symmetric\n8192 8192\n1\n2\n3\n", ""});
+    // Weighted: read as a permanent, that of a matrix of no columns, 1 (the empty map).
     cases.push_back({"array_no_columns.mtx",
                      "%%MatrixMarket matrix array real general\n16777216 0\n",
-                     "row 1 has no entry"});
+                     "row 1 has no entry",
+                     {"", "--permanent", "--json", "--explain", "--dot d.dot"}});
     cases.push_back({"many.mtx",
                      "%%MatrixMarket matrix coordinate pattern general\n16777216 16777216 "
                      "4000000000\n1 1\n",

@@ -128,9 +128,20 @@ TEST(ClosedForms, GridGraphsFollowKasteleyn) {
         const CountResult r = permanent(test::grid_biadjacency(m, n));
         EXPECT_EQ(r.exact.to_string(), std::to_string(test::kasteleyn_grid(m, n))) << m << "×" << n;
     }
-    // Odd area: unequal colour classes, count 0 with a reason and no engine run.
-    const CountResult odd = permanent(test::grid_biadjacency(3, 5));
+    // Odd area: unequal colour classes, no perfect matching: count 0 with a reason and no
+    // engine run (the biadjacency matrix's permanent is a rectangular one).
+    const DenseMatrix<std::int64_t> b = test::grid_biadjacency(3, 5);
+    std::vector<BipartiteGraph::Edge> edges;
+    for (vertex_t i = 0; i < b.rows(); ++i) {
+        for (vertex_t j = 0; j < b.cols(); ++j) {
+            if (b(i, j) != 0) {
+                edges.emplace_back(i, j);
+            }
+        }
+    }
+    const CountResult odd = count_perfect_matchings(BipartiteGraph(b.rows(), b.cols(), edges));
     EXPECT_TRUE(odd.exact.is_zero());
+    EXPECT_EQ(odd.method, "none");
     EXPECT_FALSE(odd.note.empty());
 }
 

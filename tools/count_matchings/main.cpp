@@ -25,6 +25,8 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <variant>
+#include <vector>
 
 #include "estimate_output.hpp"
 #include "pmcount/distributed.hpp"
@@ -97,7 +99,8 @@ Input formats: edge lists ('u v' or 'u v weight' per line; optional header '# bi
 counted as a general graph) and Matrix Market (coordinate or array; pattern, integer, real,
 complex; read as a permanent's rows and columns, or with --hafnian as a symmetric matrix).
 Integer and 0-1 inputs get exact integer answers; real and complex inputs a double answer with an
-error estimate.
+error estimate. A non-square matrix has a permanent (over the injective maps of the shorter side
+into the longer; computed as a square one of the longer side's order) but no perfect matching.
 
 Exit codes: 0 ok, 1 usage error, 2 input error, 3 runtime error (e.g. a problem too large, or
 one that needs more memory than --max-memory), 130 interrupted (SIGINT or SIGTERM; a second one
@@ -121,6 +124,29 @@ std::string what_is_counted(const pmcount::Input& input, const std::string& mode
 }
 
 nlohmann::json structure_json(const pmcount::Input& input, const pmcount::StructureReport& s);
+
+/// pmcount::count, except that --permanent of a pattern with unequal sides (given by the file,
+/// not 2-coloured) counts its 0-1 matrix's (rectangular) permanent: read as a graph it would
+/// count perfect matchings, 0.
+pmcount::CountResult count_as_asked(const pmcount::Input& input, const std::string& mode,
+                                    const pmcount::CountOptions& options) {
+    const auto* graph = std::get_if<pmcount::BipartiteGraph>(&input.data);
+    if (mode != "permanent" || graph == nullptr || input.rows() == input.cols() ||
+        input.two_coloured) {
+        return pmcount::count(input, options);
+    }
+    std::vector<pmcount::Triplet<std::int64_t>> entries;
+    entries.reserve(static_cast<std::size_t>(graph->num_edges()));
+    for (const auto& [u, v] : graph->edges()) {
+        entries.push_back({u, v, 1});
+    }
+    pmcount::Input matrix = input;
+    matrix.data =
+        pmcount::SparseMatrix<std::int64_t>(graph->n_left(), graph->n_right(), std::move(entries));
+    pmcount::CountResult r = pmcount::count(matrix, options);
+    r.kind = input.kind();
+    return r;
+}
 
 nlohmann::json to_json(const pmcount::Input& input, const pmcount::CountResult& r,
                        const std::string& counted, double read_s, double total_s) {
@@ -456,7 +482,9 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     auto* cc = app.add_flag("--cycle-covers", cycle_covers,
                             "count cycle covers: read an edge list as arcs u→v of a digraph");
     auto* pe = app.add_flag("--permanent", permanent,
-                            "permanent of the weighted matrix (default for weighted inputs)");
+                            "permanent of the matrix (default for weighted inputs); an m×n "
+                            "matrix with m < n: the sum over the injective maps of its rows to "
+                            "its columns (m > n: that of its transpose)");
     auto* hf = app.add_flag("--hafnian", hafnian,
                             "hafnian: read the file as an undirected graph or a symmetric matrix "
                             "(never split into sides) and count its perfect matchings / hafnian");
@@ -744,7 +772,7 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
             }
             return kOk;
         }
-        const pmcount::CountResult result = pmcount::count(input, options);
+        const pmcount::CountResult result = count_as_asked(input, mode, options);
         bar.clear();
         const std::string counted = what_is_counted(input, mode);
         if (json) {

@@ -164,7 +164,8 @@ SparseMatrix<eigen_value_t<typename D::Scalar>> to_sparse_matrix(
 }
 
 /// Permanent of a dense Eigen matrix: pmcount::permanent(to_sparse_matrix(matrix), options).
-/// Exact for integral scalars; a non-square matrix gives 0 with a note, a 0×0 one 1. Throws what
+/// Exact for integral scalars; a non-square matrix gives its rectangular permanent (see
+/// pmcount::permanent), a 0×0 one 1. Throws what
 /// to_sparse_matrix and pmcount::permanent throw.
 template <class D>
 CountResult permanent(const Eigen::MatrixBase<D>& matrix, const CountOptions& options = {}) {

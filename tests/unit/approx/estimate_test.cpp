@@ -452,8 +452,14 @@ TEST(Estimators, MatricesWithoutPerfectMatchingGiveAnExactZero) {
         EXPECT_EQ(r.log10_value, -std::numeric_limits<double>::infinity());
         EXPECT_FALSE(r.note.empty());
     }
-    const EstimateResult wide = estimate_permanent(DenseMatrix<double>(2, 3, 1.0), {});
+    // A non-square matrix has a (rectangular) permanent, 6 here, not 0: refused, not estimated.
+    EXPECT_THROW(estimate_permanent(DenseMatrix<double>(2, 3, 1.0), {}), DimensionMismatch);
+    EXPECT_THROW(estimate_permanent(SparseMatrix<std::int64_t>(3, 2, {{0, 0, 1}}), {}),
+                 DimensionMismatch);
+    // A bipartite graph with unequal sides has no perfect matching: an exact 0.
+    const EstimateResult wide = estimate_perfect_matchings(BipartiteGraph(2, 3, {{0, 0}}), {});
     EXPECT_EQ(wide.stopped, StopReason::exact);
+    EXPECT_EQ(wide.value, 0);
 }
 
 TEST(Estimators, ForcedStructureIsExactWithZeroVariance) {
