@@ -40,18 +40,24 @@ double squared_magnitude(double x) noexcept { return x * x; }
 
 /// a + b rounded, and the square of its rounding error (Knuth's TwoSum: exact). A step whose
 /// sum is exact (short entries, integers) adds nothing to the drift.
-double rounded_sum(double a, double b, double& squared_error) noexcept {
+double rounded_sum(double a, double b, double& squared_error, double& absolute_error) noexcept {
     const double s = a + b;
     const double bb = s - a;
     const double e = (a - (s - bb)) + (b - bb);
     squared_error += e * e;
+    absolute_error += std::fabs(e);
     return s;
 }
 std::complex<double> rounded_sum(const std::complex<double>& a, const std::complex<double>& b,
-                                 double& squared_error) noexcept {
-    const double re = rounded_sum(a.real(), b.real(), squared_error);
-    return {re, rounded_sum(a.imag(), b.imag(), squared_error)};
+                                 double& squared_error, double& absolute_error) noexcept {
+    const double re = rounded_sum(a.real(), b.real(), squared_error, absolute_error);
+    return {re, rounded_sum(a.imag(), b.imag(), squared_error, absolute_error)};
 }
+
+/// A bound on one rounded multiplication's relative error (complex: within √5·u, Brent, Percival
+/// and Zimmermann 2007; 3u here).
+constexpr double product_rounding(double) noexcept { return 0x1p-53; }
+constexpr double product_rounding(const std::complex<double>&) noexcept { return 3 * 0x1p-53; }
 
 /// a·b rounded, and the square of its rounding error relative to the product (FMA residual);
 /// complex: the parts' roundings as variances (ulp²/12 each, two roundings per part).
@@ -166,12 +172,17 @@ void replay_block(const WalkTables<T>& t, int reset_log2, std::uint64_t block, W
     const std::uint64_t keep_mask = reset_log2 > 5 ? (std::uint64_t{1} << (reset_log2 - 5)) - 1 : 0;
     std::vector<T> y(t.base);
     std::vector<double> variance(t.base_variance);  // σ_i²: the squared roundings so far
+    std::vector<double> drifted(n);                 // Σ|roundings| so far (a bound on the drift)
+    for (int i = 0; i < n; ++i) {
+        drifted[i] = std::sqrt(t.base_variance[i]);
+    }
     std::vector<Exact<T>> x(t.exact_base);
     std::vector<double> prefix(static_cast<std::size_t>(n) + 1);
+    std::vector<double> abs_prefix(static_cast<std::size_t>(n) + 1);
     auto add_column = [&](int j, bool adds) {
         const T* d = t.delta.data() + static_cast<std::size_t>(j) * n;
         for (int i = 0; i < n; ++i) {
-            y[i] = rounded_sum(y[i], adds ? d[i] : -d[i], variance[i]);
+            y[i] = rounded_sum(y[i], adds ? d[i] : -d[i], variance[i], drifted[i]);
             x[i] = adds ? x[i] + exact_of(d[i]) : x[i] - exact_of(d[i]);
         }
     };
@@ -188,14 +199,17 @@ void replay_block(const WalkTables<T>& t, int reset_log2, std::uint64_t block, W
         // c_t: the rows' drift times the other rows (leave-one-out products of |ŷ|², by prefix
         // and suffix: no division, so a row at exactly 0 still counts) and the product's own
         // roundings.
-        prefix[0] = 1;
+        prefix[0] = abs_prefix[0] = 1;
         for (int i = 0; i < n; ++i) {
             prefix[i + 1] = prefix[i] * squared_magnitude(y[i]);
+            abs_prefix[i + 1] = abs_prefix[i] * std::abs(y[i]);
         }
-        double suffix = 1, drift = 0;
+        double suffix = 1, abs_suffix = 1, drift = 0, drift_bound = 0;
         for (int i = n - 1; i >= 0; --i) {
             drift += variance[i] * prefix[i] * suffix;
+            drift_bound += drifted[i] * abs_prefix[i] * abs_suffix;
             suffix *= squared_magnitude(y[i]);
+            abs_suffix *= std::abs(y[i]);
         }
         T p = y[0];
         Exact<T> q = x[0];
@@ -206,7 +220,9 @@ void replay_block(const WalkTables<T>& t, int reset_log2, std::uint64_t block, W
         }
         const double p2 = prefix[n];
         const double c = std::sqrt(drift + p2 * product_variance);
-        out.spread_sum += c;
+        // The term's first-order error bound: its rows' drift as measured, and n − 1 roundings
+        // of the product at their bound (the engines multiply in another order than this one).
+        out.spread_sum += drift_bound + abs_prefix[n] * (n - 1) * product_rounding(T{});
         out.variance_sum += c * c;
         out.magnitude_sum += std::sqrt(p2);
         out.square_sum += p2;
