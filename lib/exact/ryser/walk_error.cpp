@@ -1,7 +1,8 @@
-// The sampled error figure of the floating Gray-code walks (walk_error.hpp explains the model).
+// The measured error figure of the floating Gray-code walks (walk_error.hpp explains the model).
 //
-// Per sample: O(n·popcount) to rebuild y at its reset block's start, O(n) per replayed update
-// (at most 2^reset_log2 of them), O(n) for the product and its leave-one-out products.
+// Per replayed block: O(n·popcount) to rebuild y at its start, then per step O(n) for the
+// update with its TwoSum errors, O(n) for the leave-one-out products, and O(n) double-double
+// operations for the reference term.
 #include "exact/ryser/walk_error.hpp"
 
 #include <algorithm>
@@ -36,7 +37,9 @@ double rounding_variance(const std::complex<double>& z) noexcept {
     return rounding_variance(z.real()) + rounding_variance(z.imag());
 }
 
-double squared_magnitude(double x) noexcept { return x * x; }
+double squared_magnitude(double x) noexcept {
+    return x * x;
+}
 
 /// a + b rounded, and the square of its rounding error (Knuth's TwoSum: exact). A step whose
 /// sum is exact (short entries, integers) adds nothing to the drift.
@@ -56,8 +59,12 @@ std::complex<double> rounded_sum(const std::complex<double>& a, const std::compl
 
 /// A bound on one rounded multiplication's relative error (complex: within √5·u, Brent, Percival
 /// and Zimmermann 2007; 3u here).
-constexpr double product_rounding(double) noexcept { return 0x1p-53; }
-constexpr double product_rounding(const std::complex<double>&) noexcept { return 3 * 0x1p-53; }
+constexpr double product_rounding(double) noexcept {
+    return 0x1p-53;
+}
+constexpr double product_rounding(const std::complex<double>&) noexcept {
+    return 3 * 0x1p-53;
+}
 
 /// a·b rounded, and the square of its rounding error relative to the product (FMA residual);
 /// complex: the parts' roundings as variances (ulp²/12 each, two roundings per part).
@@ -78,7 +85,9 @@ std::complex<double> rounded_product(const std::complex<double>& a, const std::c
     }
     return p;
 }
-double squared_magnitude(const std::complex<double>& z) noexcept { return std::norm(z); }
+double squared_magnitude(const std::complex<double>& z) noexcept {
+    return std::norm(z);
+}
 
 /// A complex number in double-double, for the reference replay.
 struct ExactComplex {
@@ -98,8 +107,12 @@ inline ExactComplex operator*(const ExactComplex& a, const ExactComplex& b) noex
 template <class T>
 using Exact = std::conditional_t<std::is_same_v<T, double>, numeric::DoubleDouble, ExactComplex>;
 
-numeric::DoubleDouble exact_of(double x) noexcept { return x; }
-ExactComplex exact_of(const std::complex<double>& z) noexcept { return {z.real(), z.imag()}; }
+numeric::DoubleDouble exact_of(double x) noexcept {
+    return x;
+}
+ExactComplex exact_of(const std::complex<double>& z) noexcept {
+    return {z.real(), z.imag()};
+}
 /// |a − b|² of a computed value against its reference.
 double squared_distance(double computed, const numeric::DoubleDouble& exact) noexcept {
     const double d = (numeric::DoubleDouble(computed) - exact).to_double();
@@ -116,10 +129,10 @@ double squared_distance(const std::complex<double>& computed, const ExactComplex
 template <class T>
 struct WalkTables {
     int n = 0;
-    std::vector<T> base;   // n
+    std::vector<T> base;                // n
     std::vector<double> base_variance;  // n: the square of each start value's rounding error
     std::vector<Exact<T>> exact_base;   // n: the start values in double-double
-    std::vector<T> delta;  // (n − 1)·n, column j at [j·n]
+    std::vector<T> delta;               // (n − 1)·n, column j at [j·n]
 };
 
 template <class T>
@@ -268,10 +281,10 @@ WalkSpread spread(const DenseMatrix<T>& scaled, int reset_log2) {
     const std::uint64_t blocks = out.steps >> r;
     // Every block of a short walk; else a 256th of them, at least kWalkErrorMinBlocks and at
     // most kWalkErrorBlocks (a 2^(n−1−r)/256 share of the walk costs about a tenth of it).
-    out.blocks = blocks <= kWalkErrorMinBlocks
-                     ? blocks
-                     : std::clamp<std::uint64_t>(blocks / 256, kWalkErrorMinBlocks,
-                                                 kWalkErrorBlocks);
+    out.blocks =
+        blocks <= kWalkErrorMinBlocks
+            ? blocks
+            : std::clamp<std::uint64_t>(blocks / 256, kWalkErrorMinBlocks, kWalkErrorBlocks);
     // Distinct blocks (a block drawn twice would look like repeated terms).
     std::vector<std::uint64_t> chosen;
     std::uint64_t state = 0x5d1c0ffeeULL ^ static_cast<std::uint64_t>(n);

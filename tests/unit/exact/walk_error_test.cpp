@@ -55,13 +55,14 @@ void check_real(const Scaled& s, const std::string& family, std::uint64_t seed, 
         o.precision = p;
         const CountResult r = permanent(a, o);
         ++tally.checked;
-        const bool ok = r.is_exact ? cpp_int(r.exact.to_string()) * power_of_two(s.shift * n) == truth
-                                   : within(truth, s.shift * n, r.value, r.abs_error);
+        const bool ok = r.is_exact
+                            ? cpp_int(r.exact.to_string()) * power_of_two(s.shift * n) == truth
+                            : within(truth, s.shift * n, r.value, r.abs_error);
         if (!ok) {
             ++tally.misses;
-            ADD_FAILURE() << family << " seed " << seed << " n " << n << " " << to_string(p)
-                          << ": " << r.value << " ± " << r.abs_error << " (" << r.arithmetic
-                          << "), exact " << truth.str() << " · 2^-" << s.shift * n;
+            ADD_FAILURE() << family << " seed " << seed << " n " << n << " " << to_string(p) << ": "
+                          << r.value << " ± " << r.abs_error << " (" << r.arithmetic << "), exact "
+                          << truth.str() << " · 2^-" << s.shift * n;
         }
     }
 }
