@@ -23,6 +23,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "core/hash.hpp"
 #include "core/stop.hpp"
 #include "exact/ryser/gray_code.hpp"
 #include "exact/ryser/ryser_driver.hpp"
@@ -528,14 +529,6 @@ namespace {
 /// The value type the walk estimate sums y in: exact for integers.
 template <class T>
 using WalkValue = std::conditional_t<std::is_same_v<T, std::int64_t>, numeric::int128_t, T>;
-
-/// SplitMix64 (Steele, Lea, Flood 2014): the walks' seeded starting points.
-inline std::uint64_t split_mix(std::uint64_t& state) noexcept {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 /// The lowest `bits` bits of x in reverse order.
 inline std::uint64_t bit_reverse(std::uint64_t x, int bits) noexcept {

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/hash.hpp"
 #include "exact/ryser/gray_code.hpp"
 #include "numeric/double_double.hpp"
 
@@ -113,15 +114,13 @@ numeric::DoubleDouble exact_of(double x) noexcept {
 ExactComplex exact_of(const std::complex<double>& z) noexcept {
     return {z.real(), z.imag()};
 }
-/// |a − b|² of a computed value against its reference.
-double squared_distance(double computed, const numeric::DoubleDouble& exact) noexcept {
-    const double d = (numeric::DoubleDouble(computed) - exact).to_double();
+/// |x|² of a double-double value, rounded to double.
+double squared_magnitude(const numeric::DoubleDouble& x) noexcept {
+    const double d = x.to_double();
     return d * d;
 }
-double squared_distance(const std::complex<double>& computed, const ExactComplex& exact) noexcept {
-    const double re = (numeric::DoubleDouble(computed.real()) - exact.re).to_double();
-    const double im = (numeric::DoubleDouble(computed.imag()) - exact.im).to_double();
-    return re * re + im * im;
+double squared_magnitude(const ExactComplex& z) noexcept {
+    return squared_magnitude(z.re) + squared_magnitude(z.im);
 }
 
 /// The walk's tables as the engines build them: y_i(∅) (a compensated sum, error within u|y|)
@@ -252,20 +251,8 @@ void replay_block(const WalkTables<T>& t, int reset_log2, std::uint64_t block, W
         }
     }
     out.samples += end - begin;
-    if constexpr (std::is_same_v<T, double>) {
-        out.block_error_squares += squared_distance(0.0, reference - computed);
-    } else {
-        out.block_error_squares += squared_distance(std::complex<double>{}, reference - computed);
-    }
+    out.block_error_squares += squared_magnitude(reference - computed);
     out.block_squares += block_squares;
-}
-
-/// splitmix64: a fixed stream of sample positions.
-std::uint64_t next_random(std::uint64_t& state) noexcept {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
 }
 
 template <class T>
@@ -290,7 +277,7 @@ WalkSpread spread(const DenseMatrix<T>& scaled, int reset_log2) {
     std::uint64_t state = 0x5d1c0ffeeULL ^ static_cast<std::uint64_t>(n);
     while (chosen.size() < out.blocks) {
         const std::uint64_t block =
-            out.blocks == blocks ? chosen.size() : next_random(state) % blocks;
+            out.blocks == blocks ? chosen.size() : split_mix(state) % blocks;
         if (std::find(chosen.begin(), chosen.end(), block) == chosen.end()) {
             chosen.push_back(block);
         }
