@@ -131,4 +131,18 @@ private:
     std::vector<vertex_t> adjacency_;
 };
 
+/// A graph drawn without crossings on a closed orientable surface (sphere, torus, ...), as its
+/// rotation system: rotation[v] lists the neighbours of vertex v in the cyclic order in which
+/// their edges leave v, every vertex turning the same way. The faces are what one traces by
+/// arriving at v from u and leaving along the edge to the neighbour after u in rotation[v]; the
+/// genus g of each connected component follows from Euler's formula V − E + F = 2 − 2g. Any
+/// rotation system describes some surface; a graph of genus g has its perfect matchings as a
+/// signed sum of 4^g Pfaffians (count_perfect_matchings with an embedding).
+///
+/// Vertices are those of the graph it embeds: a general graph's own; a bipartite graph's left
+/// vertex i is i and its right vertex j is num_left() + j.
+struct Embedding {
+    std::vector<std::vector<vertex_t>> rotation;
+};
+
 }  // namespace pmcount

@@ -22,7 +22,9 @@
 #include <type_traits>
 
 #include "exact/planar/pivot_outcome.hpp"
+#include "exact/planar/surface.hpp"
 #include "numeric/crt.hpp"
+#include "numeric/montgomery.hpp"
 #include "numeric/permanent_bound.hpp"
 #include "numeric/primes.hpp"
 #include "numeric/scaled.hpp"
@@ -35,19 +37,23 @@ namespace pmcount::exact {
 namespace {
 
 
-/// The oriented skew-symmetric matrix K with haf(A) = constant · Pf(K), and its pairing order.
+/// The oriented skew-symmetric matrices K_i with haf(A) = 2^−halvings · Σ_i constants[i] · Pf(K_i)
+/// (one for a plane graph, 4^g for genus g: surface.hpp), and their pairing order.
 template <class T>
 struct OrientedMatrix {
-    int constant = 0;  ///< 0: haf(A) = 0
+    std::vector<int> constants;  ///< ±1 each; none: haf(A) = 0
+    int halvings = 0;
     vertex_t n = 0;
-    std::vector<UndirectedGraph::Edge> edges;  ///< u < v
-    std::vector<T> values;                     ///< a_uv for edges[e] = (u, v)
-    std::vector<std::int8_t> orientation;      ///< K_uv = orientation[e]·a_uv
+    std::vector<UndirectedGraph::Edge> edges;           ///< u < v
+    std::vector<T> values;                              ///< a_uv for edges[e] = (u, v)
+    std::vector<std::vector<std::int8_t>> orientations;  ///< K_uv = orientations[i][e]·a_uv
     numeric::PairingOrder order;
 };
 
+/// The oriented matrices of `a`: by FKT when `embedding` is null (the pattern must be planar),
+/// else by the embedding's Kasteleyn orientations.
 template <class T>
-OrientedMatrix<T> oriented_matrix(const SparseMatrix<T>& a) {
+OrientedMatrix<T> oriented_matrix(const SparseMatrix<T>& a, const Embedding* embedding) {
     if (!a.is_square()) {
         throw DimensionMismatch("pfaffian needs a square matrix, got " + std::to_string(a.rows()) +
                                 "×" + std::to_string(a.cols()));
@@ -77,28 +83,43 @@ OrientedMatrix<T> oriented_matrix(const SparseMatrix<T>& a) {
         }
     }
     const UndirectedGraph pattern(a.rows(), k.edges);
-    // (2) Orientation.
-    const std::optional<std::vector<std::int8_t>> orientation = pfaffian_orientation(pattern);
-    if (!orientation) {
-        throw InvalidArgument(
-            "pfaffian: the nonzero pattern is not a planar graph (it contains a subdivision of "
-            "K_5 or K_{3,3}); use another engine");
+    // (2) Orientation (or the embedding checked against the pattern: the orientations need M₀).
+    std::optional<std::vector<std::int8_t>> orientation;
+    if (embedding != nullptr) {
+        surface_genus(pattern, *embedding);
+    } else {
+        orientation = pfaffian_orientation(pattern);
+        if (!orientation) {
+            throw InvalidArgument(
+                "pfaffian: the nonzero pattern is not a planar graph (it contains a subdivision "
+                "of K_5 or K_{3,3}); use another engine");
+        }
     }
     if (k.n % 2 != 0) {
         return k;
     }
     if (k.n == 0) {
-        k.constant = 1;  // the empty matching
+        k.constants.assign(1, 1);  // the empty matching
+        k.orientations.emplace_back();
         return k;
     }
-    // (3) ε from one perfect matching.
+    // (3) ε_i from one perfect matching M₀: the sign of its term in Pf(K_i).
     const GeneralMatching matching = maximum_matching(pattern);
     if (!matching.is_perfect()) {
         return k;
     }
+    std::vector<int> signs{1};
+    if (embedding != nullptr) {
+        SurfaceOrientations surface = surface_orientations(pattern, *embedding, matching.mate);
+        k.orientations = std::move(surface.orientations);
+        k.halvings = surface.genus;
+        signs = std::move(surface.signs);
+    } else {
+        k.orientations.push_back(std::move(*orientation));
+    }
     std::vector<vertex_t> pairs;
     pairs.reserve(static_cast<std::size_t>(k.n));
-    int constant = 1;
+    std::vector<std::size_t> matched_edges;
     for (vertex_t u = 0; u < k.n; ++u) {
         const vertex_t v = matching.mate[static_cast<std::size_t>(u)];
         if (u < v) {
@@ -106,36 +127,43 @@ OrientedMatrix<T> oriented_matrix(const SparseMatrix<T>& a) {
             pairs.push_back(v);
             const auto it =
                 std::lower_bound(k.edges.begin(), k.edges.end(), UndirectedGraph::Edge{u, v});
-            constant *= (*orientation)[static_cast<std::size_t>(it - k.edges.begin())];
+            matched_edges.push_back(static_cast<std::size_t>(it - k.edges.begin()));
         }
     }
-    k.constant = constant * numeric::permutation_sign(pairs);
+    const int pairing_sign = numeric::permutation_sign(pairs);
+    for (std::size_t i = 0; i < k.orientations.size(); ++i) {
+        int constant = pairing_sign * signs[i];
+        for (const std::size_t e : matched_edges) {
+            constant *= k.orientations[i][e];
+        }
+        k.constants.push_back(constant);
+    }
     // (4) K (its signs applied in the arithmetic of each run: −a_uv may overflow) and the order.
-    k.orientation = std::move(*orientation);
     k.order = numeric::minimum_degree_pairing(pattern, matching.mate);
     return k;
 }
 
-/// K_uv for edges[e] = (u, v) in a field's arithmetic.
+/// (K_i)_uv for edges[e] = (u, v) in a field's arithmetic.
 template <class Field, class T>
 typename Field::Value oriented_entry(const Field& field, const OrientedMatrix<T>& k,
-                                     std::size_t e) {
+                                     std::size_t i, std::size_t e) {
     typename Field::Value v;
     if constexpr (Field::kExact) {
         v = field.from_int(k.values[e]);
     } else {
         v = k.values[e];
     }
-    return k.orientation[e] > 0 ? v : field.negate(v);
+    return k.orientations[i][e] > 0 ? v : field.negate(v);
 }
 
-/// The rows of K (both K_uv and K_vu = −K_uv), each sorted.
+/// The rows of K_i (both K_uv and K_vu = −K_uv), each sorted.
 template <class Field, class T>
-numeric::SparseRows<typename Field::Value> rows_of(const Field& field, const OrientedMatrix<T>& k) {
+numeric::SparseRows<typename Field::Value> rows_of(const Field& field, const OrientedMatrix<T>& k,
+                                                   std::size_t i) {
     numeric::SparseRows<typename Field::Value> rows(static_cast<std::size_t>(k.n));
     for (std::size_t e = 0; e < k.edges.size(); ++e) {
         const auto [u, v] = k.edges[e];
-        const auto value = oriented_entry(field, k, e);
+        const auto value = oriented_entry(field, k, i, e);
         rows[static_cast<std::size_t>(u)].push_back({v, value});
         rows[static_cast<std::size_t>(v)].push_back({u, field.negate(value)});
     }
@@ -151,12 +179,12 @@ std::uint64_t with_sign(std::uint64_t r, int sign, std::uint64_t p) {
     return sign > 0 || r == 0 ? r : p - r;
 }
 
-/// haf(A) mod p = ε · sgn · Π pivots by a fresh elimination (following `follow` while usable),
-/// and its record.
-std::uint64_t residue_mod(const OrientedMatrix<std::int64_t>& k, std::uint64_t p,
+/// constants[i] · Pf(K_i) mod p = ε_i · sgn · Π pivots by a fresh elimination (following
+/// `follow` while usable), and its record.
+std::uint64_t residue_mod(const OrientedMatrix<std::int64_t>& k, std::size_t i, std::uint64_t p,
                           const std::vector<vertex_t>& follow, numeric::PairingRecord* record) {
     const numeric::ModularField field(p);
-    auto result = numeric::eliminate_pfaffian(field, rows_of(field, k), k.order, follow);
+    auto result = numeric::eliminate_pfaffian(field, rows_of(field, k, i), k.order, follow);
     if (record != nullptr) {
         *record = std::move(result.record);
     }
@@ -167,17 +195,18 @@ std::uint64_t residue_mod(const OrientedMatrix<std::int64_t>& k, std::uint64_t p
     for (const std::uint64_t pivot : result.pivots) {
         product = field.mul(product, pivot);
     }
-    return with_sign(field.residue(product), result.sign * k.constant, p);
+    return with_sign(field.residue(product), result.sign * k.constants[i], p);
 }
 
 /// Primes per replay: the replay's scattered accesses to the rows are shared by the lanes. On
 /// the 100×100 triangular patch one prime alone takes 65 ms, 4 lanes 28 ms a prime, 8 lanes 22.
 constexpr std::size_t kLanes = 8;
 
-/// haf(A) modulo primes[first, last) (at most kLanes) into residues: one replay of the first
-/// prime's schedule in lanes (the last prime repeated to fill them), or, when a pivot vanishes
-/// modulo one of them, a fresh elimination per prime following the schedule's pairs.
-void replayed_residues(const OrientedMatrix<std::int64_t>& k,
+/// constants[i] · Pf(K_i) modulo primes[first, last) (at most kLanes) into residues: one replay
+/// of the first prime's schedule in lanes (the last prime repeated to fill them), or, when a
+/// pivot vanishes modulo one of them, a fresh elimination per prime following the schedule's
+/// pairs.
+void replayed_residues(const OrientedMatrix<std::int64_t>& k, std::size_t i,
                        const numeric::PfaffianSchedule& schedule,
                        const std::vector<std::uint64_t>& primes, std::size_t first,
                        std::size_t last, std::vector<std::uint64_t>& residues) {
@@ -187,47 +216,64 @@ void replayed_residues(const OrientedMatrix<std::int64_t>& k,
     }
     const numeric::ModularLanes<kLanes> field(lanes);
     const auto pf = numeric::replay_pfaffian(
-        field, schedule, [&](std::size_t e) { return oriented_entry(field, k, e); });
-    for (std::size_t i = first; i < last; ++i) {
-        residues[i] = pf ? with_sign(field.residue(*pf, i - first), k.constant, primes[i])
-                         : residue_mod(k, primes[i], schedule.pairs, nullptr);
+        field, schedule, [&](std::size_t e) { return oriented_entry(field, k, i, e); });
+    for (std::size_t j = first; j < last; ++j) {
+        residues[j] = pf ? with_sign(field.residue(*pf, j - first), k.constants[i], primes[j])
+                         : residue_mod(k, i, primes[j], schedule.pairs, nullptr);
     }
 }
 
 template <class T>
-FloatOutcome pfaffian_float(const SparseMatrix<T>& a) {
-    const OrientedMatrix<T> k = oriented_matrix(a);
+FloatOutcome pfaffian_float(const SparseMatrix<T>& a, const Embedding* embedding) {
+    const OrientedMatrix<T> k = oriented_matrix(a, embedding);
     FloatOutcome out;
-    out.arithmetic = std::is_same_v<T, double> ? "sparse Pfaffian in double"
-                                               : "sparse Pfaffian in complex double";
-    if (k.constant == 0) {
+    out.arithmetic = std::string("sparse Pfaffian") +
+                     (k.orientations.size() > 1
+                          ? " (" + std::to_string(k.orientations.size()) + " orientations)"
+                          : "") +
+                     (std::is_same_v<T, double> ? " in double" : " in complex double");
+    if (k.constants.empty()) {
         return out;
     }
     double largest_input = 0;
     for (const T& v : k.values) {
         largest_input = std::max(largest_input, std::abs(v));
     }
-    const auto result = numeric::eliminate_pfaffian(
-        numeric::FloatField<T>{}, rows_of(numeric::FloatField<T>{}, k), k.order, {});
-    return pivot_outcome(out, result, static_cast<double>(k.constant), k.n, largest_input);
+    // 2^−halvings · Σ_i constants[i]·Pf(K_i), each term's error estimate added up.
+    numeric::Scaled value, error;
+    for (std::size_t i = 0; i < k.orientations.size(); ++i) {
+        const auto result = numeric::eliminate_pfaffian(
+            numeric::FloatField<T>{}, rows_of(numeric::FloatField<T>{}, k, i), k.order, {});
+        const FloatOutcome term =
+            pivot_outcome(out, result, static_cast<double>(k.constants[i]), k.n, largest_input);
+        value = value + numeric::Scaled::from(term.mantissa, term.exponent2 - k.halvings);
+        error = error + numeric::Scaled::from(term.abs_error_mantissa, term.exponent2 - k.halvings);
+    }
+    out.mantissa = value.mantissa;
+    out.exponent2 = value.exponent;
+    out.abs_error_mantissa = std::ldexp(std::abs(error.mantissa),
+                                        static_cast<int>(std::clamp<std::int64_t>(
+                                            error.exponent - value.exponent, -100000, 100000)));
+    return out;
 }
 
-}  // namespace
-
-ExactOutcome pfaffian_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& run) {
-    const OrientedMatrix<std::int64_t> k = oriented_matrix(a);
+ExactOutcome exact_pfaffians(const SparseMatrix<std::int64_t>& a, const Embedding* embedding,
+                             const EngineRun& run) {
+    const OrientedMatrix<std::int64_t> k = oriented_matrix(a, embedding);
     ExactOutcome out;
-    out.arithmetic = "FKT Pfaffian, modular";
-    if (k.constant == 0) {
+    out.arithmetic = embedding != nullptr ? "Kasteleyn Pfaffians on the surface, modular"
+                                          : "FKT Pfaffian, modular";
+    if (k.constants.empty()) {
         out.value = 0;
         return out;
     }
     // Off-diagonal magnitudes all 1: |haf(A)| ≤ haf(|A|), and |A| is 0-1 off the diagonal.
     const bool binary = std::all_of(k.values.begin(), k.values.end(),
                                     [](std::int64_t v) { return v == 1 || v == -1; });
-    // |haf(A)| = |Pf(K)| and Pf(K)² = det(K) ≤ Π_i ‖K_i‖₂² (Hadamard), so log2|haf| ≤
-    // ¼ Σ_i log2 ‖K_i‖₂²: on sparse graphs far below the general hafnian bound (a triangular
-    // lattice: 0.65 against 0.79 bits a vertex, and 1.29 once contractions made weights of 2).
+    // |Pf(K_i)|² = det(K_i) ≤ Π_v ‖K_i row v‖₂² (Hadamard), the same for every orientation, and
+    // |haf(A)| ≤ max_i |Pf(K_i)|, so log2|haf| ≤ ¼ Σ_v log2 ‖row v‖₂²: on sparse graphs far
+    // below the general hafnian bound (a triangular lattice: 0.65 against 0.79 bits a vertex,
+    // and 1.29 once contractions made weights of 2).
     std::vector<long double> squares(static_cast<std::size_t>(k.n), 0);
     for (std::size_t e = 0; e < k.edges.size(); ++e) {
         const auto v = static_cast<long double>(k.values[e]);
@@ -246,50 +292,101 @@ ExactOutcome pfaffian_exact(const SparseMatrix<std::int64_t>& a, const EngineRun
     const auto needed =
         static_cast<std::size_t>(std::max(0.0, bound_log2 + 1.0) / numeric::kLargePrimeLog2) + 1;
     const std::vector<std::uint64_t> primes = numeric::large_primes(needed + 1);
-    std::vector<std::uint64_t> residues(primes.size());
-    // The first prime chooses the pivot pairs; the others replay its schedule.
+    const std::size_t count = primes.size();
+    const std::size_t orientations = k.orientations.size();
+    std::vector<std::vector<std::uint64_t>> terms(orientations,
+                                                  std::vector<std::uint64_t>(count));
+    // The first prime chooses the pivot pairs for the first orientation; every other (prime,
+    // orientation) replays its schedule: the orientations share the pattern.
     numeric::PairingRecord record;
-    residues[0] = residue_mod(k, primes[0], {}, &record);
+    terms[0][0] = residue_mod(k, 0, primes[0], {}, &record);
     const bool complete = 2 * (record.front_offsets.size() - 1) == static_cast<std::size_t>(k.n);
     const numeric::PfaffianSchedule schedule =
         complete ? numeric::make_schedule(record, k.edges) : numeric::PfaffianSchedule{};
 
-    // Batches of kLanes primes after the first, in parallel.
+    // Batches of kLanes primes (after the first for the first orientation), in parallel.
+    const std::size_t per_orientation = (count + kLanes - 1) / kLanes;
+    const auto batch_range = [&](std::int64_t b) {
+        const std::size_t i = static_cast<std::size_t>(b) / per_orientation;
+        const std::size_t first =
+            std::max<std::size_t>(i == 0 ? 1 : 0, static_cast<std::size_t>(b) % per_orientation *
+                                                      kLanes);
+        return std::array<std::size_t, 3>{i, first,
+                                          std::min(count, static_cast<std::size_t>(b) %
+                                                                  per_orientation * kLanes +
+                                                              kLanes)};
+    };
     ProgressThrottle progress(run);
     std::atomic<std::int64_t> done{1};
-    const std::size_t count = primes.size();
-    const auto batches = static_cast<std::int64_t>((count - 1 + kLanes - 1) / kLanes);
+    const auto batches = static_cast<std::int64_t>(orientations * per_orientation);
     const int threads =
         static_cast<int>(std::min<std::int64_t>(resolve_threads(run.threads), batches));
     parallel_for(batches, threads, [&](std::int64_t b) {
-        const std::size_t first = 1 + static_cast<std::size_t>(b) * kLanes;
-        const std::size_t last = std::min(count, first + kLanes);
+        const auto [i, first, last] = batch_range(b);
+        if (first >= last) {
+            return;
+        }
         if (complete) {
-            replayed_residues(k, schedule, primes, first, last, residues);
+            replayed_residues(k, i, schedule, primes, first, last, terms[i]);
         } else {
-            for (std::size_t i = first; i < last; ++i) {
-                residues[i] = residue_mod(k, primes[i], record.pairs, nullptr);
+            for (std::size_t j = first; j < last; ++j) {
+                terms[i][j] = residue_mod(k, i, primes[j], record.pairs, nullptr);
             }
         }
         const std::int64_t finished =
             done.fetch_add(static_cast<std::int64_t>(last - first), std::memory_order_relaxed) +
             static_cast<std::int64_t>(last - first);
         if (omp_get_thread_num() == 0) {
-            progress.report(static_cast<double>(finished) / static_cast<double>(count));
+            progress.report(static_cast<double>(finished) /
+                            static_cast<double>(count * orientations));
         }
     });
-    out.primes = static_cast<int>(primes.size());
-    out.arithmetic += " (" + std::to_string(primes.size()) + " primes of 62 bits, one spare) + CRT";
+    std::vector<std::uint64_t> residues(count);
+    for (std::size_t j = 0; j < count; ++j) {
+        const std::uint64_t p = primes[j];
+        std::uint64_t sum = 0;
+        for (std::size_t i = 0; i < orientations; ++i) {
+            sum = numeric::add_mod(sum, terms[i][j], p);
+        }
+        residues[j] = numeric::mul_mod(
+            sum, numeric::inverse_mod(numeric::pow_mod(2, static_cast<std::uint64_t>(k.halvings), p), p),
+            p);
+    }
+    out.primes = static_cast<int>(count);
+    out.arithmetic += " (" + std::to_string(count) + " primes of 62 bits, one spare";
+    out.arithmetic += orientations > 1 ? ", " + std::to_string(orientations) + " orientations)"
+                                       : ")";
+    out.arithmetic += " + CRT";
     out.value = numeric::crt_with_spare(residues, primes, "pfaffian");
     return out;
 }
 
+}  // namespace
+
+ExactOutcome pfaffian_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& run) {
+    return exact_pfaffians(a, nullptr, run);
+}
+
 FloatOutcome pfaffian_real(const SparseMatrix<double>& a, const EngineRun&) {
-    return pfaffian_float(a);
+    return pfaffian_float(a, nullptr);
 }
 
 FloatOutcome pfaffian_complex(const SparseMatrix<std::complex<double>>& a, const EngineRun&) {
-    return pfaffian_float(a);
+    return pfaffian_float(a, nullptr);
+}
+
+ExactOutcome surface_pfaffian_exact(const SparseMatrix<std::int64_t>& a,
+                                    const Embedding& embedding, const EngineRun& run) {
+    return exact_pfaffians(a, &embedding, run);
+}
+
+FloatOutcome surface_pfaffian_real(const SparseMatrix<double>& a, const Embedding& embedding) {
+    return pfaffian_float(a, &embedding);
+}
+
+FloatOutcome surface_pfaffian_complex(const SparseMatrix<std::complex<double>>& a,
+                                      const Embedding& embedding) {
+    return pfaffian_float(a, &embedding);
 }
 
 }  // namespace pmcount::exact

@@ -73,4 +73,17 @@ ExactOutcome pfaffian_exact(const SparseMatrix<std::int64_t>& a, const EngineRun
 FloatOutcome pfaffian_real(const SparseMatrix<double>& a, const EngineRun& run);
 FloatOutcome pfaffian_complex(const SparseMatrix<std::complex<double>>& a, const EngineRun& run);
 
+/// haf(A) for a symmetric matrix whose off-diagonal nonzero pattern is drawn by `embedding`
+/// (vertex v is row v; rotations may name neighbours whose entry is 0), on a surface of genus g
+/// with components of genus at most kMaxComponentGenus: 2^−g · Σ (−1)^Arf · ε · Pf over 4^g
+/// Kasteleyn orientations (surface.hpp). Exact as pfaffian_exact (the same bound holds for each
+/// Pfaffian, the primes shared by the orientations); in double as pfaffian_real, the terms' error
+/// estimates added. Genus 0 is FKT with the given embedding. InvalidArgument when the embedding
+/// does not fit the pattern (surface_genus) or a component's genus is too high.
+ExactOutcome surface_pfaffian_exact(const SparseMatrix<std::int64_t>& a,
+                                    const Embedding& embedding, const EngineRun& run);
+FloatOutcome surface_pfaffian_real(const SparseMatrix<double>& a, const Embedding& embedding);
+FloatOutcome surface_pfaffian_complex(const SparseMatrix<std::complex<double>>& a,
+                                      const Embedding& embedding);
+
 }  // namespace pmcount::exact

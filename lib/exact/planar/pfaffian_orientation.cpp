@@ -27,21 +27,10 @@ bool is_planar(const UndirectedGraph& graph) {
     return is_planar_graph(graph.num_vertices(), graph.edges());
 }
 
-std::optional<std::vector<std::int8_t>> pfaffian_orientation(const UndirectedGraph& graph) {
-    // (1) Embedding; ends[k] = (u, v) with u < v, so a forward dart runs u → v.
-    const std::optional<PlaneEmbedding> plane = embed_planar(graph.num_vertices(), graph.edges());
-    if (!plane) {
-        return std::nullopt;
-    }
-    // (2) Faces.
-    const std::vector<std::vector<Dart>> faces = face_walks(*plane);
-    // (3) Spanning forest: its edges keep u → v.
-    std::vector<std::int8_t> orientation(plane->ends.size(), 1);
-    const std::vector<char> in_tree = spanning_forest(plane->n, plane->ends);
-    // (4) Leaves of the dual forest first: every other dart of the face is fixed, its parent edge
-    // (walked once by the face, being no bridge) makes the count of darts along the orientation
-    // odd.
-    const DualForest dual = dual_forest(faces, in_tree);
+void orient_faces(const std::vector<std::vector<Dart>>& faces, const DualForest& dual,
+                  std::vector<std::int8_t>& orientation) {
+    // Every other dart of the face is fixed; its parent edge (walked once by the face, being no
+    // bridge) makes the count of darts along the orientation odd.
     for (auto it = dual.order.rbegin(); it != dual.order.rend(); ++it) {
         const auto f = static_cast<std::size_t>(*it);
         const int e = dual.parent_edge[f];
@@ -60,6 +49,21 @@ std::optional<std::vector<std::int8_t>> pfaffian_orientation(const UndirectedGra
         const bool parent_along = along % 2 == 0;
         orientation[static_cast<std::size_t>(e)] = parent_along == parent_forward ? 1 : -1;
     }
+}
+
+std::optional<std::vector<std::int8_t>> pfaffian_orientation(const UndirectedGraph& graph) {
+    // (1) Embedding; ends[k] = (u, v) with u < v, so a forward dart runs u → v.
+    const std::optional<PlaneEmbedding> plane = embed_planar(graph.num_vertices(), graph.edges());
+    if (!plane) {
+        return std::nullopt;
+    }
+    // (2) Faces.
+    const std::vector<std::vector<Dart>> faces = face_walks(*plane);
+    // (3) Spanning forest: its edges keep u → v.
+    std::vector<std::int8_t> orientation(plane->ends.size(), 1);
+    const std::vector<char> in_tree = spanning_forest(plane->n, plane->ends);
+    // (4) Leaves of the dual forest first.
+    orient_faces(faces, dual_forest(faces, in_tree), orientation);
     return orientation;
 }
 

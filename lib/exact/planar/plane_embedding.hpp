@@ -13,6 +13,7 @@
 // std::map and a std::set per edge (Boost's implementation), O(E log) in practice.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -68,5 +69,12 @@ struct DualForest {
 };
 DualForest dual_forest(const std::vector<std::vector<Dart>>& faces,
                        const std::vector<char>& in_tree);
+
+/// Fixes the parent edge of every face of `dual` but the roots, leaves first, so that the face
+/// has an odd number of darts along `orientation` (+1 for edge k: ends[k].first → .second); the
+/// other edges keep their values. FKT's last phase (pfaffian.hpp), also on surfaces (surface.hpp).
+/// O(E).
+void orient_faces(const std::vector<std::vector<Dart>>& faces, const DualForest& dual,
+                  std::vector<std::int8_t>& orientation);
 
 }  // namespace pmcount::exact

@@ -1,0 +1,324 @@
+// Kasteleyn orientations on surfaces and their signs (see surface.hpp).
+//
+// Phases: (1) the rotation system checked against the graph, as edge ids per vertex; (2) faces
+// as orbits of darts (arrive at v from u, leave to the neighbour after u in v's rotation), and
+// each component's genus by Euler's formula; (3) a spanning forest and the dual forest over its
+// complement (plane_embedding.hpp), the leftover edges in neither; (4) per choice of the leftover
+// edges' orientations, the faces fixed leaves first (orient_faces), then q along each leftover
+// edge's fundamental cycle and the sign (−1)^Arf.
+// Workspaces: the rotations as edge ids and each dart's place in its head's rotation (2E), face
+// walks (2E darts), the forests (V + E + F), tree parents and depths (2V), per orientation E.
+#include "exact/planar/surface.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "exact/planar/plane_embedding.hpp"
+#include "pmcount/error.hpp"
+
+namespace pmcount::exact {
+
+namespace {
+
+using Ends = std::vector<std::pair<vertex_t, vertex_t>>;
+
+/// The embedding as edge ids, its faces and the component of every vertex.
+struct Surface {
+    PlaneEmbedding plane;
+    std::vector<int> slot;  ///< of dart 2e (u → v) and 2e + 1 (v → u): place in its head's rotation
+    std::vector<std::vector<Dart>> faces;
+    std::vector<int> component;  ///< per vertex
+    std::vector<int> genus;      ///< per component
+};
+
+int edge_id(const Ends& ends, vertex_t a, vertex_t b) {
+    const std::pair<vertex_t, vertex_t> key{std::min(a, b), std::max(a, b)};
+    const auto it = std::lower_bound(ends.begin(), ends.end(), key);
+    return it != ends.end() && *it == key ? static_cast<int>(it - ends.begin()) : -1;
+}
+
+vertex_t other_end(const Ends& ends, int e, vertex_t v) {
+    const auto& [a, b] = ends[static_cast<std::size_t>(e)];
+    return a == v ? b : a;
+}
+
+[[noreturn]] void misfit(vertex_t v, const std::string& problem) {
+    throw InvalidArgument("the embedding does not fit the graph: vertex " + std::to_string(v) +
+                          " " + problem);
+}
+
+Surface surface_of(const UndirectedGraph& graph, const Embedding& embedding) {
+    const vertex_t n = graph.num_vertices();
+    if (embedding.rotation.size() != static_cast<std::size_t>(n)) {
+        throw InvalidArgument("the embedding has " + std::to_string(embedding.rotation.size()) +
+                              " vertices and the graph " + std::to_string(n));
+    }
+    // (1) Rotations as edge ids; each edge of the graph must appear at both ends.
+    Surface s;
+    s.plane.n = n;
+    s.plane.ends = graph.edges();
+    const Ends& ends = s.plane.ends;
+    s.plane.rotation.resize(static_cast<std::size_t>(n));
+    s.slot.assign(2 * ends.size(), -1);
+    std::vector<char> seen(static_cast<std::size_t>(n), 0);
+    for (vertex_t v = 0; v < n; ++v) {
+        std::vector<int>& around = s.plane.rotation[static_cast<std::size_t>(v)];
+        for (const vertex_t w : embedding.rotation[static_cast<std::size_t>(v)]) {
+            if (w < 0 || w >= n) {
+                misfit(v, "has the neighbour " + std::to_string(w) + ", out of range");
+            }
+            if (w == v || seen[static_cast<std::size_t>(w)] != 0) {
+                misfit(v, "lists " + std::to_string(w) +
+                              (w == v ? " (itself) as a neighbour" : " twice in its rotation"));
+            }
+            seen[static_cast<std::size_t>(w)] = 1;
+            const int e = edge_id(ends, v, w);
+            if (e >= 0) {  // a rotation's non-edge is a zero entry: dropped
+                // The dart arriving at v along e: from w to v.
+                const bool arrives_forward = ends[static_cast<std::size_t>(e)].second == v;
+                s.slot[2 * static_cast<std::size_t>(e) + (arrives_forward ? 0 : 1)] =
+                    static_cast<int>(around.size());
+                around.push_back(e);
+            }
+        }
+        for (const vertex_t w : embedding.rotation[static_cast<std::size_t>(v)]) {
+            if (w >= 0 && w < n) {
+                seen[static_cast<std::size_t>(w)] = 0;
+            }
+        }
+        if (around.size() != static_cast<std::size_t>(graph.degree(v))) {
+            for (const vertex_t w : graph.neighbours(v)) {
+                const auto& r = embedding.rotation[static_cast<std::size_t>(v)];
+                if (std::find(r.begin(), r.end(), w) == r.end()) {
+                    misfit(v, "has the edge to " + std::to_string(w) +
+                                  " in the graph but not in its rotation");
+                }
+            }
+        }
+    }
+    // (2) Faces: the dart after (u → v) leaves v along the edge after e in v's rotation.
+    std::vector<char> walked(2 * ends.size(), 0);
+    for (std::size_t start = 0; start < walked.size(); ++start) {
+        if (walked[start] != 0) {
+            continue;
+        }
+        std::vector<Dart> face;
+        for (std::size_t d = start; walked[d] == 0;) {
+            walked[d] = 1;
+            const int e = static_cast<int>(d / 2);
+            const bool forward = d % 2 == 0;
+            face.push_back({e, forward});
+            const vertex_t head = forward ? ends[d / 2].second : ends[d / 2].first;
+            const auto& around = s.plane.rotation[static_cast<std::size_t>(head)];
+            const int next =
+                around[static_cast<std::size_t>(s.slot[d] + 1) % around.size()];
+            d = 2 * static_cast<std::size_t>(next) +
+                (ends[static_cast<std::size_t>(next)].first == head ? 0 : 1);
+        }
+        s.faces.push_back(std::move(face));
+    }
+    // Components and V − E + F = 2 − 2g for each that has an edge.
+    std::vector<int> parent(static_cast<std::size_t>(n));
+    std::iota(parent.begin(), parent.end(), 0);
+    const auto root = [&parent](int v) {
+        while (parent[static_cast<std::size_t>(v)] != v) {
+            v = parent[static_cast<std::size_t>(v)] =
+                parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
+        }
+        return v;
+    };
+    for (const auto& [a, b] : ends) {
+        parent[static_cast<std::size_t>(root(a))] = root(b);
+    }
+    s.component.assign(static_cast<std::size_t>(n), -1);
+    std::vector<std::int64_t> euler;  // V − E + F per component
+    for (vertex_t v = 0; v < n; ++v) {
+        const auto r = static_cast<std::size_t>(root(v));
+        if (s.component[r] < 0) {
+            s.component[r] = static_cast<int>(euler.size());
+            euler.push_back(0);
+        }
+        s.component[static_cast<std::size_t>(v)] = s.component[r];
+        euler[static_cast<std::size_t>(s.component[r])] += 1;
+    }
+    for (const auto& [a, b] : ends) {
+        euler[static_cast<std::size_t>(s.component[static_cast<std::size_t>(a)])] -= 1;
+    }
+    for (const auto& face : s.faces) {
+        const vertex_t tail = ends[static_cast<std::size_t>(face.front().edge)].first;
+        euler[static_cast<std::size_t>(s.component[static_cast<std::size_t>(tail)])] += 1;
+    }
+    for (std::size_t c = 0; c < euler.size(); ++c) {
+        // An isolated vertex has no face walk but is a sphere: V − E + F = 1 − 0 + 1.
+        const std::int64_t x = euler[c] == 1 ? 2 : euler[c];
+        s.genus.push_back(static_cast<int>((2 - x) / 2));
+    }
+    return s;
+}
+
+/// Parents and depths of a spanning forest's vertices (edges in_tree), rooted anywhere.
+struct RootedForest {
+    std::vector<int> parent_edge;  ///< −1 at a root
+    std::vector<int> depth;
+};
+
+RootedForest rooted(const PlaneEmbedding& plane, const std::vector<char>& in_tree) {
+    RootedForest f;
+    f.parent_edge.assign(static_cast<std::size_t>(plane.n), -1);
+    f.depth.assign(static_cast<std::size_t>(plane.n), -1);
+    std::vector<vertex_t> queue;
+    for (vertex_t r = 0; r < plane.n; ++r) {
+        if (f.depth[static_cast<std::size_t>(r)] >= 0) {
+            continue;
+        }
+        f.depth[static_cast<std::size_t>(r)] = 0;
+        queue.assign(1, r);
+        for (std::size_t head = 0; head < queue.size(); ++head) {
+            const vertex_t v = queue[head];
+            for (const int e : plane.rotation[static_cast<std::size_t>(v)]) {
+                const vertex_t w = other_end(plane.ends, e, v);
+                if (in_tree[static_cast<std::size_t>(e)] != 0 &&
+                    f.depth[static_cast<std::size_t>(w)] < 0) {
+                    f.depth[static_cast<std::size_t>(w)] = f.depth[static_cast<std::size_t>(v)] + 1;
+                    f.parent_edge[static_cast<std::size_t>(w)] = e;
+                    queue.push_back(w);
+                }
+            }
+        }
+    }
+    return f;
+}
+
+/// The fundamental cycle of the non-tree edge e = (a, b) as a closed vertex sequence: a, up the
+/// tree to the common ancestor, down to b (then e closes it).
+std::vector<vertex_t> fundamental_cycle(const PlaneEmbedding& plane, const RootedForest& forest,
+                                        int e) {
+    vertex_t a = plane.ends[static_cast<std::size_t>(e)].first;
+    vertex_t b = plane.ends[static_cast<std::size_t>(e)].second;
+    std::vector<vertex_t> up{a}, down{b};
+    const auto climb = [&](vertex_t v) {
+        return other_end(plane.ends, forest.parent_edge[static_cast<std::size_t>(v)], v);
+    };
+    while (a != b) {
+        if (forest.depth[static_cast<std::size_t>(a)] >= forest.depth[static_cast<std::size_t>(b)]) {
+            a = climb(a);
+            up.push_back(a);
+        } else {
+            b = climb(b);
+            down.push_back(b);
+        }
+    }
+    down.pop_back();  // the common ancestor is the last of `up`
+    up.insert(up.end(), down.rbegin(), down.rend());
+    return up;
+}
+
+/// q(C) mod 2 for the cycle `cycle` (closed vertex sequence) under `orientation` and M₀ = mate.
+int quadratic_form(const Surface& s, const std::vector<std::int8_t>& orientation,
+                   const std::vector<vertex_t>& mate, const std::vector<vertex_t>& cycle) {
+    const Ends& ends = s.plane.ends;
+    const std::size_t k = cycle.size();
+    int q = 1;
+    for (std::size_t j = 0; j < k; ++j) {
+        const vertex_t u = cycle[(j + k - 1) % k], v = cycle[j], w = cycle[(j + 1) % k];
+        const int out = edge_id(ends, v, w);
+        q += (orientation[static_cast<std::size_t>(out)] > 0) ==
+                     (ends[static_cast<std::size_t>(out)].first == v)
+                 ? 1
+                 : 0;
+        const vertex_t partner = mate[static_cast<std::size_t>(v)];
+        if (partner == u || partner == w) {
+            continue;
+        }
+        // Places in v's rotation of the edges to u, w and the partner; the left of the cycle
+        // is what lies after u and before w.
+        const auto& around = s.plane.rotation[static_cast<std::size_t>(v)];
+        const auto place = [&](vertex_t x) {
+            const int e = edge_id(ends, v, x);
+            return static_cast<int>(std::find(around.begin(), around.end(), e) - around.begin());
+        };
+        const int d = static_cast<int>(around.size());
+        const int from = place(u);
+        const int to_w = (place(w) - from + d) % d, to_partner = (place(partner) - from + d) % d;
+        q += to_partner < to_w ? 1 : 0;
+    }
+    return q % 2;
+}
+
+}  // namespace
+
+int surface_genus(const UndirectedGraph& graph, const Embedding& embedding) {
+    const Surface s = surface_of(graph, embedding);
+    return std::accumulate(s.genus.begin(), s.genus.end(), 0);
+}
+
+SurfaceOrientations surface_orientations(const UndirectedGraph& graph, const Embedding& embedding,
+                                         const std::vector<vertex_t>& mate) {
+    const Surface s = surface_of(graph, embedding);
+    for (std::size_t c = 0; c < s.genus.size(); ++c) {
+        if (s.genus[c] > kMaxComponentGenus) {
+            throw InvalidArgument("the embedding puts a component of the graph on a surface of "
+                                  "genus " +
+                                  std::to_string(s.genus[c]) + "; at most " +
+                                  std::to_string(kMaxComponentGenus) + " is supported");
+        }
+    }
+    // (3) Forests; the leftover edges (2 per component of genus 1) in the order of their ids.
+    const std::vector<char> in_tree = spanning_forest(s.plane.n, s.plane.ends);
+    const DualForest dual = dual_forest(s.faces, in_tree);
+    std::vector<char> fixed = in_tree;
+    for (const int e : dual.parent_edge) {
+        if (e >= 0) {
+            fixed[static_cast<std::size_t>(e)] = 1;
+        }
+    }
+    std::vector<int> leftover;
+    for (std::size_t e = 0; e < fixed.size(); ++e) {
+        if (fixed[e] == 0) {
+            leftover.push_back(static_cast<int>(e));
+        }
+    }
+    SurfaceOrientations out;
+    out.genus = std::accumulate(s.genus.begin(), s.genus.end(), 0);
+    if (leftover.size() != 2 * static_cast<std::size_t>(out.genus)) {
+        throw InternalError("surface: " + std::to_string(leftover.size()) +
+                            " edges outside the tree and cotree for genus " +
+                            std::to_string(out.genus));
+    }
+    // The leftover edges of a component come in pairs (ascending ids): their cycles are a basis.
+    const RootedForest forest = rooted(s.plane, in_tree);
+    std::vector<std::vector<vertex_t>> cycles;
+    for (const int e : leftover) {
+        cycles.push_back(fundamental_cycle(s.plane, forest, e));
+    }
+    std::vector<std::size_t> by_component(leftover.size());
+    std::iota(by_component.begin(), by_component.end(), std::size_t{0});
+    std::stable_sort(by_component.begin(), by_component.end(), [&](std::size_t x, std::size_t y) {
+        const auto cx = s.component[static_cast<std::size_t>(
+            s.plane.ends[static_cast<std::size_t>(leftover[x])].first)];
+        const auto cy = s.component[static_cast<std::size_t>(
+            s.plane.ends[static_cast<std::size_t>(leftover[y])].first)];
+        return cx < cy;
+    });
+    // (4) One orientation per choice of the leftover edges' directions.
+    const std::size_t choices = std::size_t{1} << leftover.size();
+    for (std::size_t choice = 0; choice < choices; ++choice) {
+        std::vector<std::int8_t> orientation(s.plane.ends.size(), 1);
+        for (std::size_t j = 0; j < leftover.size(); ++j) {
+            orientation[static_cast<std::size_t>(leftover[j])] = (choice >> j & 1) != 0 ? -1 : 1;
+        }
+        orient_faces(s.faces, dual, orientation);
+        int sign = 1;
+        for (std::size_t j = 0; j + 1 < by_component.size(); j += 2) {
+            const int qa = quadratic_form(s, orientation, mate, cycles[by_component[j]]);
+            const int qb = quadratic_form(s, orientation, mate, cycles[by_component[j + 1]]);
+            sign *= qa * qb == 1 ? -1 : 1;
+        }
+        out.orientations.push_back(std::move(orientation));
+        out.signs.push_back(sign);
+    }
+    return out;
+}
+
+}  // namespace pmcount::exact
