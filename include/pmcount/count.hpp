@@ -55,7 +55,8 @@ enum class Backend {
 /// How the sparse GPU engines (SpaRyser, SkipPer) receive the matrix.
 enum class GpuKernels {
     automatic,  ///< the planner's choice: a generated kernel when it repays its compilation
-    tables,     ///< one compiled kernel per order and arithmetic; the matrix as tables in shared memory
+    tables,     ///< one compiled kernel per order and arithmetic; the matrix as tables in shared
+                ///< memory
     generated,  ///< a kernel generated for the matrix (literal rows and values, x in registers),
                 ///< compiled by NVRTC and cached on disk
 };
@@ -171,7 +172,7 @@ struct CountStats {
     int ranks = 1;    ///< MPI ranks that shared the engines' loops
     /// Chunks of the engines' loops loaded from a resumed checkpoint instead of computed.
     std::uint64_t resumed_chunks = 0;
-    int primes = 0;   ///< moduli used by the exact path (including the spare)
+    int primes = 0;  ///< moduli used by the exact path (including the spare)
     /// Iterations of the exponential loops executed: Gray-code steps (Ryser's engines), leaves of
     /// the recursion over vertex pairs (the hafnian engine).
     std::uint64_t gray_steps = 0;
@@ -275,6 +276,15 @@ CountResult count_perfect_matchings(const BipartiteGraph& graph, const CountOpti
 /// odd number of vertices gives 0 with a note; no perfect matching gives 0 with a Tutte set
 /// (result.structure.tutte_set).
 CountResult count_perfect_matchings(const UndirectedGraph& graph, const CountOptions& options = {});
+/// The same for a graph drawn on a surface (Embedding, graph.hpp: a bipartite graph's right
+/// vertex j is num_left() + j): the planner may also count it as 4^g Pfaffians (engine
+/// pfaffian-surface, polynomial time, components of genus ≤ 1), where that is predicted faster
+/// than what it plans without the embedding — tori of any size. InvalidArgument when the
+/// embedding does not fit the graph.
+CountResult count_perfect_matchings(const BipartiteGraph& graph, const Embedding& embedding,
+                                    const CountOptions& options = {});
+CountResult count_perfect_matchings(const UndirectedGraph& graph, const Embedding& embedding,
+                                    const CountOptions& options = {});
 /// Number of cycle covers of a digraph (exact).
 CountResult count_cycle_covers(const Digraph& graph, const CountOptions& options = {});
 /// Permanent of a matrix; 0×0 gives 1. An m×n matrix with m < n has the rectangular permanent:

@@ -29,6 +29,11 @@ BipartiteGraph grid_graph(vertex_t rows, vertex_t cols);
 /// coincide with grid edges and are merged (the graph is simple).
 BipartiteGraph torus_graph(vertex_t rows, vertex_t cols);
 
+/// torus_graph's drawing on the torus (rows and cols even, at least 4: with a side of 2 the
+/// wrap-around edges merge): every cell's neighbours right, below, left, above. Vertices as in
+/// Embedding: left cell i is i, right cell j is num_left + j.
+Embedding torus_embedding(vertex_t rows, vertex_t cols);
+
 /// The honeycomb graph dual to the a,b,c,a,b,c hexagon of the triangular lattice (a, b, c ≥ 0):
 /// up-triangles are left, down-triangles right, adjacent when they share an edge. Its perfect
 /// matchings are the lozenge tilings of the hexagon; there are a·b + b·c + c·a of each.
@@ -70,7 +75,8 @@ bool is_generator_spec(std::string_view text);
 /// Malformed specs and invalid parameters throw InvalidInput(spec, 0, problem).
 BipartiteGraph generate_graph(std::string_view spec);
 
-/// generate_graph wrapped as an Input (source = the spec) for count().
+/// generate_graph wrapped as an Input (source = the spec) for count(), with the embedding of a
+/// torus whose sides are at least 4 (torus_embedding).
 Input generated_input(std::string_view spec);
 
 /// Closed forms for the lattices above, as natural logarithms (long double: the counts overflow
@@ -79,8 +85,12 @@ Input generated_input(std::string_view spec);
 ///     Π_{j ≤ ⌈rows/2⌉} Π_{k ≤ ⌈cols/2⌉} (4cos²(πj/(rows+1)) + 4cos²(πk/(cols+1)))
 /// (0 tilings, −inf, when rows·cols is odd); lozenge tilings of the a,b,c hexagon, MacMahon:
 /// Π_{i≤a} Π_{j≤b} (i + j + c − 1)/(i + j − 1); the Aztec diamond of order k: 2^(k(k+1)/2)
-/// (Elkies–Kuperberg–Larsen–Propp).
+/// (Elkies–Kuperberg–Larsen–Propp); domino tilings of the rows×cols torus (both even), Kasteleyn
+/// (1961): ½(P(0,½) + P(½,0) + P(½,½)), with
+///     P(θ, φ) = Π_{j<rows} Π_{k<cols} (4sin²(2π(j+θ)/rows) + 4sin²(2π(k+φ)/cols))^¼
+/// (the fourth Pfaffian, P(0,0), is 0).
 long double log_grid_tilings(vertex_t rows, vertex_t cols);
+long double log_torus_tilings(vertex_t rows, vertex_t cols);
 long double log_hexagon_tilings(int a, int b, int c);
 long double log_aztec_tilings(int k);
 

@@ -87,6 +87,9 @@ struct Input {
     std::vector<std::int64_t> right_ids;
     /// Non-fatal findings (merged duplicates, real values that are all integers, ...).
     std::vector<std::string> warnings;
+    /// The graph's drawing on a surface, when its source gives one (torus generator specs):
+    /// count() lets the planner count it as Pfaffians on that surface.
+    std::optional<Embedding> embedding;
     /// Set when the file declares a side of more vertices than it has bytes, beyond anything its
     /// entries could touch (a hostile or mistaken header: `# undirected 67108864` and 3 edges).
     /// Nothing of the declared size is allocated: `data` holds only the vertices that occur,

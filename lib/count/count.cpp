@@ -26,6 +26,7 @@
 #include "exact/ryser/ryser_kernel.hpp"
 #include "numeric/cpp_int_bridge.hpp"
 #include "numeric/scaled.hpp"
+#include "plan/engines.hpp"
 #include "plan/floating_result.hpp"
 #include "plan/plan.hpp"
 #include "pmcount/build_info.hpp"
@@ -52,8 +53,9 @@ constexpr detail::Named<Method> kMethods[] = {
     {Method::frontier, "frontier"}, {Method::hafnian, "hafnian"}};
 constexpr detail::Named<Backend> kBackends[] = {
     {Backend::automatic, "auto"}, {Backend::cpu, "cpu"}, {Backend::cuda, "cuda"}};
-constexpr detail::Named<GpuKernels> kGpuKernels[] = {
-    {GpuKernels::automatic, "auto"}, {GpuKernels::tables, "tables"}, {GpuKernels::generated, "generated"}};
+constexpr detail::Named<GpuKernels> kGpuKernels[] = {{GpuKernels::automatic, "auto"},
+                                                     {GpuKernels::tables, "tables"},
+                                                     {GpuKernels::generated, "generated"}};
 constexpr detail::Named<Precision> kPrecisions[] = {{Precision::automatic, "auto"},
                                                     {Precision::exact, "exact"},
                                                     {Precision::double_precision, "double"},
@@ -293,19 +295,6 @@ SparseMatrix<T> balanced_symmetric(const SparseMatrix<T>& a, std::int64_t& shift
     return SparseMatrix<T>(a.rows(), a.cols(), std::move(entries));
 }
 
-/// perm(B) = haf([[0, B], [Bᵀ, 0]]): row r is vertex r, column c is vertex rows + c.
-template <class T>
-SparseMatrix<T> bipartite_embedding(const SparseMatrix<T>& b) {
-    std::vector<Triplet<T>> entries;
-    entries.reserve(2 * static_cast<std::size_t>(b.nnz()));
-    for (const auto& t : b.triplets()) {
-        entries.push_back({t.row, b.rows() + t.col, t.value});
-        entries.push_back({b.rows() + t.col, t.row, t.value});
-    }
-    const vertex_t n = b.rows() + b.cols();
-    return {n, n, std::move(entries)};
-}
-
 template <class T>
 CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& matrix,
                                        plan::Problem problem, const char* row_name,
@@ -326,31 +315,35 @@ constexpr double kCancellationRelError = 1e-6;
 
 template <class T>
 CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan::Problem problem,
-                            const char* row_name, const char* col_name,
-                            const CountOptions& options);
+                            const char* row_name, const char* col_name, const CountOptions& options,
+                            const Embedding* embedding);
 
 /// Every count: what needs no engine, then the planner (structure front end, engines,
-/// combination). The stop request that interrupts it is withdrawn as it leaves.
+/// combination). The stop request that interrupts it is withdrawn as it leaves. `embedding`:
+/// the graph's, when it came with one (a permanent's vertices: rows, then columns).
 template <class T>
 CountResult count_matrix(ValueKind kind, const SparseMatrix<T>& matrix, plan::Problem problem,
-                         const char* row_name, const char* col_name, const CountOptions& options) {
-    return detail::stop_boundary(
-        [&] { return count_unguarded(kind, matrix, problem, row_name, col_name, options); });
+                         const char* row_name, const char* col_name, const CountOptions& options,
+                         const Embedding* embedding = nullptr) {
+    return detail::stop_boundary([&] {
+        return count_unguarded(kind, matrix, problem, row_name, col_name, options, embedding);
+    });
 }
 
 template <class T>
 CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan::Problem problem,
-                            const char* row_name, const char* col_name,
-                            const CountOptions& options) {
+                            const char* row_name, const char* col_name, const CountOptions& options,
+                            const Embedding* embedding) {
     const auto start = Clock::now();
     if (options.threads < 0 || options.threads > kMaxThreads) {
         throw InvalidArgument("threads must lie in [0, " + std::to_string(kMaxThreads) +
                               "] (0: every core)");
     }
-    pmcount::detail::throw_if_stopped("preparing the count");  // also when no engine or planner will run
+    pmcount::detail::throw_if_stopped(
+        "preparing the count");  // also when no engine or planner will run
     if (problem == plan::Problem::permanent && options.general) {
-        return count_matrix(kind, bipartite_embedding(matrix), plan::Problem::hafnian, "vertex",
-                            "vertex", options);
+        return count_matrix(kind, plan::bipartite_embedding(matrix), plan::Problem::hafnian,
+                            "vertex", "vertex", options, embedding);
     }
     const bool hafnian = problem == plan::Problem::hafnian;
     const Precision precision = resolve_precision<T>(options.precision, kind);
@@ -379,13 +372,15 @@ CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan:
         // Only dense Ryser (CPU and GPU) tracks its roundings; Forbert–Marx merges would round
         // the entries before it sees them.
         if (hafnian) {
-            throw InvalidArgument("--precision certified counts permanents (bipartite graphs and "
-                                  "matrices), not hafnians");
+            throw InvalidArgument(
+                "--precision certified counts permanents (bipartite graphs and "
+                "matrices), not hafnians");
         }
         if (options.method != Method::automatic && options.method != Method::ryser) {
-            throw InvalidArgument("--precision certified runs the dense Ryser engine (--method "
-                                  "ryser), not " +
-                                  std::string(to_string(options.method)));
+            throw InvalidArgument(
+                "--precision certified runs the dense Ryser engine (--method "
+                "ryser), not " +
+                std::string(to_string(options.method)));
         }
     }
     plan::Settings settings;
@@ -408,6 +403,7 @@ CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan:
     settings.time_limit_s = options.max_predicted_seconds;
     settings.general = options.general;
     settings.max_memory = options.max_memory;
+    settings.embedding = embedding;
     if (options.backend == Backend::cuda && !exact::gpu_available()) {
         std::string status;
         backend::cuda::devices(status);
@@ -497,9 +493,7 @@ CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan:
     if (r.arithmetic.empty()) {  // the front end settled everything: only products and sums
         r.arithmetic = precision == Precision::exact ? "exact integers" : "double";
     }
-    r.error_kind = r.is_exact                           ? "none"
-                   : precision == Precision::certified ? "bound"
-                                                       : "estimate";
+    r.error_kind = r.is_exact ? "none" : precision == Precision::certified ? "bound" : "estimate";
     r.timings.count_s = seconds_since(engine_start);
     r.timings.total_s = seconds_since(start);
     if constexpr (!std::is_same_v<T, std::int64_t>) {
@@ -903,7 +897,15 @@ CountResult count_perfect_matchings(const BipartiteGraph& graph, const CountOpti
                         "right vertex", options);
 }
 
-CountResult count_perfect_matchings(const UndirectedGraph& graph, const CountOptions& options) {
+CountResult count_perfect_matchings(const BipartiteGraph& graph, const Embedding& embedding,
+                                    const CountOptions& options) {
+    return count_matrix(ValueKind::binary, ones(graph), plan::Problem::permanent, "left vertex",
+                        "right vertex", options, &embedding);
+}
+
+namespace {
+
+SparseMatrix<std::int64_t> adjacency_matrix(const UndirectedGraph& graph) {
     std::vector<Triplet<std::int64_t>> entries;
     entries.reserve(graph.adjacency().size());
     for (vertex_t u = 0; u < graph.num_vertices(); ++u) {
@@ -912,8 +914,20 @@ CountResult count_perfect_matchings(const UndirectedGraph& graph, const CountOpt
         }
     }
     const vertex_t n = graph.num_vertices();
-    return count_matrix(ValueKind::binary, SparseMatrix<std::int64_t>(n, n, std::move(entries)),
-                        plan::Problem::hafnian, "vertex", "vertex", options);
+    return {n, n, std::move(entries)};
+}
+
+}  // namespace
+
+CountResult count_perfect_matchings(const UndirectedGraph& graph, const CountOptions& options) {
+    return count_matrix(ValueKind::binary, adjacency_matrix(graph), plan::Problem::hafnian,
+                        "vertex", "vertex", options);
+}
+
+CountResult count_perfect_matchings(const UndirectedGraph& graph, const Embedding& embedding,
+                                    const CountOptions& options) {
+    return count_matrix(ValueKind::binary, adjacency_matrix(graph), plan::Problem::hafnian,
+                        "vertex", "vertex", options, &embedding);
 }
 
 CountResult count_cycle_covers(const Digraph& graph, const CountOptions& options) {
@@ -1002,7 +1016,8 @@ CountResult count(const Input& input, const CountOptions& options) {
                 return r;
             }
             if constexpr (std::is_same_v<D, BipartiteGraph> || std::is_same_v<D, UndirectedGraph>) {
-                return count_perfect_matchings(data, options);
+                return input.embedding ? count_perfect_matchings(data, *input.embedding, options)
+                                       : count_perfect_matchings(data, options);
             } else if constexpr (std::is_same_v<D, Digraph>) {
                 return count_cycle_covers(data, options);
             } else {

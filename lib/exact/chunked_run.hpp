@@ -30,6 +30,8 @@ struct EngineRun {
     std::vector<int> gpus;  // GPU engines: the devices to use; empty: every visible one
     /// The count's session (checkpoints, MPI ranks, stop requests); none: plain threads.
     run::Session* session = nullptr;
+    /// The surface Pfaffians' leaf (the whole graph): its embedding, vertex v being row v.
+    const Embedding* embedding = nullptr;
 };
 
 /// Each chunk's partial sum as a fixed-size record, so that a Session can write it to a

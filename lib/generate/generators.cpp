@@ -4,15 +4,16 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/stop.hpp"
 #include "io/text.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/generate.hpp"
-#include "core/stop.hpp"
 
 namespace pmcount {
 
@@ -203,6 +204,32 @@ BipartiteGraph torus_graph(vertex_t rows, vertex_t cols) {
     });
 }
 
+Embedding torus_embedding(vertex_t rows, vertex_t cols) {
+    return detail::stop_boundary([&]() -> Embedding {
+        require(rows >= 4 && cols >= 4 && rows % 2 == 0 && cols % 2 == 0,
+                "torus embedding: both sides must be even and at least 4");
+        // board_graph's numbering: row-major within each colour, left ((r + c) even) first.
+        const auto cells = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+        const auto left = static_cast<vertex_t>(cells / 2);
+        const auto vertex = [&](vertex_t r, vertex_t c) {
+            r = (r + rows) % rows;
+            c = (c + cols) % cols;
+            const vertex_t rank = (r * cols + c) / 2;  // cells of its colour before it
+            return (r + c) % 2 == 0 ? rank : left + rank;
+        };
+        Embedding e;
+        e.rotation.resize(cells);
+        for (vertex_t r = 0; r < rows; ++r) {
+            pmcount::detail::throw_if_stopped(kGenerating);
+            for (vertex_t c = 0; c < cols; ++c) {
+                e.rotation[static_cast<std::size_t>(vertex(r, c))] = {
+                    vertex(r, c + 1), vertex(r + 1, c), vertex(r, c - 1), vertex(r - 1, c)};
+            }
+        }
+        return e;
+    });
+}
+
 BipartiteGraph aztec_diamond_graph(int k) {
     return detail::stop_boundary([&]() -> BipartiteGraph {
         require(k >= 0 && k <= 20000, "aztec: order must be in [0, 20000]");
@@ -236,7 +263,8 @@ BipartiteGraph hexagon_graph(int a, int b, int c) {
             vertex_t total = 0;
             vertex_t id(int i, int j) const {
                 const auto r = static_cast<std::size_t>(j);
-                return j < 0 || r >= lo.size() || i < lo[r] || i > hi[r] ? -1 : first[r] + (i - lo[r]);
+                return j < 0 || r >= lo.size() || i < lo[r] || i > hi[r] ? -1
+                                                                         : first[r] + (i - lo[r]);
             }
         };
         const auto rows = static_cast<std::size_t>(b + c + 1);
@@ -261,14 +289,15 @@ BipartiteGraph hexagon_graph(int a, int b, int c) {
         };
         const Triangles up = triangles(
             [&](int i, int j) { return inside(i, j) && inside(i + 1, j) && inside(i, j + 1); });
-        const Triangles down = triangles(
-            [&](int i, int j) { return inside(i + 1, j) && inside(i, j + 1) && inside(i + 1, j + 1); });
+        const Triangles down = triangles([&](int i, int j) {
+            return inside(i + 1, j) && inside(i, j + 1) && inside(i + 1, j + 1);
+        });
         std::vector<Edge> edges;
         edges.reserve(3 * static_cast<std::size_t>(up.total));
         for (int j = 0; j <= b + c; ++j) {
             pmcount::detail::throw_if_stopped(kGenerating);
-            for (int i = up.lo[static_cast<std::size_t>(j)]; i <= up.hi[static_cast<std::size_t>(j)];
-                 ++i) {
+            for (int i = up.lo[static_cast<std::size_t>(j)];
+                 i <= up.hi[static_cast<std::size_t>(j)]; ++i) {
                 const vertex_t u = up.id(i, j);
                 for (const auto& [ni, nj] :
                      {std::pair{i, j}, std::pair{i - 1, j}, std::pair{i, j - 1}}) {
@@ -343,7 +372,8 @@ BipartiteGraph random_regular_bipartite_graph(vertex_t n, int d, std::uint64_t s
         require(n >= 0 && n <= 10000000, "regular: n must be in [0, 10^7]");
         require(d >= 0 && d <= n, "regular: degree must be in [0, n]");
         if (d == n) {
-            return complete_bipartite_graph(n);  // the only n-regular one; switching cannot reach it
+            return complete_bipartite_graph(
+                n);  // the only n-regular one; switching cannot reach it
         }
         if (2 * static_cast<std::int64_t>(d) > n) {
             // Switches of a dense graph are mostly refused (a new edge is already there with
@@ -369,8 +399,8 @@ BipartiteGraph random_regular_bipartite_graph(vertex_t n, int d, std::uint64_t s
         }
         pmcount::detail::throw_if_stopped(kGenerating);
         std::mt19937_64 rng(seed);
-        // Configuration model: left copy t (vertex t / d) meets right copy right[t] (vertex right[t] /
-        // d).
+        // Configuration model: left copy t (vertex t / d) meets right copy right[t] (vertex
+        // right[t] / d).
         const std::size_t m = static_cast<std::size_t>(n) * static_cast<std::size_t>(d);
         std::vector<vertex_t> right(m);
         for (std::size_t t = 0; t < m; ++t) {
@@ -397,9 +427,9 @@ BipartiteGraph random_regular_bipartite_graph(vertex_t n, int d, std::uint64_t s
             present.add(pair(left_of(t), right[t]), 1);
         }
         // Switch away repeated edges: pick a copy t of a repeat and a random partner s; swapping
-        // their right ends is accepted when neither new edge exists yet. Each accepted switch lowers
-        // the number of repeats by at least one; with d ≤ n/2 a switch is accepted with probability
-        // about (1 − d/n)² ≥ 1/4.
+        // their right ends is accepted when neither new edge exists yet. Each accepted switch
+        // lowers the number of repeats by at least one; with d ≤ n/2 a switch is accepted with
+        // probability about (1 − d/n)² ≥ 1/4.
         std::uint64_t attempts = 0;
         for (std::size_t t = 0; t < m; ++t) {
             while (present.count(pair(left_of(t), right[t])) > 1) {
@@ -407,7 +437,8 @@ BipartiteGraph random_regular_bipartite_graph(vertex_t n, int d, std::uint64_t s
                     pmcount::detail::throw_if_stopped(kGenerating);
                 }
                 const std::size_t s = uniform_below(rng, m);
-                const std::uint64_t e1 = pair(left_of(t), right[s]), e2 = pair(left_of(s), right[t]);
+                const std::uint64_t e1 = pair(left_of(t), right[s]),
+                                    e2 = pair(left_of(s), right[t]);
                 if (left_of(s) == left_of(t) || right[s] == right[t] || present.count(e1) != 0 ||
                     present.count(e2) != 0) {
                     continue;
@@ -434,8 +465,16 @@ bool is_generator_spec(std::string_view text) {
                                                         text.substr(0, colon)) != kGenerators.end();
 }
 
-BipartiteGraph generate_graph(std::string_view spec) {
-    return detail::stop_boundary([&]() -> BipartiteGraph {
+namespace {
+
+/// A generated graph, with its embedding where the generator gives one.
+struct Generated {
+    BipartiteGraph graph;
+    std::optional<Embedding> embedding;
+};
+
+Generated generate(std::string_view spec) {
+    return detail::stop_boundary([&]() -> Generated {
         const std::string source(spec);
         const io::Location where{source, 0};
         if (!is_generator_spec(spec)) {
@@ -465,17 +504,18 @@ BipartiteGraph generate_graph(std::string_view spec) {
                        ? static_cast<std::uint64_t>(io::parse_count(f[index], where, "seed"))
                        : 1;
         };
-        // Refuse a graph too large before building it (a spec is a few bytes; the graph it names may
-        // not fit in memory), computed in floating point so that nothing overflows.
+        // Refuse a graph too large before building it (a spec is a few bytes; the graph it names
+        // may not fit in memory), computed in floating point so that nothing overflows.
         const auto within_limits = [&](double side, double edges) {
             if (side > static_cast<double>(kMaxVertices) ||
                 edges > static_cast<double>(kMaxGeneratedEdges)) {
                 char buffer[200];
-                std::snprintf(buffer, sizeof buffer,
-                              "the graph would have %.3g vertices a side and %.3g edges; at most %lld "
-                              "vertices a side and %lld edges are supported",
-                              side, edges, static_cast<long long>(kMaxVertices),
-                              static_cast<long long>(kMaxGeneratedEdges));
+                std::snprintf(
+                    buffer, sizeof buffer,
+                    "the graph would have %.3g vertices a side and %.3g edges; at most %lld "
+                    "vertices a side and %lld edges are supported",
+                    side, edges, static_cast<long long>(kMaxVertices),
+                    static_cast<long long>(kMaxGeneratedEdges));
                 io::fail(where, buffer);
             }
         };
@@ -485,52 +525,68 @@ BipartiteGraph generate_graph(std::string_view spec) {
                 const vertex_t rows = size(f[0], "rows"), cols = size(f[1], "columns");
                 const double cells = static_cast<double>(rows) * cols;
                 within_limits(std::ceil(cells / 2), 2 * cells);
-                return name == "grid" ? grid_graph(rows, cols) : torus_graph(rows, cols);
+                if (name == "grid") {
+                    return {grid_graph(rows, cols), std::nullopt};
+                }
+                Generated torus{torus_graph(rows, cols), std::nullopt};
+                if (rows >= 4 && cols >= 4) {
+                    torus.embedding = torus_embedding(rows, cols);
+                }
+                return torus;
             }
             if (name == "hexagon") {
                 expect(3, 3, "A,B,C, e.g. hexagon:3,4,5");
-                const vertex_t a = size(f[0], "side"), b = size(f[1], "side"), c = size(f[2], "side");
+                const vertex_t a = size(f[0], "side"), b = size(f[1], "side"),
+                               c = size(f[2], "side");
                 const double faces = static_cast<double>(a) * b + static_cast<double>(b) * c +
                                      static_cast<double>(c) * a;
                 const double rim = static_cast<double>(a) + b + c;
                 within_limits(faces + rim, 3 * faces + 3 * rim);
-                return hexagon_graph(a, b, c);
+                return {hexagon_graph(a, b, c), std::nullopt};
             }
             if (name == "aztec") {
                 expect(1, 1, "the order, e.g. aztec:10");
                 const vertex_t order = size(f[0], "order");
                 const double k = order;
                 within_limits(k * (k + 1), 4 * k * k);
-                return aztec_diamond_graph(order);
+                return {aztec_diamond_graph(order), std::nullopt};
             }
             if (name == "complete") {
                 expect(1, 1, "N, e.g. complete:8");
                 const vertex_t n = size(f[0], "n");
                 within_limits(n, static_cast<double>(n) * n);
-                return complete_bipartite_graph(n);
+                return {complete_bipartite_graph(n), std::nullopt};
             }
             if (name == "random") {
                 expect(2, 3, "N,P[,SEED], e.g. random:30,0.2,7");
                 const vertex_t n = size(f[0], "n");
                 const double p = io::parse_double(f[1], where, "p");
                 within_limits(n, static_cast<double>(n) * n * std::clamp(p, 0.0, 1.0));
-                return random_bipartite_graph(n, p, seed(2));
+                return {random_bipartite_graph(n, p, seed(2)), std::nullopt};
             }
             expect(2, 3, "N,D[,SEED], e.g. regular:30,3,7");
             const vertex_t n = size(f[0], "n"), degree = size(f[1], "degree");
             within_limits(n, static_cast<double>(n) * degree);
-            return random_regular_bipartite_graph(n, degree, seed(2));
+            return {random_regular_bipartite_graph(n, degree, seed(2)), std::nullopt};
         } catch (const InvalidArgument& e) {
             io::fail(where, e.what());
         }
     });
 }
 
+}  // namespace
+
+BipartiteGraph generate_graph(std::string_view spec) {
+    return generate(spec).graph;
+}
+
 Input generated_input(std::string_view spec) {
     Input input;
     input.source = std::string(spec);
     input.format = InputFormat::edge_list;
-    input.data = generate_graph(spec);
+    Generated g = generate(spec);
+    input.data = std::move(g.graph);
+    input.embedding = std::move(g.embedding);
     return input;
 }
 

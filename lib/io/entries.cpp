@@ -210,8 +210,10 @@ ValueField EntryCollector::settle_field(std::vector<std::string>& warnings, cons
             e.integer = static_cast<std::int64_t>(e.re);
         }
         if (!entries_.empty()) {
-            warnings.push_back(file_ + ": every value is an integer; computing the exact integer " +
-                               problem);
+            // The reader does not know the precision asked for: --precision double still
+            // counts in double.
+            warnings.push_back(file_ + ": every value is an integer; read as integers (the " +
+                               "default precision computes the exact integer " + problem + ")");
         }
         return ValueField::integer;
     }

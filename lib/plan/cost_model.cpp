@@ -587,11 +587,16 @@ constexpr double kHafnianStart_s = 2e-5;
 // gpu_hafnian_test.cpp and the predictions suite, 2026-11-27, output block B = 32): kernels at
 // order 56 0.534 s in double, 2.34 s for five primes; order 64 9.67 s in double; 0-1 graphs of
 // 56 and 60 vertices (four primes each) 2.10 and 8.64 s a count. Multiply-adds (this model's
-// count) per second per multiprocessor: 1.8·10^10 a prime, 1.7·10^10 in double; complex at
-// order 64 2.6 times the double time. The set-up covers the kernels' loading.
-constexpr double kGpuHafnianDoublePerSm = 1.7e10;
+// count) per second per multiprocessor: 1.8·10^10 a prime. The set-up covers the kernels'
+// loading. Since the double kernels carry each coefficient's running error (a multiply-add is
+// ~12 FP64 instructions where it was one FMA), measured on one H200 (132 multiprocessors,
+// 2026-11-28, seeded 0-1 and signed integer-valued graphs of 56 and 64 vertices): double 4.17 s
+// at 56 and 89 s at 64 (2.3·10^9 multiply-adds a second per multiprocessor, 7.4 times fewer than
+// before), complex 23.7 s at 56 (5.7 times double); five and six primes 2.13 and 52 s, as the
+// prime rate says.
+constexpr double kGpuHafnianDoublePerSm = 2.3e9;
 constexpr double kGpuHafnianPrimePerSm = 1.8e10;
-constexpr double kGpuHafnianComplexSlowdown = 2.6;
+constexpr double kGpuHafnianComplexSlowdown = 5.7;
 constexpr double kGpuHafnianSetup_s = 0.15;  // order 48 on the H100: 0.23 s, kernels 0.09 s
 constexpr double kPairingNode_ns = 8.0;
 
@@ -677,6 +682,31 @@ double pfaffian_seconds(const LeafFacts& f) {
         kPfaffianSetupPerVertex_s * n +
             replayed_eliminations_seconds(kPfaffianNested_s * std::pow(n, 1.5), primes, f.threads),
         f.threads);
+}
+
+// Pfaffians on a surface: one elimination of the minimum degree order costs about c·n^1.5 (n
+// vertices), ten times the planar Pfaffian's constant at the same n (a torus's separators are
+// cycles, twice a strip's). Exact: the orientations replay the first prime's schedule as the
+// other primes do. Fitted on the square tori 16×16 … 64×64 on 2 threads of the development
+// machine (exact: 4–35 primes, 0.009–5.2 s; double 0.0035–0.34 s; constants within 0.7–1.1 of
+// each count), divided by the speed factor its probe read then (2.1: the model's constants are
+// the reference machine's).
+constexpr double kSurfaceNestedExact_s = 5.7e-7;
+constexpr double kSurfaceNestedDouble_s = 1.4e-7;
+constexpr double kSurfaceComplexFactor = 4;
+
+double surface_pfaffian_seconds(const LeafFacts& f, int orientations) {
+    const double n = f.order;
+    const double n15 = std::pow(n, 1.5);
+    if (f.arithmetic == Arithmetic::exact) {
+        const double primes = std::max(0.0, f.bound_log2 + 1) / numeric::kLargePrimeLog2 + 2;
+        return on_this_machine(replayed_eliminations_seconds(kSurfaceNestedExact_s * n15,
+                                                             primes * orientations, f.threads),
+                               f.threads);
+    }
+    const double per = kSurfaceNestedDouble_s * n15 *
+                       (f.arithmetic == Arithmetic::complex ? kSurfaceComplexFactor : 1.0);
+    return on_this_machine(orientations * per, f.threads);
 }
 
 double pairings_seconds(vertex_t n) {

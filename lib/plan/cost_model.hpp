@@ -217,6 +217,11 @@ double gpu_hafnian_seconds(const LeafFacts& facts);
 /// engine's model (embedding and one sparse elimination per prime), n being the vertices.
 double pfaffian_seconds(const LeafFacts& facts);
 
+/// Predicted seconds of the Pfaffians on a surface (pfaffian-surface): `orientations` (4^genus)
+/// sparse eliminations of the graph's n vertices, each prime's (facts.bound_log2: the bound the
+/// engine uses, exact::pfaffian_bound_log2) in exact arithmetic.
+double surface_pfaffian_seconds(const LeafFacts& facts, int orientations);
+
 /// Predicted seconds of brute force over pairings ((n−1)!! matchings of the complete graph).
 double pairings_seconds(vertex_t n);
 

@@ -170,7 +170,8 @@ exact::FloatOutcome sparse_complex(const SparseMatrix<std::complex<double>>& a,
 template <SparseVariant V, exact::GpuKernelCode C>
 bool gpu_sparse_applies(const LeafFacts& f) {
     static const bool available = exact::gpu_available();
-    const GpuKernels wanted = C == exact::GpuKernelCode::generated ? GpuKernels::generated : GpuKernels::tables;
+    const GpuKernels wanted =
+        C == exact::GpuKernelCode::generated ? GpuKernels::generated : GpuKernels::tables;
     return available && f.order >= 2 && f.order <= exact::kMaxRyserOrder &&
            (f.arithmetic != Arithmetic::exact || f.gpu_exact_fits) &&
            (f.gpu_kernels == GpuKernels::automatic || f.gpu_kernels == wanted);
@@ -180,7 +181,8 @@ double gpu_sparse_predict(const LeafFacts& f) {
     return gpu_sparse_seconds(f, V == SparseVariant::skipper, C == exact::GpuKernelCode::generated);
 }
 template <SparseVariant V, exact::GpuKernelCode C>
-exact::ExactOutcome gpu_sparse_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {
+exact::ExactOutcome gpu_sparse_exact(const SparseMatrix<std::int64_t>& a,
+                                     const exact::EngineRun& run) {
     return exact::sparse_ryser_exact_gpu(dense(a), binary_values(a), V, C, run);
 }
 template <SparseVariant V, exact::GpuKernelCode C>
@@ -197,9 +199,16 @@ exact::FloatOutcome gpu_sparse_complex(const SparseMatrix<std::complex<double>>&
 /// A table entry for a sparse GPU engine.
 template <SparseVariant V, exact::GpuKernelCode C>
 Engine gpu_sparse_engine(const char* name) {
-    return {name, V == SparseVariant::skipper ? Method::skipper : Method::sparyser, Backend::cuda,
-            Problem::permanent, true, gpu_sparse_applies<V, C>, gpu_sparse_predict<V, C>,
-            gpu_sparse_exact<V, C>, gpu_sparse_real<V, C>, gpu_sparse_complex<V, C>};
+    return {name,
+            V == SparseVariant::skipper ? Method::skipper : Method::sparyser,
+            Backend::cuda,
+            Problem::permanent,
+            true,
+            gpu_sparse_applies<V, C>,
+            gpu_sparse_predict<V, C>,
+            gpu_sparse_exact<V, C>,
+            gpu_sparse_real<V, C>,
+            gpu_sparse_complex<V, C>};
 }
 
 // ---- dense Ryser on GPUs
@@ -345,6 +354,33 @@ exact::FloatOutcome pfaffian_real(const SparseMatrix<double>& a, Precision,
     return exact::pfaffian_real(a, run);
 }
 
+// The Pfaffians on a surface count a whole embedded graph: prefer_surface puts them on the plan's
+// one leaf (with EngineRun::embedding), never the per-leaf choice.
+const Embedding& embedding_of(const exact::EngineRun& run) {
+    if (run.embedding == nullptr) {
+        throw InternalError("the surface Pfaffians were given no embedding");
+    }
+    return *run.embedding;
+}
+bool surface_applies(const LeafFacts&) {
+    return false;
+}
+double surface_predict(const LeafFacts& f) {
+    return surface_pfaffian_seconds(f, 1);
+}
+exact::ExactOutcome surface_exact(const SparseMatrix<std::int64_t>& a,
+                                  const exact::EngineRun& run) {
+    return exact::surface_pfaffian_exact(a, embedding_of(run), run);
+}
+exact::FloatOutcome surface_real(const SparseMatrix<double>& a, Precision,
+                                 const exact::EngineRun& run) {
+    return exact::surface_pfaffian_real(a, embedding_of(run));
+}
+exact::FloatOutcome surface_complex(const SparseMatrix<std::complex<double>>& a,
+                                    const exact::EngineRun& run) {
+    return exact::surface_pfaffian_complex(a, embedding_of(run));
+}
+
 bool pairings_applies(const LeafFacts& f) {
     return f.order <= exact::kMaxPairingsOrder;
 }
@@ -369,15 +405,6 @@ exact::FloatOutcome pairings_complex(const SparseMatrix<std::complex<double>>& a
 // ---- the hafnian engine on a permanent leaf: perm(B) = haf([[0, B], [Bᵀ, 0]])
 // ---------------------
 
-template <class T>
-SparseMatrix<T> embedding(const SparseMatrix<T>& b) {
-    std::vector<Triplet<T>> entries;
-    for (const auto& t : b.triplets()) {
-        entries.push_back({t.row, b.rows() + t.col, t.value});
-        entries.push_back({b.rows() + t.col, t.row, t.value});
-    }
-    return {2 * b.rows(), 2 * b.rows(), std::move(entries)};
-}
 bool embedded_applies(const LeafFacts& f) {
     LeafFacts twice = f;
     twice.order = 2 * f.order;
@@ -390,15 +417,15 @@ double embedded_predict(const LeafFacts& f) {
 }
 exact::ExactOutcome embedded_exact(const SparseMatrix<std::int64_t>& b,
                                    const exact::EngineRun& run) {
-    return hafnian_exact(embedding(b), run);
+    return hafnian_exact(bipartite_embedding(b), run);
 }
 exact::FloatOutcome embedded_real(const SparseMatrix<double>& b, Precision precision,
                                   const exact::EngineRun& run) {
-    return hafnian_real(embedding(b), precision, run);
+    return hafnian_real(bipartite_embedding(b), precision, run);
 }
 exact::FloatOutcome embedded_complex(const SparseMatrix<std::complex<double>>& b,
                                      const exact::EngineRun& run) {
-    return hafnian_complex(embedding(b), run);
+    return hafnian_complex(bipartite_embedding(b), run);
 }
 
 }  // namespace
@@ -440,6 +467,8 @@ const std::vector<Engine>& engines() {
          gpu_hafnian_predict, gpu_hafnian_exact, gpu_hafnian_real, gpu_hafnian_complex},
         {"pfaffian", Method::planar, Backend::cpu, Problem::hafnian, true, pfaffian_applies,
          pfaffian_predict, exact::pfaffian_exact, pfaffian_real, exact::pfaffian_complex},
+        {"pfaffian-surface", Method::planar, Backend::cpu, Problem::hafnian, false, surface_applies,
+         surface_predict, surface_exact, surface_real, surface_complex},
         {"brute-force", Method::brute_force, Backend::cpu, Problem::hafnian, false,
          pairings_applies, pairings_predict, pairings_exact, pairings_real, pairings_complex},
     };

@@ -35,6 +35,20 @@ struct Engine {
     bool certifies = false;
 };
 
+/// perm(B) = haf([[0, B], [Bᵀ, 0]]): row r of B is vertex r, column c is vertex rows + c (for a
+/// non-square B, the graph with no perfect matching).
+template <class T>
+SparseMatrix<T> bipartite_embedding(const SparseMatrix<T>& b) {
+    std::vector<Triplet<T>> entries;
+    entries.reserve(2 * static_cast<std::size_t>(b.nnz()));
+    for (const auto& t : b.triplets()) {
+        entries.push_back({t.row, b.rows() + t.col, t.value});
+        entries.push_back({b.rows() + t.col, t.row, t.value});
+    }
+    const vertex_t n = b.rows() + b.cols();
+    return {n, n, std::move(entries)};
+}
+
 /// Every engine, in the order ties are broken.
 const std::vector<Engine>& engines();
 

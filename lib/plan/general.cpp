@@ -30,6 +30,7 @@
 
 #include "exact/hafnian/hafnian.hpp"
 #include "exact/planar/pfaffian.hpp"
+#include "exact/planar/surface.hpp"
 #include "numeric/permanent_bound.hpp"
 #include "numeric/primes.hpp"
 #include "plan/builder.hpp"
@@ -419,14 +420,107 @@ Node<T> build_hafnian_plan(const SparseMatrix<T>& a, const Settings& settings,
     report.dulmage_mendelsohn = settings.dulmage_mendelsohn;
     report.reductions = settings.reductions;
     report.general = true;
+    std::optional<Node<T>> surface = detail::surface_leaf(a, Problem::hafnian, settings);
+    if (surface && detail::surface_without_plan(*surface, settings, report)) {
+        return std::move(*surface);
+    }
     GeneralBuilder<T> builder(settings, report);
     Node<T> root = builder.build(a, true, "graph of " + std::to_string(a.rows()) + " vertices", 0);
     if (report.block_orders.empty()) {
         report.block_orders.assign(1, a.rows());
     }
     detail::finish_plan(root, report);
+    detail::prefer_surface(std::move(surface), root, report);
     return root;
 }
+
+template <class T>
+std::optional<Node<T>> detail::surface_leaf(const SparseMatrix<T>& a, Problem problem,
+                                            const Settings& settings) {
+    const bool asked = settings.method == Method::planar;
+    if (settings.embedding == nullptr || (settings.method != Method::automatic && !asked) ||
+        settings.precision == Precision::double_double ||
+        settings.precision == Precision::certified ||
+        (problem == Problem::permanent && !a.is_square())) {
+        return std::nullopt;
+    }
+    SparseMatrix<T> graph = problem == Problem::permanent ? bipartite_embedding(a) : a;
+    const UndirectedGraph pattern = nonzero_graph(graph);
+    const exact::SurfaceGenus genus = exact::surface_genus(pattern, *settings.embedding);
+    if (genus.largest > exact::kMaxComponentGenus) {
+        return std::nullopt;
+    }
+    LeafFacts facts;
+    facts.problem = Problem::hafnian;
+    facts.order = graph.rows();
+    facts.nnz = graph.nnz();
+    facts.threads = settings.threads;
+    facts.max_memory = pmcount::detail::memory_limit(settings.max_memory);
+    facts.planar = true;
+    if (settings.precision == Precision::exact) {
+        facts.arithmetic = Arithmetic::exact;
+        if constexpr (kIntegral<T>) {
+            facts.binary = all_binary(graph);
+            const double bound = exact::pfaffian_bound_log2(graph);
+            facts.bound_log2 = std::isinf(bound) ? 0 : bound;
+        }
+    } else {
+        facts.arithmetic = kComplex<T> ? Arithmetic::complex : Arithmetic::double_precision;
+    }
+    if (pfaffian_bytes(facts) > facts.max_memory) {
+        return std::nullopt;
+    }
+    const int orientations = 1 << (2 * genus.total);
+    Node<T> leaf;
+    leaf.kind = Node<T>::Kind::leaf;
+    leaf.problem = Problem::hafnian;
+    leaf.origin = "graph of " + std::to_string(graph.rows()) +
+                  " vertices embedded on a surface of genus " + std::to_string(genus.total);
+    leaf.engine = "pfaffian-surface";
+    leaf.detail = std::to_string(orientations) + " Pfaffian" + (orientations > 1 ? "s" : "");
+    leaf.predicted_s = kLeafOverhead_s + surface_pfaffian_seconds(facts, orientations);
+    leaf.embedded = true;
+    leaf.matrix = std::move(graph);
+    return leaf;
+}
+
+template <class T>
+bool detail::surface_without_plan(const Node<T>& leaf, const Settings& settings,
+                                  StructureReport& report) {
+    if (settings.method != Method::planar && leaf.predicted_s >= kSurfaceWithoutPlan_s) {
+        return false;
+    }
+    // Without a perfect matching the front end's plan says why the count is 0.
+    const GeneralMatching matching = maximum_matching(nonzero_graph(leaf.matrix));
+    if (!matching.is_perfect()) {
+        return false;
+    }
+    report.dulmage_mendelsohn = false;
+    report.matching_size = report.general ? matching.size : leaf.matrix.rows() / 2;
+    finish_plan(leaf, report);
+    return true;
+}
+
+template <class T>
+void detail::prefer_surface(std::optional<Node<T>> leaf, Node<T>& root, StructureReport& report) {
+    if (!leaf || root.predicted_s <= leaf->predicted_s) {
+        return;
+    }
+    root = std::move(*leaf);
+    report.leaves.clear();
+    report.eliminated = report.merged = report.split = 0;
+    finish_plan(root, report);
+}
+
+#define PMCOUNT_SURFACE(T)                                                                         \
+    template std::optional<Node<T>> detail::surface_leaf(const SparseMatrix<T>&, Problem,          \
+                                                         const Settings&);                         \
+    template bool detail::surface_without_plan(const Node<T>&, const Settings&, StructureReport&); \
+    template void detail::prefer_surface(std::optional<Node<T>>, Node<T>&, StructureReport&);
+PMCOUNT_SURFACE(std::int64_t)
+PMCOUNT_SURFACE(double)
+PMCOUNT_SURFACE(std::complex<double>)
+#undef PMCOUNT_SURFACE
 
 template Node<std::int64_t> build_hafnian_plan(const SparseMatrix<std::int64_t>&, const Settings&,
                                                StructureReport&);

@@ -253,6 +253,7 @@ private:
         }
         if constexpr (kIntegral<T>) {
             const Engine& engine = engine_named(node.engine, node.problem);
+            run_.embedding = node.embedded ? settings_.embedding : nullptr;
             exact::ExactOutcome out = engine.count_exact(node.matrix, run_);
             note_backend(engine, out.where);
             result_.stats.primes = std::max(result_.stats.primes, out.primes);
@@ -271,6 +272,7 @@ private:
             return {Scaled::from(1.0), Scaled{}};
         }
         const Engine& engine = engine_named(node.engine, node.problem);
+        run_.embedding = node.embedded ? settings_.embedding : nullptr;
         exact::FloatOutcome out;
         if constexpr (kComplex<T>) {
             out = engine.count_complex(a, run_);
@@ -347,6 +349,10 @@ template <class T>
 Node<T> build_plan(const SparseMatrix<T>& a, const Settings& settings, StructureReport& report) {
     report.dulmage_mendelsohn = settings.dulmage_mendelsohn;
     report.reductions = settings.reductions;
+    std::optional<Node<T>> surface = detail::surface_leaf(a, Problem::permanent, settings);
+    if (surface && detail::surface_without_plan(*surface, settings, report)) {
+        return std::move(*surface);
+    }
     const StructureReport given = report;
     detail::Builder<T> builder(settings, report);
     const std::string origin =
@@ -370,6 +376,7 @@ Node<T> build_plan(const SparseMatrix<T>& a, const Settings& settings, Structure
         report.block_orders.assign(1, a.rows());
     }
     detail::finish_plan(root, report);
+    detail::prefer_surface(std::move(surface), root, report);
     return root;
 }
 
@@ -403,8 +410,8 @@ template Node<std::complex<double>> build_plan(const SparseMatrix<std::complex<d
                                                const Settings&, StructureReport&);
 template void evaluate_plan(const Node<std::int64_t>&, const Settings&, const CountOptions&,
                             CountResult&, run::Session&);
-template void evaluate_plan(const Node<double>&, const Settings&, const CountOptions&,
-                            CountResult&, run::Session&);
+template void evaluate_plan(const Node<double>&, const Settings&, const CountOptions&, CountResult&,
+                            run::Session&);
 template void evaluate_plan(const Node<std::complex<double>>&, const Settings&, const CountOptions&,
                             CountResult&, run::Session&);
 

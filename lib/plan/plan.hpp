@@ -66,6 +66,9 @@ struct Settings {
     bool general = false;
     /// CountOptions::max_memory: engines predicted past it are not chosen (0: no limit).
     std::uint64_t max_memory = 0;
+    /// The graph's embedding, when it came with one (a permanent's: rows, then columns, as in
+    /// bipartite_embedding): the surface Pfaffians may count the whole graph (prefer_surface).
+    const Embedding* embedding = nullptr;
 };
 
 template <class T>
@@ -82,6 +85,7 @@ struct Node {
     std::string origin;      ///< how the node arose ("block 2 of 3", "split part 1", …)
     std::string engine;      ///< leaves only
     std::string detail;      ///< leaves: what --explain adds to the engine (the frontier's width)
+    bool embedded = false;   ///< a leaf counting the whole graph with Settings::embedding
     /// Reductions applied between the parent and this node, and the order they started from.
     reduce::ReductionCounts reductions;
     vertex_t reduced_from = 0;

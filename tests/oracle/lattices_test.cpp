@@ -78,8 +78,7 @@ TEST(Lattices, HundredGridLogCountMatchesKasteleynToOnePartInABillion) {
     CountOptions options;
     options.precision = Precision::double_precision;
     const CountResult r = count_perfect_matchings(grid_graph(100, 100), options);
-    const double expected =
-        static_cast<double>(log_grid_tilings(100, 100) / std::log(10.0L));
+    const double expected = static_cast<double>(log_grid_tilings(100, 100) / std::log(10.0L));
     EXPECT_NEAR(r.log10_abs, expected, 1e-9 * expected);
     EXPECT_LT(r.rel_error, 1e-6);
     EXPECT_TRUE(every_leaf_uses(r, "planar")) << r.structure.plan_text;
@@ -97,6 +96,55 @@ TEST(Lattices, PlannerPicksFrontierForNarrowNonPlanarGraphs) {
     EXPECT_EQ(count_perfect_matchings(torus_graph(4, 10), with_method(Method::frontier)).exact,
               count_perfect_matchings(torus_graph(4, 10), with_method(Method::ryser)).exact);
     EXPECT_THROW(count_perfect_matchings(torus_graph(4, 10), with_method(Method::planar)), Error);
+}
+
+TEST(Lattices, EmbeddedToriAreCountedAsFourPfaffiansAndMatchKasteleyn) {
+    // Generated tori carry their embedding: the planner counts them on the torus, in
+    // polynomial time, exactly; the closed form (long double) checks every digit it has.
+    for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{
+             {4, 6}, {8, 16}, {10, 10}, {12, 12}, {16, 16}, {14, 20}, {32, 32}, {4, 50}}) {
+        const std::string spec = "torus:" + std::to_string(rows) + "x" + std::to_string(cols);
+        const CountResult r = count(generated_input(spec));
+        const double expected =
+            static_cast<double>(log_torus_tilings(rows, cols) / std::log(10.0L));
+        EXPECT_NEAR(r.log10_abs, expected, 1e-13 * expected) << spec;
+        if (std::min(rows, cols) >= 10) {  // narrower: Ryser or the frontier is as fast
+            EXPECT_TRUE(every_leaf_uses(r, "pfaffian-surface")) << spec << r.structure.plan_text;
+        }
+    }
+    // Every digit, against engines that know nothing of the embedding.
+    const Input torus = generated_input("torus:8x16");
+    ASSERT_TRUE(torus.embedding.has_value());
+    const CountResult frontier =
+        count_perfect_matchings(torus_graph(8, 16), with_method(Method::frontier));
+    EXPECT_EQ(count(torus).exact, frontier.exact);
+    EXPECT_EQ(count(torus, with_method(Method::planar)).exact, frontier.exact);
+    EXPECT_EQ(count_perfect_matchings(torus_graph(10, 12), torus_embedding(10, 12)).exact,
+              count_perfect_matchings(torus_graph(10, 12), with_method(Method::frontier)).exact);
+    // The general path reaches the same leaf (its vertices: rows, then columns).
+    CountOptions general;
+    general.general = true;
+    EXPECT_EQ(count(torus, general).exact, frontier.exact);
+    EXPECT_TRUE(every_leaf_uses(count(torus, general), "pfaffian-surface"));
+    // In double, within its estimate.
+    CountOptions in_double;
+    in_double.precision = Precision::double_precision;
+    const CountResult d = count(generated_input("torus:16x16"), in_double);
+    const double exact16 = count(generated_input("torus:16x16")).value;
+    EXPECT_LE(std::fabs(d.value - exact16), d.abs_error);
+    EXPECT_LT(d.rel_error, 1e-10);
+    // A side of 2 merges wrap-around edges: no embedding, the planar engines count it.
+    EXPECT_FALSE(generated_input("torus:2x8").embedding.has_value());
+    EXPECT_FALSE(generated_input("grid:8x8").embedding.has_value());
+}
+
+TEST(Lattices, EmbeddingsThatDoNotFitTheGraphAreRefused) {
+    Embedding wrong = torus_embedding(6, 6);
+    std::swap(wrong.rotation[0], wrong.rotation[1]);  // vertex 0 lists vertex 1's neighbours
+    EXPECT_THROW(count_perfect_matchings(torus_graph(6, 6), wrong), InvalidArgument);
+    EXPECT_THROW(count_perfect_matchings(torus_graph(6, 8), torus_embedding(6, 6)),
+                 InvalidArgument);
+    EXPECT_THROW(torus_embedding(2, 6), InvalidArgument);
 }
 
 TEST(Lattices, FrontierAgreesWithPlanarOnStrips) {

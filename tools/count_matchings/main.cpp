@@ -498,7 +498,7 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     app.add_option("--method", method,
                    "engine for every block: auto (the planner chooses), ryser (dense), sparyser, "
                    "skipper (sparse), planar (Kasteleyn, or the FKT Pfaffian for general graphs; "
-                   "planar patterns), frontier (DP over a narrow vertex order), hafnian "
+                   "planar patterns; the four Pfaffians of a generated torus), frontier (DP over a narrow vertex order), hafnian "
                    "(Björklund's recursion; any graph), brute-force (the oracle, n <= 12; "
                    "pairings for general graphs, n <= 16)")
         ->capture_default_str();

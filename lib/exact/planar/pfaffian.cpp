@@ -36,7 +36,6 @@ namespace pmcount::exact {
 
 namespace {
 
-
 /// The oriented skew-symmetric matrices K_i with haf(A) = 2^−halvings · Σ_i constants[i] · Pf(K_i)
 /// (one for a plane graph, 4^g for genus g: surface.hpp), and their pairing order.
 template <class T>
@@ -44,8 +43,8 @@ struct OrientedMatrix {
     std::vector<int> constants;  ///< ±1 each; none: haf(A) = 0
     int halvings = 0;
     vertex_t n = 0;
-    std::vector<UndirectedGraph::Edge> edges;           ///< u < v
-    std::vector<T> values;                              ///< a_uv for edges[e] = (u, v)
+    std::vector<UndirectedGraph::Edge> edges;            ///< u < v
+    std::vector<T> values;                               ///< a_uv for edges[e] = (u, v)
     std::vector<std::vector<std::int8_t>> orientations;  ///< K_uv = orientations[i][e]·a_uv
     numeric::PairingOrder order;
 };
@@ -145,8 +144,8 @@ OrientedMatrix<T> oriented_matrix(const SparseMatrix<T>& a, const Embedding* emb
 
 /// (K_i)_uv for edges[e] = (u, v) in a field's arithmetic.
 template <class Field, class T>
-typename Field::Value oriented_entry(const Field& field, const OrientedMatrix<T>& k,
-                                     std::size_t i, std::size_t e) {
+typename Field::Value oriented_entry(const Field& field, const OrientedMatrix<T>& k, std::size_t i,
+                                     std::size_t e) {
     typename Field::Value v;
     if constexpr (Field::kExact) {
         v = field.from_int(k.values[e]);
@@ -227,11 +226,11 @@ template <class T>
 FloatOutcome pfaffian_float(const SparseMatrix<T>& a, const Embedding* embedding) {
     const OrientedMatrix<T> k = oriented_matrix(a, embedding);
     FloatOutcome out;
-    out.arithmetic = std::string("sparse Pfaffian") +
-                     (k.orientations.size() > 1
-                          ? " (" + std::to_string(k.orientations.size()) + " orientations)"
-                          : "") +
-                     (std::is_same_v<T, double> ? " in double" : " in complex double");
+    out.arithmetic =
+        std::string("sparse Pfaffian") +
+        (k.orientations.size() > 1 ? " (" + std::to_string(k.orientations.size()) + " orientations)"
+                                   : "") +
+        (std::is_same_v<T, double> ? " in double" : " in complex double");
     if (k.constants.empty()) {
         return out;
     }
@@ -267,35 +266,14 @@ ExactOutcome exact_pfaffians(const SparseMatrix<std::int64_t>& a, const Embeddin
         out.value = 0;
         return out;
     }
-    // Off-diagonal magnitudes all 1: |haf(A)| ≤ haf(|A|), and |A| is 0-1 off the diagonal.
-    const bool binary = std::all_of(k.values.begin(), k.values.end(),
-                                    [](std::int64_t v) { return v == 1 || v == -1; });
-    // |Pf(K_i)|² = det(K_i) ≤ Π_v ‖K_i row v‖₂² (Hadamard), the same for every orientation, and
-    // |haf(A)| ≤ max_i |Pf(K_i)|, so log2|haf| ≤ ¼ Σ_v log2 ‖row v‖₂²: on sparse graphs far
-    // below the general hafnian bound (a triangular lattice: 0.65 against 0.79 bits a vertex,
-    // and 1.29 once contractions made weights of 2).
-    std::vector<long double> squares(static_cast<std::size_t>(k.n), 0);
-    for (std::size_t e = 0; e < k.edges.size(); ++e) {
-        const auto v = static_cast<long double>(k.values[e]);
-        squares[static_cast<std::size_t>(k.edges[e].first)] += v * v;
-        squares[static_cast<std::size_t>(k.edges[e].second)] += v * v;
-    }
-    long double hadamard = 0;
-    for (const long double s : squares) {
-        hadamard += std::log2(s) / 4;  // a perfect matching exists: no row is zero
-    }
-    // Padded far beyond the rounding of ≤ 2n long double terms, like permanent_bound_log2.
-    const double bound_log2 =
-        std::min(numeric::hafnian_bound_log2(a, binary),
-                 static_cast<double>(hadamard + std::fabs(hadamard) * 1e-9L + 1.0L));
+    const double bound_log2 = pfaffian_bound_log2(a);
     // Symmetric reconstruction needs Π p > 2·|haf| + 1; one more prime checks the result.
     const auto needed =
         static_cast<std::size_t>(std::max(0.0, bound_log2 + 1.0) / numeric::kLargePrimeLog2) + 1;
     const std::vector<std::uint64_t> primes = numeric::large_primes(needed + 1);
     const std::size_t count = primes.size();
     const std::size_t orientations = k.orientations.size();
-    std::vector<std::vector<std::uint64_t>> terms(orientations,
-                                                  std::vector<std::uint64_t>(count));
+    std::vector<std::vector<std::uint64_t>> terms(orientations, std::vector<std::uint64_t>(count));
     // The first prime chooses the pivot pairs for the first orientation; every other (prime,
     // orientation) replays its schedule: the orientations share the pattern.
     numeric::PairingRecord record;
@@ -308,13 +286,11 @@ ExactOutcome exact_pfaffians(const SparseMatrix<std::int64_t>& a, const Embeddin
     const std::size_t per_orientation = (count + kLanes - 1) / kLanes;
     const auto batch_range = [&](std::int64_t b) {
         const std::size_t i = static_cast<std::size_t>(b) / per_orientation;
-        const std::size_t first =
-            std::max<std::size_t>(i == 0 ? 1 : 0, static_cast<std::size_t>(b) % per_orientation *
-                                                      kLanes);
-        return std::array<std::size_t, 3>{i, first,
-                                          std::min(count, static_cast<std::size_t>(b) %
-                                                                  per_orientation * kLanes +
-                                                              kLanes)};
+        const std::size_t first = std::max<std::size_t>(
+            i == 0 ? 1 : 0, static_cast<std::size_t>(b) % per_orientation * kLanes);
+        return std::array<std::size_t, 3>{
+            i, first,
+            std::min(count, static_cast<std::size_t>(b) % per_orientation * kLanes + kLanes)};
     };
     ProgressThrottle progress(run);
     std::atomic<std::int64_t> done{1};
@@ -349,19 +325,44 @@ ExactOutcome exact_pfaffians(const SparseMatrix<std::int64_t>& a, const Embeddin
             sum = numeric::add_mod(sum, terms[i][j], p);
         }
         residues[j] = numeric::mul_mod(
-            sum, numeric::inverse_mod(numeric::pow_mod(2, static_cast<std::uint64_t>(k.halvings), p), p),
+            sum,
+            numeric::inverse_mod(numeric::pow_mod(2, static_cast<std::uint64_t>(k.halvings), p), p),
             p);
     }
     out.primes = static_cast<int>(count);
     out.arithmetic += " (" + std::to_string(count) + " primes of 62 bits, one spare";
-    out.arithmetic += orientations > 1 ? ", " + std::to_string(orientations) + " orientations)"
-                                       : ")";
+    out.arithmetic +=
+        orientations > 1 ? ", " + std::to_string(orientations) + " orientations)" : ")";
     out.arithmetic += " + CRT";
     out.value = numeric::crt_with_spare(residues, primes, "pfaffian");
     return out;
 }
 
 }  // namespace
+
+double pfaffian_bound_log2(const SparseMatrix<std::int64_t>& a) {
+    // Off-diagonal magnitudes all 1: |haf(A)| ≤ haf(|A|), and |A| is 0-1 off the diagonal.
+    bool binary = true;
+    // |Pf(K)|² = det(K) ≤ Π_v ‖row v of K‖₂² (Hadamard), the same for every orientation, and a
+    // surface's |haf(A)| ≤ max over its orientations of |Pf(K)|: on sparse graphs far below the
+    // general hafnian bound (a triangular lattice: 0.65 against 0.79 bits a vertex, and 1.29
+    // once contractions made weights of 2).
+    std::vector<long double> squares(static_cast<std::size_t>(a.rows()), 0);
+    for (const auto& t : a.triplets()) {
+        if (t.row != t.col && t.value != 0) {
+            binary = binary && (t.value == 1 || t.value == -1);
+            const auto v = static_cast<long double>(t.value);
+            squares[static_cast<std::size_t>(t.row)] += v * v;
+        }
+    }
+    long double hadamard = 0;
+    for (const long double s : squares) {
+        hadamard += std::log2(s) / 4;
+    }
+    // Padded far beyond the rounding of ≤ 2n long double terms, like permanent_bound_log2.
+    return std::min(numeric::hafnian_bound_log2(a, binary),
+                    static_cast<double>(hadamard + std::fabs(hadamard) * 1e-9L + 1.0L));
+}
 
 ExactOutcome pfaffian_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& run) {
     return exact_pfaffians(a, nullptr, run);
@@ -375,8 +376,8 @@ FloatOutcome pfaffian_complex(const SparseMatrix<std::complex<double>>& a, const
     return pfaffian_float(a, nullptr);
 }
 
-ExactOutcome surface_pfaffian_exact(const SparseMatrix<std::int64_t>& a,
-                                    const Embedding& embedding, const EngineRun& run) {
+ExactOutcome surface_pfaffian_exact(const SparseMatrix<std::int64_t>& a, const Embedding& embedding,
+                                    const EngineRun& run) {
     return exact_pfaffians(a, &embedding, run);
 }
 

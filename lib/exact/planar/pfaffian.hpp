@@ -73,6 +73,12 @@ ExactOutcome pfaffian_exact(const SparseMatrix<std::int64_t>& a, const EngineRun
 FloatOutcome pfaffian_real(const SparseMatrix<double>& a, const EngineRun& run);
 FloatOutcome pfaffian_complex(const SparseMatrix<std::complex<double>>& a, const EngineRun& run);
 
+/// log2 of the bound on |haf(A)| the Pfaffian engines size their primes by: the smaller of the
+/// general hafnian bound and Hadamard's on any K oriented from A, ¼ Σ_v log2 Σ_u a_uv² (which
+/// holds for each Pfaffian of a surface and so for their combination). 0 rows: −inf terms
+/// make it −inf (no perfect matching).
+double pfaffian_bound_log2(const SparseMatrix<std::int64_t>& a);
+
 /// haf(A) for a symmetric matrix whose off-diagonal nonzero pattern is drawn by `embedding`
 /// (vertex v is row v; rotations may name neighbours whose entry is 0), on a surface of genus g
 /// with components of genus at most kMaxComponentGenus: 2^−g · Σ (−1)^Arf · ε · Pf over 4^g
@@ -80,8 +86,8 @@ FloatOutcome pfaffian_complex(const SparseMatrix<std::complex<double>>& a, const
 /// Pfaffian, the primes shared by the orientations); in double as pfaffian_real, the terms' error
 /// estimates added. Genus 0 is FKT with the given embedding. InvalidArgument when the embedding
 /// does not fit the pattern (surface_genus) or a component's genus is too high.
-ExactOutcome surface_pfaffian_exact(const SparseMatrix<std::int64_t>& a,
-                                    const Embedding& embedding, const EngineRun& run);
+ExactOutcome surface_pfaffian_exact(const SparseMatrix<std::int64_t>& a, const Embedding& embedding,
+                                    const EngineRun& run);
 FloatOutcome surface_pfaffian_real(const SparseMatrix<double>& a, const Embedding& embedding);
 FloatOutcome surface_pfaffian_complex(const SparseMatrix<std::complex<double>>& a,
                                       const Embedding& embedding);

@@ -111,8 +111,7 @@ Surface surface_of(const UndirectedGraph& graph, const Embedding& embedding) {
             face.push_back({e, forward});
             const vertex_t head = forward ? ends[d / 2].second : ends[d / 2].first;
             const auto& around = s.plane.rotation[static_cast<std::size_t>(head)];
-            const int next =
-                around[static_cast<std::size_t>(s.slot[d] + 1) % around.size()];
+            const int next = around[static_cast<std::size_t>(s.slot[d] + 1) % around.size()];
             d = 2 * static_cast<std::size_t>(next) +
                 (ends[static_cast<std::size_t>(next)].first == head ? 0 : 1);
         }
@@ -201,7 +200,8 @@ std::vector<vertex_t> fundamental_cycle(const PlaneEmbedding& plane, const Roote
         return other_end(plane.ends, forest.parent_edge[static_cast<std::size_t>(v)], v);
     };
     while (a != b) {
-        if (forest.depth[static_cast<std::size_t>(a)] >= forest.depth[static_cast<std::size_t>(b)]) {
+        if (forest.depth[static_cast<std::size_t>(a)] >=
+            forest.depth[static_cast<std::size_t>(b)]) {
             a = climb(a);
             up.push_back(a);
         } else {
@@ -248,9 +248,10 @@ int quadratic_form(const Surface& s, const std::vector<std::int8_t>& orientation
 
 }  // namespace
 
-int surface_genus(const UndirectedGraph& graph, const Embedding& embedding) {
+SurfaceGenus surface_genus(const UndirectedGraph& graph, const Embedding& embedding) {
     const Surface s = surface_of(graph, embedding);
-    return std::accumulate(s.genus.begin(), s.genus.end(), 0);
+    return {std::accumulate(s.genus.begin(), s.genus.end(), 0),
+            s.genus.empty() ? 0 : *std::max_element(s.genus.begin(), s.genus.end())};
 }
 
 SurfaceOrientations surface_orientations(const UndirectedGraph& graph, const Embedding& embedding,
@@ -258,10 +259,11 @@ SurfaceOrientations surface_orientations(const UndirectedGraph& graph, const Emb
     const Surface s = surface_of(graph, embedding);
     for (std::size_t c = 0; c < s.genus.size(); ++c) {
         if (s.genus[c] > kMaxComponentGenus) {
-            throw InvalidArgument("the embedding puts a component of the graph on a surface of "
-                                  "genus " +
-                                  std::to_string(s.genus[c]) + "; at most " +
-                                  std::to_string(kMaxComponentGenus) + " is supported");
+            throw InvalidArgument(
+                "the embedding puts a component of the graph on a surface of "
+                "genus " +
+                std::to_string(s.genus[c]) + "; at most " + std::to_string(kMaxComponentGenus) +
+                " is supported");
         }
     }
     // (3) Forests; the leftover edges (2 per component of genus 1) in the order of their ids.

@@ -37,12 +37,17 @@
 namespace pmcount::exact {
 
 /// The genus an embedding gives the graph, summed over its connected components (each by
-/// Euler's formula over its faces). InvalidArgument, naming the vertex, when the embedding does
-/// not fit the graph: another number of vertices, a neighbour out of range, repeated or the
-/// vertex itself, or an edge of the graph missing from a rotation. Neighbours in a rotation that
-/// are not adjacent in the graph are dropped (a zero entry of a matrix drawn with its embedding);
-/// deleting edges keeps a rotation system, of the same or a smaller genus. O(V + E).
-int surface_genus(const UndirectedGraph& graph, const Embedding& embedding);
+/// Euler's formula over its faces), and the largest of a component. InvalidArgument, naming the
+/// vertex, when the embedding does not fit the graph: another number of vertices, a neighbour out
+/// of range, repeated or the vertex itself, or an edge of the graph missing from a rotation.
+/// Neighbours in a rotation that are not adjacent in the graph are dropped (a zero entry of a
+/// matrix drawn with its embedding); deleting edges keeps a rotation system, of the same or a
+/// smaller genus. O(V + E).
+struct SurfaceGenus {
+    int total = 0;
+    int largest = 0;  ///< of a component
+};
+SurfaceGenus surface_genus(const UndirectedGraph& graph, const Embedding& embedding);
 
 /// The largest genus of a component that surface_orientations accepts.
 inline constexpr int kMaxComponentGenus = 1;
