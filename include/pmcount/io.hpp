@@ -119,6 +119,20 @@ Input read_input(const std::string& path, const ReadOptions& options = {});
 Input parse_input(std::string_view text, const std::string& source_name,
                   const ReadOptions& options = {});
 
+/// Embedding (rotation-system) files: the drawing of an input's graph on a surface, for
+/// Input::embedding. One line per vertex that has an edge,
+///     VERTEX: NEIGHBOUR NEIGHBOUR ...
+/// its neighbours in the cyclic order in which their edges leave it, every vertex turning the
+/// same way (see Embedding in graph.hpp); ids as the graph's file writes them (edge list ids;
+/// 1-based rows of a Matrix Market file); `#` and `%` start comments. The input must name each
+/// vertex once: an undirected edge list (no bipartite or directed header) or a symmetric matrix
+/// read as a general graph. Every neighbour must be adjacent in the graph, each edge listed at
+/// both ends; InvalidInput("file:line: problem") otherwise. The genus follows from the faces.
+Embedding parse_embedding(std::string_view text, const std::string& source_name,
+                          const Input& input);
+/// Reads `path` into input.embedding.
+void read_embedding(const std::string& path, Input& input);
+
 /// Edge list writers; each writes the header that makes the file read back identically.
 void write_edge_list(std::ostream& out, const BipartiteGraph& graph);
 void write_edge_list(std::ostream& out, const Digraph& graph);

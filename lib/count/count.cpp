@@ -935,16 +935,21 @@ CountResult count_cycle_covers(const Digraph& graph, const CountOptions& options
                         "vertex (out-arcs)", "vertex (in-arcs)", options);
 }
 
+namespace {
+
 template <class T>
-CountResult permanent(const SparseMatrix<T>& matrix, const CountOptions& options) {
+CountResult permanent_drawn(const SparseMatrix<T>& matrix, const CountOptions& options,
+                            const Embedding* embedding) {
     if (!matrix.is_square()) {
         return rectangular_permanent(kind_of<T>(), matrix, matrix.rows(), matrix.cols(), options);
     }
-    return count_matrix(kind_of<T>(), matrix, plan::Problem::permanent, "row", "column", options);
+    return count_matrix(kind_of<T>(), matrix, plan::Problem::permanent, "row", "column", options,
+                        embedding);
 }
 
 template <class T>
-CountResult hafnian(const SparseMatrix<T>& matrix, const CountOptions& options) {
+CountResult hafnian_drawn(const SparseMatrix<T>& matrix, const CountOptions& options,
+                          const Embedding* embedding) {
     if (!matrix.is_square()) {
         throw DimensionMismatch("a hafnian needs a square matrix, got " +
                                 std::to_string(matrix.rows()) + "×" +
@@ -970,7 +975,19 @@ CountResult hafnian(const SparseMatrix<T>& matrix, const CountOptions& options) 
     }
     return count_matrix(kind_of<T>(),
                         SparseMatrix<T>(matrix.rows(), matrix.cols(), std::move(off_diagonal)),
-                        plan::Problem::hafnian, "vertex", "vertex", options);
+                        plan::Problem::hafnian, "vertex", "vertex", options, embedding);
+}
+
+}  // namespace
+
+template <class T>
+CountResult permanent(const SparseMatrix<T>& matrix, const CountOptions& options) {
+    return permanent_drawn(matrix, options, nullptr);
+}
+
+template <class T>
+CountResult hafnian(const SparseMatrix<T>& matrix, const CountOptions& options) {
+    return hafnian_drawn(matrix, options, nullptr);
 }
 
 template <class T>
@@ -1026,9 +1043,12 @@ CountResult count(const Input& input, const CountOptions& options) {
                     // reader chose: a non-square matrix has none (the note says why), though it
                     // has a permanent.
                     return count_matrix(input.kind(), data, plan::Problem::permanent, "row",
-                                        "column", options);
+                                        "column", options,
+                                        input.embedding ? &*input.embedding : nullptr);
                 }
-                return input.hafnian ? hafnian(data, options) : permanent(data, options);
+                const Embedding* drawn = input.embedding ? &*input.embedding : nullptr;
+                return input.hafnian ? hafnian_drawn(data, options, drawn)
+                                     : permanent_drawn(data, options, drawn);
             }
         },
         input.data);

@@ -646,8 +646,9 @@ inline constexpr double kSurfaceWithoutPlan_s = 0.05;
 
 /// The whole graph's surface leaf (a hafnian: a permanent's rows and columns are the
 /// embedding's vertices as in bipartite_embedding), or nullopt when the engine does not apply
-/// (no embedding, another --method, double-double or certified, a component of higher genus,
-/// memory). An embedding that does not fit the graph is an InvalidArgument.
+/// (no embedding, another --method, double-double or certified, memory). An embedding that does
+/// not fit the graph, or puts a component on a surface of genus above
+/// exact::kMaxComponentGenus, is an InvalidArgument.
 template <class T>
 std::optional<Node<T>> surface_leaf(const SparseMatrix<T>& a, Problem problem,
                                     const Settings& settings);

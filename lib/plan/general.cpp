@@ -448,7 +448,14 @@ std::optional<Node<T>> detail::surface_leaf(const SparseMatrix<T>& a, Problem pr
     const UndirectedGraph pattern = nonzero_graph(graph);
     const exact::SurfaceGenus genus = exact::surface_genus(pattern, *settings.embedding);
     if (genus.largest > exact::kMaxComponentGenus) {
-        return std::nullopt;
+        // Given to be used: a rotation out of order (which raises the genus) must not pass for
+        // a graph no engine can count.
+        throw InvalidArgument("the embedding puts a component of the graph on a surface of genus " +
+                              std::to_string(genus.largest) +
+                              "; the Pfaffians on a surface count "
+                              "genus up to " +
+                              std::to_string(exact::kMaxComponentGenus) +
+                              " (check the rotations' order, or count without the embedding)");
     }
     LeafFacts facts;
     facts.problem = Problem::hafnian;

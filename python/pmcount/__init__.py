@@ -29,6 +29,7 @@ import dataclasses
 import math
 import numbers
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -63,6 +64,7 @@ __all__ = [
     "Estimate",
     "grid",
     "torus",
+    "torus_embedding",
     "hexagon",
     "aztec_diamond",
     "complete_bipartite",
@@ -650,14 +652,51 @@ def _matrix_call(name: str, kind: str, m: Any, options: Dict[str, Any],
     return _run(getattr(_core, f"{name}_dense_{_suffix(m.dtype)}"), (m,), options, progress)
 
 
-def _graph_result(graph: Any, where: str, options: Dict[str, Any], progress: Progress) -> Result:
+def _rotation(graph: Any, nodes: List[Any], embedding: Any, where: str) -> List[List[int]]:
+    """The embedding (node → its neighbours in cyclic order) as index lists in node order,
+    checked against the graph: each node with an edge lists every neighbour once."""
+    if not isinstance(embedding, Mapping):
+        raise TypeError(f"{where}: embedding must map each node to its neighbours in cyclic "
+                        f"order (a dict), got {type(embedding).__name__}")
+    index = {node: i for i, node in enumerate(nodes)}
+    for node in embedding:
+        if node not in index:
+            raise InvalidInputError(f"{where}: the embedding names node "
+                                    f"{_arguments.show(node)}, which is not in the graph")
+    rotation = []
+    for node in nodes:
+        around = list(embedding.get(node, ()))
+        neighbours = set(graph.adj[node])
+        for other in around:
+            if other not in neighbours:
+                raise InvalidInputError(
+                    f"{where}: the embedding lists {_arguments.show(other)} around node "
+                    f"{_arguments.show(node)}, but the graph has no such edge")
+        if len(set(around)) != len(around) or len(around) != len(neighbours):
+            raise InvalidInputError(
+                f"{where}: the embedding must list each of node {_arguments.show(node)}'s "
+                f"{len(neighbours)} neighbours once, got {len(around)} entries")
+        rotation.append([index[other] for other in around])
+    return rotation
+
+
+def _graph_result(graph: Any, where: str, options: Dict[str, Any], progress: Progress,
+                  embedding: Any = None) -> Result:
     """Perfect matchings of a networkx graph, or of the bipartite graph of a 0-1 matrix."""
+    if embedding is not None and not _is_networkx(graph):
+        raise TypeError(f"{where}: an embedding names the nodes of a networkx graph")
     if _is_networkx(graph):
         if graph.is_directed():
             raise TypeError(f"{where} takes an undirected graph; for a directed one use "
                             "pmcount.count_cycle_covers")
         nodes, edges = _indexed_edges(graph)
         _reject_self_loops(nodes, edges, where)
+        if embedding is not None:
+            if graph.is_multigraph():
+                raise TypeError(f"{where}: an embedding draws a simple graph, not a MultiGraph")
+            return _run(_core.count_embedded,
+                        (len(nodes), edges, _rotation(graph, nodes, embedding, where)), options,
+                        progress)
         if graph.is_multigraph():
             distinct, counts = _multiplicities(edges, directed=False)
             if np.any(counts > 1):
@@ -697,6 +736,7 @@ def count_perfect_matchings(
     max_time: Optional[float] = None,
     progress: Progress = False,
     full: bool = False,
+    embedding: Optional[Mapping] = None,
 ) -> Union[int, Result]:
     """The exact number of perfect matchings of ``G``, as a Python ``int``.
 
@@ -719,10 +759,18 @@ def count_perfect_matchings(
     than this many seconds (None, 0 or inf: no limit, as the CLI's ``--max-time 0``).
     progress: True for a progress bar, or a callable(fraction, elapsed_seconds).
     full: return the :class:`Result` (method, timings, structure) instead of the int.
+    embedding: G's drawing on a surface, for a networkx ``Graph``: a dict from each node with an
+    edge to its neighbours in the cyclic order in which their edges leave it (every node turning
+    the same way), such as :func:`torus_embedding` gives for :func:`torus`. A graph of genus ≤ 1
+    (the torus) is then also countable as four Pfaffians in polynomial time (method
+    "pfaffian-surface"); a drawing that does not fit G raises InvalidInputError, one of higher
+    genus InvalidArgumentError.
     An argument out of its range raises InvalidArgumentError (a ValueError) naming the range; one
     of the wrong type, TypeError.
 
     >>> import networkx as nx
+    >>> count_perfect_matchings(torus(16, 16), embedding=torus_embedding(16, 16))
+    630665326543010382995142219988992
     >>> count_perfect_matchings(nx.complete_graph(6))   # 5!! = 15
     15
     >>> count_perfect_matchings(nx.cycle_graph(7))      # odd: none
@@ -737,7 +785,7 @@ def count_perfect_matchings(
                              reductions, general, False, max_time, gpu_kernels)
     full = _arguments.flag(full, where, "full")
     progress = _arguments.progress(progress, where)
-    return _graph_result(G, where, options, progress)._public(full)
+    return _graph_result(G, where, options, progress, embedding)._public(full)
 
 
 def count_cycle_covers(
@@ -1174,6 +1222,16 @@ def grid(rows: int, cols: int, as_: str = "networkx") -> Any:
 def torus(rows: int, cols: int, as_: str = "networkx") -> Any:
     """The rows × cols torus (even sides), as for :func:`grid`."""
     return _generated("torus", "torus:{rows}x{cols}", {"rows": rows, "cols": cols}, as_)
+
+
+def torus_embedding(rows: int, cols: int) -> Dict[int, List[int]]:
+    """The drawing of :func:`torus` (networkx form; even sides of at least 4) on the torus, for
+    ``count_perfect_matchings(..., embedding=)``: each node's neighbours right, below, left and
+    above it."""
+    where = "torus_embedding"
+    rotation = _core.torus_embedding(_arguments.integer(rows, where, "rows", 0, _arguments.INT32_MAX),
+                                     _arguments.integer(cols, where, "cols", 0, _arguments.INT32_MAX))
+    return {v: list(around) for v, around in enumerate(rotation)}
 
 
 def hexagon(a: int, b: int, c: int, as_: str = "networkx") -> Any:

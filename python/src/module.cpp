@@ -459,6 +459,17 @@ NB_MODULE(_core, m) {
         },
         "n"_a, "edges"_a, "options"_a);
     m.def(
+        "count_embedded",
+        [](std::int64_t n, const Pairs& edges, const std::vector<std::vector<vertex_t>>& rotation,
+           const nb::dict& o) {
+            const pmcount::UndirectedGraph g(checked_order(n, "vertex count"),
+                                             pairs_of(edges, n, n));
+            const pmcount::Embedding embedding{rotation};
+            const pmcount::CountOptions options = count_options(o);
+            return counted([&] { return pmcount::count_perfect_matchings(g, embedding, options); });
+        },
+        "n"_a, "edges"_a, "rotation"_a, "options"_a);
+    m.def(
         "count_cycle_covers",
         [](std::int64_t n, const Pairs& arcs, const nb::dict& o) {
             const pmcount::Digraph g(checked_order(n, "vertex count"), pairs_of(arcs, n, n));
@@ -536,6 +547,10 @@ NB_MODULE(_core, m) {
             return std::make_tuple(g.n_left(), g.n_right(), g.edges());
         },
         "spec"_a);
+    m.def(
+        "torus_embedding",
+        [](vertex_t rows, vertex_t cols) { return pmcount::torus_embedding(rows, cols).rotation; },
+        "rows"_a, "cols"_a);
     m.def("log_grid_tilings", [](vertex_t rows, vertex_t cols) {
         return static_cast<double>(pmcount::log_grid_tilings(rows, cols));
     });

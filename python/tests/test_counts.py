@@ -537,3 +537,39 @@ def test_certified_precision_reports_a_bound():
     assert pmcount.permanent(np.ones((3, 3), dtype=int), full=True).error_kind == "none"
     with pytest.raises(ValueError):
         pmcount.permanent(a, precision="certified", method="sparyser")
+
+
+def test_a_torus_with_its_embedding_is_four_pfaffians():
+    # torus:16x16: no engine fits without the drawing (the frontier DP would need ~69 GiB);
+    # with it, Kasteleyn's four Pfaffians, in milliseconds.
+    g = pmcount.torus(16, 16)
+    r = pmcount.count_perfect_matchings(g, embedding=pmcount.torus_embedding(16, 16), full=True)
+    assert r.value == 630665326543010382995142219988992
+    assert r.method == "pfaffian-surface"
+    # Any labels: the drawing follows the nodes.
+    names = {v: f"v{v}" for v in g}
+    relabelled = nx.relabel_nodes(g, names)
+    drawing = {names[v]: [names[w] for w in around]
+               for v, around in pmcount.torus_embedding(16, 16).items()}
+    assert pmcount.count_perfect_matchings(relabelled, embedding=drawing) == r.value
+
+
+def test_embeddings_that_do_not_fit_are_refused():
+    g = pmcount.torus(6, 6)
+    drawing = pmcount.torus_embedding(6, 6)
+    with pytest.raises(pmcount.InvalidInputError, match="no such edge"):
+        pmcount.count_perfect_matchings(g, embedding={**drawing, 0: drawing[0][:3] + [5]})
+    with pytest.raises(pmcount.InvalidInputError, match="neighbours once"):
+        pmcount.count_perfect_matchings(g, embedding={**drawing, 0: drawing[0][:3]})
+    with pytest.raises(pmcount.InvalidInputError, match="not in the graph"):
+        pmcount.count_perfect_matchings(g, embedding={**drawing, "x": []})
+    with pytest.raises(TypeError, match="dict"):
+        pmcount.count_perfect_matchings(g, embedding=[drawing[v] for v in g])
+    with pytest.raises(TypeError, match="networkx graph"):
+        pmcount.count_perfect_matchings(np.ones((2, 2)), embedding={})
+    # One rotation out of order: a surface of genus 2, refused rather than ignored.
+    swapped = {**drawing, 0: [drawing[0][1], drawing[0][0]] + drawing[0][2:]}
+    with pytest.raises(pmcount.InvalidArgumentError, match="genus 2"):
+        pmcount.count_perfect_matchings(g, embedding=swapped)
+    with pytest.raises(pmcount.InvalidArgumentError):
+        pmcount.torus_embedding(2, 6)

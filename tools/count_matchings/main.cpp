@@ -370,8 +370,7 @@ void print_version() {
               << "compiler: " << info.compiler << ", build " << info.build_type << "\n"
               << "OpenMP: " << info.max_threads << " threads\n"
               << "CUDA: "
-              << (info.cuda_compiled ? "built with CUDA " + info.cuda_version : "not built")
-              << "\n"
+              << (info.cuda_compiled ? "built with CUDA " + info.cuda_version : "not built") << "\n"
               << "MPI: " << (info.mpi_library.empty() ? "not built" : info.mpi_library) << "\n";
     if (info.devices.empty()) {
         std::cout << "GPUs: none (" << info.device_status << ")\n";
@@ -491,6 +490,11 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     pm->excludes(cc, pe);
     cc->excludes(pe, hf);
     pe->excludes(hf);
+    std::string embedding_path;
+    app.add_option("--embedding", embedding_path,
+                   "the graph's drawing on a surface, for the Pfaffians on it (a torus: four): one "
+                   "line 'VERTEX: NEIGHBOUR ...' per vertex, its neighbours in cyclic order (an "
+                   "undirected graph's ids; docs/general_graphs.md)");
     app.add_flag("--general", general,
                  "count through the general-graph path (blossom, hafnian and Pfaffian engines) "
                  "even where the graph or a piece of it is bipartite (to check one path against "
@@ -498,7 +502,8 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     app.add_option("--method", method,
                    "engine for every block: auto (the planner chooses), ryser (dense), sparyser, "
                    "skipper (sparse), planar (Kasteleyn, or the FKT Pfaffian for general graphs; "
-                   "planar patterns; the four Pfaffians of a generated torus), frontier (DP over a narrow vertex order), hafnian "
+                   "planar patterns; the four Pfaffians of a generated torus), frontier (DP over a "
+                   "narrow vertex order), hafnian "
                    "(Björklund's recursion; any graph), brute-force (the oracle, n <= 12; "
                    "pairings for general graphs, n <= 16)")
         ->capture_default_str();
@@ -559,8 +564,7 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
                  "continue from the --checkpoint file (same input, precision and engines; "
                  "--approx: same estimator, seed and populations)")
         ->needs(cp);
-    app.add_option("--checkpoint-every", checkpoint_every,
-                   "seconds between checkpoint writes")
+    app.add_option("--checkpoint-every", checkpoint_every, "seconds between checkpoint writes")
         ->check(number_at_least(0, false))
         ->capture_default_str();
     app.add_option("--dot", dot_path,
@@ -639,9 +643,9 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     // An exact count's options given to an estimate, or an estimator's to an exact count, would be
     // dropped silently (--approx --method ryser estimated with Scaling+): refused in one line, as
     // a pair of counting flags is.
-    static const std::vector<const char*> kExactOnly{"--method",  "--precision", "--gpu-kernels",
-                                                     "--general", "--no-dm",     "--no-reduce",
-                                                     "--max-time"};
+    static const std::vector<const char*> kExactOnly{"--method",   "--precision", "--gpu-kernels",
+                                                     "--general",  "--no-dm",     "--no-reduce",
+                                                     "--max-time", "--embedding"};
     static const std::vector<const char*> kEstimateOnly{
         "--samples",   "--time",           "--rel-error",
         "--seed",      "--scale-every",    "--scale-iters",
@@ -684,8 +688,8 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     options.checkpoint_interval_s = checkpoint_every;
     if (threads == 0 && world.local_size > 1) {
         // Ranks on one host share its cores.
-        options.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) /
-                                          world.local_size);
+        options.threads =
+            std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / world.local_size);
     }
     read_options.sum_duplicates = sum_duplicates;
     read_options.format = format == "mtx"        ? pmcount::InputFormat::matrix_market
@@ -719,10 +723,12 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     };
     try {
         // A generator spec names a file when a file of that name exists.
-        const pmcount::Input input =
-            pmcount::is_generator_spec(path) && !std::filesystem::exists(path)
-                ? pmcount::generated_input(path)
-                : pmcount::read_input(path, read_options);
+        pmcount::Input input = pmcount::is_generator_spec(path) && !std::filesystem::exists(path)
+                                   ? pmcount::generated_input(path)
+                                   : pmcount::read_input(path, read_options);
+        if (!embedding_path.empty()) {
+            pmcount::read_embedding(embedding_path, input);
+        }
         stop_if_signalled("reading the input");
         const double read_s = seconds();
         if (!quiet && !json) {
