@@ -694,19 +694,24 @@ double pfaffian_seconds(const LeafFacts& f) {
 constexpr double kSurfaceNestedExact_s = 5.7e-7;
 constexpr double kSurfaceNestedDouble_s = 1.4e-7;
 constexpr double kSurfaceComplexFactor = 4;
+// What small tori spend besides the eliminations (the faces, orientations and matching, the
+// threads' start, the CRT): counts of 1.5–9.5 ms on the tori 8×12 … 16×16, whose eliminations
+// the fit above puts at 1–6 ms.
+constexpr double kSurfaceStart_s = 2e-3;
 
 double surface_pfaffian_seconds(const LeafFacts& f, int orientations) {
     const double n = f.order;
     const double n15 = std::pow(n, 1.5);
     if (f.arithmetic == Arithmetic::exact) {
         const double primes = std::max(0.0, f.bound_log2 + 1) / numeric::kLargePrimeLog2 + 2;
-        return on_this_machine(replayed_eliminations_seconds(kSurfaceNestedExact_s * n15,
-                                                             primes * orientations, f.threads),
+        return on_this_machine(kSurfaceStart_s +
+                                   replayed_eliminations_seconds(kSurfaceNestedExact_s * n15,
+                                                                 primes * orientations, f.threads),
                                f.threads);
     }
     const double per = kSurfaceNestedDouble_s * n15 *
                        (f.arithmetic == Arithmetic::complex ? kSurfaceComplexFactor : 1.0);
-    return on_this_machine(orientations * per, f.threads);
+    return on_this_machine(kSurfaceStart_s + orientations * per, f.threads);
 }
 
 double pairings_seconds(vertex_t n) {
