@@ -12,7 +12,7 @@
 
 #include "pmcount/big_int.hpp"
 #include "pmcount/error.hpp"
-#include "unit/structure/general_graphs.hpp"
+#include "support/general_graphs.hpp"
 
 namespace pmcount::reduce {
 namespace {

@@ -8,7 +8,7 @@
 #include "pmcount/error.hpp"
 #include "pmcount/structure.hpp"
 #include "structure/general.hpp"
-#include "unit/structure/general_graphs.hpp"
+#include "support/general_graphs.hpp"
 
 namespace pmcount::structure {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "unit/structure/general_graphs.hpp"
+#include "support/general_graphs.hpp"
 
 namespace pmcount::structure {
 namespace {

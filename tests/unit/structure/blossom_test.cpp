@@ -9,7 +9,7 @@
 #include <numeric>
 
 #include "pmcount/structure.hpp"
-#include "unit/structure/general_graphs.hpp"
+#include "support/general_graphs.hpp"
 
 namespace pmcount {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "structure/general.hpp"
-#include "unit/structure/general_graphs.hpp"
+#include "support/general_graphs.hpp"
 
 namespace pmcount::structure {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "pmcount/error.hpp"
 #include "pmcount/structure.hpp"
-#include "unit/structure/general_graphs.hpp"
+#include "support/general_graphs.hpp"
 
 namespace pmcount::structure {
 namespace {
