@@ -37,6 +37,22 @@ void parallel_for(std::int64_t count, int threads, const std::function<void(std:
     }
 }
 
+void parallel_units(std::int64_t jobs, std::int64_t total, std::int64_t done, const EngineRun& run,
+                    const std::function<std::int64_t(std::int64_t)>& job) {
+    ProgressThrottle progress(run);
+    std::atomic<std::int64_t> finished{done};
+    const int threads = static_cast<int>(
+        std::min<std::int64_t>(resolve_threads(run.threads), std::max<std::int64_t>(1, jobs)));
+    parallel_for(jobs, threads, [&](std::int64_t i) {
+        const std::int64_t units = job(i);
+        const std::int64_t now = finished.fetch_add(units, std::memory_order_relaxed) + units;
+        if (omp_get_thread_num() == 0) {
+            progress.report(static_cast<double>(now) /
+                            static_cast<double>(std::max<std::int64_t>(1, total)));
+        }
+    });
+}
+
 namespace {
 
 /// Calls f with the count's session, or, for an engine called directly, with a session of this

@@ -84,6 +84,12 @@ int resolve_threads(int requested) noexcept;
 /// start and is rethrown here, since an exception may not leave an OpenMP region.
 void parallel_for(std::int64_t count, int threads, const std::function<void(std::int64_t)>& body);
 
+/// Calls job(i) for every i in [0, jobs) on up to run.threads threads, as parallel_for; each job
+/// returns how many of `total` units it finished (`done` were before), and the first thread
+/// reports the finished share to run.progress. For the engines that count modulo many primes.
+void parallel_units(std::int64_t jobs, std::int64_t total, std::int64_t done, const EngineRun& run,
+                    const std::function<std::int64_t(std::int64_t)>& job);
+
 /// Forwards progress to run.progress at most every run.progress_interval_s, with the time since
 /// construction. Call report() from one thread only.
 class ProgressThrottle {

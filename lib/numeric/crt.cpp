@@ -1,9 +1,11 @@
 #include "numeric/crt.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "numeric/cpp_int_bridge.hpp"
 #include "numeric/montgomery.hpp"
+#include "numeric/primes.hpp"
 #include "pmcount/error.hpp"
 
 namespace pmcount::numeric {
@@ -20,8 +22,8 @@ BigInt crt_symmetric(const std::vector<std::uint64_t>& residues,
         const std::uint64_t p = primes[k];
         const std::uint64_t value_mod_p = static_cast<std::uint64_t>(value % p);
         const std::uint64_t modulus_mod_p = static_cast<std::uint64_t>(modulus % p);
-        const std::uint64_t c = mul_mod(sub_mod(residues[k] % p, value_mod_p, p),
-                                        inverse_mod(modulus_mod_p, p), p);
+        const std::uint64_t c =
+            mul_mod(sub_mod(residues[k] % p, value_mod_p, p), inverse_mod(modulus_mod_p, p), p);
         value += modulus * c;
         modulus *= p;
     }
@@ -53,6 +55,13 @@ std::uint64_t mod(const BigInt& value, std::uint64_t p) {
         r += p;
     }
     return static_cast<std::uint64_t>(r);
+}
+
+std::vector<std::uint64_t> large_primes_with_spare(double bound_log2) {
+    // Π p > 2·|V| + 1 takes ⌊(bound + 1)/62⌋ + 1 primes of more than 62 bits; one more checks.
+    const auto needed =
+        static_cast<std::size_t>(std::max(0.0, bound_log2 + 1.0) / kLargePrimeLog2) + 1;
+    return large_primes(needed + 1);
 }
 
 }  // namespace pmcount::numeric

@@ -18,6 +18,10 @@ BigInt crt_symmetric(const std::vector<std::uint64_t>& residues,
 BigInt crt_with_spare(const std::vector<std::uint64_t>& residues,
                       const std::vector<std::uint64_t>& primes, const char* engine);
 
+/// The 62-bit primes (numeric::large_primes) for crt_with_spare of an integer V with
+/// |V| ≤ 2^bound_log2: enough for a symmetric reconstruction (Π p > 2|V| + 1), and one spare.
+std::vector<std::uint64_t> large_primes_with_spare(double bound_log2);
+
 /// V mod p for a BigInt V, in [0, p).
 std::uint64_t mod(const BigInt& value, std::uint64_t p);
 

@@ -12,11 +12,8 @@
 // residues per slot, fill/2 + n slots), the residues (one per prime).
 #include "exact/planar/pfaffian.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -26,7 +23,6 @@
 #include "numeric/crt.hpp"
 #include "numeric/montgomery.hpp"
 #include "numeric/permanent_bound.hpp"
-#include "numeric/primes.hpp"
 #include "numeric/scaled.hpp"
 #include "numeric/sparse_pfaffian.hpp"
 #include "pmcount/error.hpp"
@@ -266,11 +262,8 @@ ExactOutcome exact_pfaffians(const SparseMatrix<std::int64_t>& a, const Embeddin
         out.value = 0;
         return out;
     }
-    const double bound_log2 = pfaffian_bound_log2(a);
-    // Symmetric reconstruction needs Π p > 2·|haf| + 1; one more prime checks the result.
-    const auto needed =
-        static_cast<std::size_t>(std::max(0.0, bound_log2 + 1.0) / numeric::kLargePrimeLog2) + 1;
-    const std::vector<std::uint64_t> primes = numeric::large_primes(needed + 1);
+    const std::vector<std::uint64_t> primes =
+        numeric::large_primes_with_spare(pfaffian_bound_log2(a));
     const std::size_t count = primes.size();
     const std::size_t orientations = k.orientations.size();
     std::vector<std::vector<std::uint64_t>> terms(orientations, std::vector<std::uint64_t>(count));
@@ -292,31 +285,22 @@ ExactOutcome exact_pfaffians(const SparseMatrix<std::int64_t>& a, const Embeddin
             i, first,
             std::min(count, static_cast<std::size_t>(b) % per_orientation * kLanes + kLanes)};
     };
-    ProgressThrottle progress(run);
-    std::atomic<std::int64_t> done{1};
     const auto batches = static_cast<std::int64_t>(orientations * per_orientation);
-    const int threads =
-        static_cast<int>(std::min<std::int64_t>(resolve_threads(run.threads), batches));
-    parallel_for(batches, threads, [&](std::int64_t b) {
-        const auto [i, first, last] = batch_range(b);
-        if (first >= last) {
-            return;
-        }
-        if (complete) {
-            replayed_residues(k, i, schedule, primes, first, last, terms[i]);
-        } else {
-            for (std::size_t j = first; j < last; ++j) {
-                terms[i][j] = residue_mod(k, i, primes[j], record.pairs, nullptr);
-            }
-        }
-        const std::int64_t finished =
-            done.fetch_add(static_cast<std::int64_t>(last - first), std::memory_order_relaxed) +
-            static_cast<std::int64_t>(last - first);
-        if (omp_get_thread_num() == 0) {
-            progress.report(static_cast<double>(finished) /
-                            static_cast<double>(count * orientations));
-        }
-    });
+    parallel_units(batches, static_cast<std::int64_t>(count * orientations), 1, run,
+                   [&](std::int64_t b) -> std::int64_t {
+                       const auto [i, first, last] = batch_range(b);
+                       if (first >= last) {
+                           return 0;
+                       }
+                       if (complete) {
+                           replayed_residues(k, i, schedule, primes, first, last, terms[i]);
+                       } else {
+                           for (std::size_t j = first; j < last; ++j) {
+                               terms[i][j] = residue_mod(k, i, primes[j], record.pairs, nullptr);
+                           }
+                       }
+                       return static_cast<std::int64_t>(last - first);
+                   });
     std::vector<std::uint64_t> residues(count);
     for (std::size_t j = 0; j < count; ++j) {
         const std::uint64_t p = primes[j];

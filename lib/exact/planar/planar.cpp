@@ -6,10 +6,7 @@
 // others follow) or once in floating point; (4) perm = c·det, CRT with the spare's check.
 #include "exact/planar/planar.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
-#include <atomic>
 #include <string>
 #include <type_traits>
 
@@ -17,14 +14,12 @@
 #include "exact/planar/pivot_outcome.hpp"
 #include "numeric/crt.hpp"
 #include "numeric/permanent_bound.hpp"
-#include "numeric/primes.hpp"
 #include "numeric/sparse_determinant.hpp"
 #include "pmcount/error.hpp"
 
 namespace pmcount::exact {
 
 namespace {
-
 
 /// The signed matrix K restricted to the entries that lie in some perfect matching, with the
 /// column order of its elimination.
@@ -156,27 +151,17 @@ ExactOutcome planar_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& 
     }
     const bool binary = std::all_of(a.values().begin(), a.values().end(),
                                     [](std::int64_t v) { return v == 0 || v == 1; });
-    const double bound_log2 = numeric::permanent_bound_log2(a, binary);
-    // Symmetric reconstruction needs Π p > 2·|perm| + 1; one more prime checks the result.
-    const auto needed =
-        static_cast<std::size_t>(std::max(0.0, bound_log2 + 1.0) / numeric::kLargePrimeLog2) + 1;
-    const std::vector<std::uint64_t> primes = numeric::large_primes(needed + 1);
+    const std::vector<std::uint64_t> primes =
+        numeric::large_primes_with_spare(numeric::permanent_bound_log2(a, binary));
     std::vector<std::uint64_t> residues(primes.size());
+    // The first prime chooses the pivot rows; the others follow them, in parallel.
     std::vector<vertex_t> pivot_rows;
     residues[0] = residue_mod(k, primes[0], {}, &pivot_rows);
-
-    ProgressThrottle progress(run);
-    std::atomic<std::int64_t> done{1};
     const auto count = static_cast<std::int64_t>(primes.size());
-    const int threads =
-        static_cast<int>(std::min<std::int64_t>(resolve_threads(run.threads), count - 1));
-    parallel_for(count - 1, threads, [&](std::int64_t j) {
+    parallel_units(count - 1, count, 1, run, [&](std::int64_t j) -> std::int64_t {
         const auto i = static_cast<std::size_t>(j) + 1;
         residues[i] = residue_mod(k, primes[i], pivot_rows, nullptr);
-        const std::int64_t finished = done.fetch_add(1, std::memory_order_relaxed) + 1;
-        if (omp_get_thread_num() == 0) {
-            progress.report(static_cast<double>(finished) / static_cast<double>(count));
-        }
+        return 1;
     });
     out.primes = static_cast<int>(primes.size());
     out.arithmetic += " (" + std::to_string(primes.size()) + " primes of 62 bits, one spare) + CRT";

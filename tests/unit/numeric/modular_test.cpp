@@ -116,6 +116,30 @@ TEST(Crt, ReconstructsSignedIntegers) {
     }
 }
 
+TEST(Crt, PrimesWithSpareReconstructEveryValueUpToTheBound) {
+    // ±(2^b − 1) round-trips through crt_with_spare for b up to 400 bits, and no prime is wasted:
+    // without the spare, one prime fewer could not hold 2·2^b + 1 values.
+    for (int bits = 0; bits <= 400; bits += 7) {
+        const std::vector<std::uint64_t> primes = large_primes_with_spare(bits);
+        cpp_int product = 1;
+        for (std::size_t i = 0; i + 1 < primes.size(); ++i) {
+            product *= primes[i];
+        }
+        const cpp_int largest = (cpp_int(1) << bits) - 1;
+        EXPECT_GT(product, 2 * largest + 1) << bits;
+        EXPECT_LE(product / primes[primes.size() - 2], 2 * (cpp_int(1) << (bits + 62)) + 1)
+            << bits;
+        for (const cpp_int& v : {largest, cpp_int(-largest)}) {
+            std::vector<std::uint64_t> residues;
+            for (const auto p : primes) {
+                cpp_int r = v % p;
+                residues.push_back(static_cast<std::uint64_t>(r < 0 ? r + p : r));
+            }
+            EXPECT_EQ(to_cpp_int(crt_with_spare(residues, primes, "test")), v) << bits;
+        }
+    }
+}
+
 TEST(PermanentBound, NeverBelowTheTruthAndTightForAllOnes) {
     std::mt19937_64 rng(3);
     for (int trial = 0; trial < 200; ++trial) {
