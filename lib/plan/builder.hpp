@@ -114,6 +114,29 @@ SparseMatrix<T> block_matrix(const SparseMatrix<T>& a, const DMDecomposition& dm
     return {order, order, std::move(entries)};
 }
 
+/// What every leaf's facts start from: its problem and size, the run's threads, ranks, GPUs,
+/// kernels and memory limit, and the arithmetic the precision asks for. Each builder adds what
+/// its engines need (walk estimates, bounds, structure).
+template <class T>
+LeafFacts leaf_facts(Problem problem, const SparseMatrix<T>& a, const Settings& settings) {
+    LeafFacts facts;
+    facts.problem = problem;
+    facts.order = a.rows();
+    facts.nnz = a.nnz();
+    facts.threads = settings.threads;
+    facts.ranks = settings.ranks;
+    facts.gpus = settings.gpu_throughput;
+    facts.max_memory = pmcount::detail::memory_limit(settings.max_memory);
+    facts.gpu_kernels = settings.gpu_kernels;
+    facts.arithmetic = settings.precision == Precision::exact ? Arithmetic::exact
+                       : kComplex<T>                          ? Arithmetic::complex
+                       : settings.precision == Precision::double_double
+                           ? Arithmetic::double_double
+                           : Arithmetic::double_precision;
+    facts.certified = settings.precision == Precision::certified;
+    return facts;
+}
+
 /// Floating merges are exact enough only for nonnegative real matrices (see forbert_marx.hpp).
 template <class T>
 bool merges_allowed(const SparseMatrix<T>& a) {
@@ -315,14 +338,7 @@ private:
             node.matrix = std::move(a);
             return node;
         }
-        LeafFacts facts;
-        facts.order = a.rows();
-        facts.nnz = a.nnz();
-        facts.threads = settings_.threads;
-        facts.ranks = settings_.ranks;
-        facts.gpus = settings_.gpu_throughput;
-        facts.max_memory = pmcount::detail::memory_limit(settings_.max_memory);
-        facts.gpu_kernels = settings_.gpu_kernels;
+        LeafFacts facts = leaf_facts(Problem::permanent, a, settings_);
         std::optional<DenseMatrix<T>> dense;
         if (a.rows() <= exact::kMaxRyserOrder) {
             dense = a.to_dense();
@@ -343,7 +359,6 @@ private:
             }
         }
         if (settings_.precision == Precision::exact) {
-            facts.arithmetic = Arithmetic::exact;
             if (dense) {
                 const DenseMatrix<std::int64_t> integer = integer_dense(*dense);
                 facts.binary = std::all_of(integer.data().begin(), integer.data().end(),
@@ -358,12 +373,6 @@ private:
                                        exact::gpu_available() &&
                                        exact::gpu_exact_fits(integer, facts.binary);
             }
-        } else {
-            facts.arithmetic = kComplex<T> ? Arithmetic::complex
-                               : settings_.precision == Precision::double_double
-                                   ? Arithmetic::double_double
-                                   : Arithmetic::double_precision;
-            facts.certified = settings_.precision == Precision::certified;
         }
         if (dense && generated_kernels_matter(facts)) {
             generated_kernel_facts(*dense, settings_.precision, settings_.gpus, facts);

@@ -345,27 +345,14 @@ private:
             node.matrix = std::move(a);
             return node;
         }
-        LeafFacts facts;
-        facts.problem = Problem::hafnian;
-        facts.order = a.rows();
-        facts.nnz = a.nnz();
-        facts.threads = settings_.threads;
-        facts.ranks = settings_.ranks;
-        facts.gpus = settings_.gpu_throughput;
-        facts.max_memory = pmcount::detail::memory_limit(settings_.max_memory);
-        if (settings_.precision == Precision::exact) {
-            facts.arithmetic = Arithmetic::exact;
-            if constexpr (kIntegral<T>) {
+        LeafFacts facts = detail::leaf_facts(Problem::hafnian, a, settings_);
+        if constexpr (kIntegral<T>) {
+            if (settings_.precision == Precision::exact) {
                 facts.binary = all_binary(a);
                 const double bound = numeric::hafnian_bound_log2(a, facts.binary);
                 facts.bound_log2 = std::isinf(bound) ? 0 : bound;
                 facts.primes = exact::hafnian_primes(facts.bound_log2);
             }
-        } else {
-            facts.arithmetic = detail::kComplex<T> ? Arithmetic::complex
-                               : settings_.precision == Precision::double_double
-                                   ? Arithmetic::double_double
-                                   : Arithmetic::double_precision;
         }
         const double untested_planar_s = detail::planarity_fact(
             facts, settings_, [&a] { return detail::planar_pattern(nonzero_graph(a)); });
@@ -457,22 +444,14 @@ std::optional<Node<T>> detail::surface_leaf(const SparseMatrix<T>& a, Problem pr
                               std::to_string(exact::kMaxComponentGenus) +
                               " (check the rotations' order, or count without the embedding)");
     }
-    LeafFacts facts;
-    facts.problem = Problem::hafnian;
-    facts.order = graph.rows();
-    facts.nnz = graph.nnz();
-    facts.threads = settings.threads;
-    facts.max_memory = pmcount::detail::memory_limit(settings.max_memory);
+    LeafFacts facts = leaf_facts(Problem::hafnian, graph, settings);
     facts.planar = true;
-    if (settings.precision == Precision::exact) {
-        facts.arithmetic = Arithmetic::exact;
-        if constexpr (kIntegral<T>) {
+    if constexpr (kIntegral<T>) {
+        if (settings.precision == Precision::exact) {
             facts.binary = all_binary(graph);
             const double bound = exact::pfaffian_bound_log2(graph);
             facts.bound_log2 = std::isinf(bound) ? 0 : bound;
         }
-    } else {
-        facts.arithmetic = kComplex<T> ? Arithmetic::complex : Arithmetic::double_precision;
     }
     if (pfaffian_bytes(facts) > facts.max_memory) {
         return std::nullopt;
