@@ -73,15 +73,16 @@ void in_session(const EngineRun& run, F&& f) {
 
 void run_chunks(int bits, const EngineRun& run,
                 const std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)>& body,
-                const ChunkRecords& records) {
+                const ChunkRecords& records, int threads_from_bits) {
     const int chunk_log2 = chunk_log2_for(bits);
     const std::uint64_t chunk = std::uint64_t{1} << chunk_log2;
     const std::int64_t chunks = std::int64_t{1} << (bits - chunk_log2);
-    // Below 2^18 steps (well under a millisecond) starting threads costs more than it saves,
-    // and a busy core makes the others wait at the barrier.
+    // Below 2^18 Gray-code steps (well under a millisecond) starting threads costs more than it
+    // saves, and a busy core makes the others wait at the barrier.
     const int threads =
-        bits < 18 ? 1
-                  : static_cast<int>(std::min<std::int64_t>(resolve_threads(run.threads), chunks));
+        bits < threads_from_bits
+            ? 1
+            : static_cast<int>(std::min<std::int64_t>(resolve_threads(run.threads), chunks));
 
     ProgressThrottle progress(run);
     run::ChunkWork work;

@@ -126,10 +126,12 @@ inline int chunk_log2_for(int bits) noexcept {
 /// reaches the caller. The session (run.session, or one of this process alone) decides which
 /// chunks run here (a resumed checkpoint's and other MPI ranks' chunks are loaded instead) and
 /// throws Interrupted after request_stop(); the body polls for a stop (run::StopPoll) and
-/// returns at once when one is asked for (that chunk is dropped).
+/// returns at once when one is asked for (that chunk is dropped). Threads start from
+/// 2^threads_from_bits steps: below, starting them costs more than it saves when a step takes
+/// nanoseconds (a Gray-code step); an engine whose steps are heavier passes fewer bits.
 void run_chunks(int bits, const EngineRun& run,
                 const std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)>& body,
-                const ChunkRecords& records);
+                const ChunkRecords& records, int threads_from_bits = 18);
 
 /// Computes a list of chunks at once (run::ChunkWork::compute_batch): a GPU engine's batches.
 using BatchCompute = std::function<bool(

@@ -181,6 +181,12 @@ public:
 // ---- The walk over the subtrees
 // -------------------------------------------------------------------
 
+/// A step of the walk is a whole leaf of the recursion (about 4.7·m² multiply-adds), not a Gray
+/// step: from 12 pairs (order 24; 2^12 leaves, about a millisecond) threads pay, as the cost
+/// model assumes. With the Gray-code engines' 18, orders 24–34 ran on one thread (order 34 in
+/// double: 0.35 s on the 2-core machine, predicted at half that).
+constexpr int kThreadsFromPairs = 12;
+
 /// Σ of the leaves of the recursion for the order-n matrix whose entry(i, j) (i > j) is given in
 /// the arithmetic's Elem; `one` is 1 in it. One walker per thread; chunks merged in chunk order.
 template <class Arith, class Entry>
@@ -202,7 +208,7 @@ typename Arith::Leaves walk(const Arith& arith, int n, typename Arith::Elem one,
             }
             walker->run_chunk(chunk, split, partial[chunk]);
         },
-        records);
+        records, kThreadsFromPairs);
     typename Arith::Leaves total{};
     for (const auto& p : partial) {
         arith.merge(total, p);
@@ -414,21 +420,24 @@ FloatOutcome hafnian_real(const DenseMatrix<double>& a, Precision precision, con
             nonnegative ? leaves.magnitude : monomial_magnitudes(a, e, pass_run(run, 1, 2));
         // Double-double products and sums round to about 4u² relative.
         const double value = leaves.sum.to_double();
-        return float_outcome(value,
-                             hafnian_error_factor(n) * 4 * kUnitRoundoff * kUnitRoundoff *
-                                     magnitude +
-                                 kUnitRoundoff * std::fabs(value),
-                             exponent2, n, arithmetic);
+        return float_outcome(
+            value,
+            hafnian_error_factor(n) * 4 * kUnitRoundoff * kUnitRoundoff * magnitude +
+                kUnitRoundoff * std::fabs(value),
+            exponent2, n, arithmetic);
     }
     const auto leaves = walk(
         DoubleArith{}, n, DoubleArith::Elem{1.0, 0.0},
-        [&](int i, int j) { return DoubleArith::Elem{scaled(i, j), 0.0}; }, run);
+        [&](int i, int j) {
+            return DoubleArith::Elem{scaled(i, j), 0.0};
+        },
+        run);
     const double value = leaves.sum.value();
     // The error of the value: the leaves' (Σe) and the rounding of their sum to one double.
     const double error = std::fabs(leaves.error + leaves.sum.rounding());
-    return float_outcome(
-        value, hafnian_tracked_error(error, leaves.error_magnitude, leaves.magnitude, n),
-        exponent2, n, arithmetic);
+    return float_outcome(value,
+                         hafnian_tracked_error(error, leaves.error_magnitude, leaves.magnitude, n),
+                         exponent2, n, arithmetic);
 }
 
 FloatOutcome hafnian_complex(const DenseMatrix<std::complex<double>>& a, const EngineRun& run) {
@@ -452,9 +461,9 @@ FloatOutcome hafnian_complex(const DenseMatrix<std::complex<double>>& a, const E
     const std::complex<double> value{leaves.sum.re.value(), leaves.sum.im.value()};
     const double error = std::hypot(leaves.error.re + leaves.sum.re.rounding(),
                                     leaves.error.im + leaves.sum.im.rounding());
-    return float_outcome(
-        value, hafnian_tracked_error(error, leaves.error_magnitude, leaves.magnitude, n),
-        exponent2, n, arithmetic);
+    return float_outcome(value,
+                         hafnian_tracked_error(error, leaves.error_magnitude, leaves.magnitude, n),
+                         exponent2, n, arithmetic);
 }
 
 }  // namespace pmcount::exact
