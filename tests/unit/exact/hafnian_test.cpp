@@ -443,6 +443,14 @@ TEST(Hafnian, ResultsDoNotDependOnTheThreadCount) {
     const int passes = (e1.primes + hafnian::kPrimeLanes - 1) / hafnian::kPrimeLanes;
     EXPECT_EQ(e1.gray_steps, (std::uint64_t{1} << 19) * static_cast<std::uint64_t>(passes));
     EXPECT_EQ(e2.gray_steps, e1.gray_steps);
+    // Order 28 (2^14 leaves): threaded since threads start from 12 pairs; still bit-identical.
+    const auto a28 = test::random_symmetric_integer(28, 0.6, -3, 3, 6);
+    const auto c28 = test::random_symmetric_float<std::complex<double>>(28, -1.0, 1.0, 6);
+    EXPECT_EQ(hafnian_exact(a28, threads(1)).value, hafnian_exact(a28, threads(2)).value);
+    const FloatOutcome c1 = hafnian_complex(c28, threads(1));
+    const FloatOutcome c2 = hafnian_complex(c28, threads(2));
+    EXPECT_EQ(c1.mantissa, c2.mantissa);
+    EXPECT_EQ(c1.abs_error_mantissa, c2.abs_error_mantissa);
 }
 
 TEST(Hafnian, AThrowingProgressCallbackCancels) {
