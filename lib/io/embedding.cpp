@@ -5,13 +5,12 @@
 // (3) every vertex with an edge has its line. Workspaces: the ids and their index (V), the
 // neighbour lists (2E), the rotations (2E).
 #include <algorithm>
-#include <fstream>
 #include <iterator>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "io/readers.hpp"
 #include "io/text.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/io.hpp"
@@ -143,13 +142,9 @@ Embedding parse_embedding(std::string_view text, const std::string& name, const 
 }
 
 void read_embedding(const std::string& path, Input& input) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
-        throw InvalidInput(path, 0, "cannot open the embedding file");
-    }
-    std::ostringstream text;
-    text << file.rdbuf();
-    input.embedding = parse_embedding(text.str(), path, input);
+    std::string name;
+    const std::string text = io::read_text(path, name);
+    input.embedding = parse_embedding(text, name, input);
 }
 
 }  // namespace pmcount

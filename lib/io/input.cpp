@@ -111,9 +111,9 @@ std::string read_all(std::istream& in, const std::string& name) {
 
 }  // namespace
 
-Input read_input(const std::string& path, const ReadOptions& options) {
+std::string io::read_text(const std::string& path, std::string& name) {
     std::string text;
-    std::string name = path;
+    name = path;
     if (path == "-") {
         name = "<stdin>";
         text = read_all(std::cin, name);
@@ -136,6 +136,12 @@ Input read_input(const std::string& path, const ReadOptions& options) {
             throw InvalidInput(path, 0, "read error");
         }
     }
+    return text;
+}
+
+Input read_input(const std::string& path, const ReadOptions& options) {
+    std::string name;
+    const std::string text = io::read_text(path, name);
     return parse_input(text, name, options);
 }
 

@@ -78,11 +78,16 @@ OrientedMatrix<T> oriented_matrix(const SparseMatrix<T>& a, const Embedding* emb
         }
     }
     const UndirectedGraph pattern(a.rows(), k.edges);
-    // (2) Orientation (or the embedding checked against the pattern: the orientations need M₀).
+    // (2) Orientation. An embedding's orientations need M₀ (below); a count of 0 without them
+    // still checks the embedding against the pattern.
     std::optional<std::vector<std::int8_t>> orientation;
-    if (embedding != nullptr) {
-        surface_genus(pattern, *embedding);
-    } else {
+    const auto zero = [&]() -> OrientedMatrix<T>& {
+        if (embedding != nullptr) {
+            surface_genus(pattern, *embedding);
+        }
+        return k;
+    };
+    if (embedding == nullptr) {
         orientation = pfaffian_orientation(pattern);
         if (!orientation) {
             throw InvalidArgument(
@@ -91,17 +96,17 @@ OrientedMatrix<T> oriented_matrix(const SparseMatrix<T>& a, const Embedding* emb
         }
     }
     if (k.n % 2 != 0) {
-        return k;
+        return zero();
     }
     if (k.n == 0) {
         k.constants.assign(1, 1);  // the empty matching
         k.orientations.emplace_back();
-        return k;
+        return zero();
     }
     // (3) ε_i from one perfect matching M₀: the sign of its term in Pf(K_i).
     const GeneralMatching matching = maximum_matching(pattern);
     if (!matching.is_perfect()) {
-        return k;
+        return zero();
     }
     std::vector<int> signs{1};
     if (embedding != nullptr) {

@@ -1,9 +1,10 @@
 // Kasteleyn orientations on surfaces and their signs (see surface.hpp).
 //
 // Phases: (1) the rotation system checked against the graph, as edge ids per vertex; (2) faces
-// as orbits of darts (arrive at v from u, leave to the neighbour after u in v's rotation), and
-// each component's genus by Euler's formula; (3) a spanning forest and the dual forest over its
-// complement (plane_embedding.hpp), the leftover edges in neither; (4) per choice of the leftover
+// as orbits of darts (arrive at v from u, leave to the neighbour after u in v's rotation), a
+// spanning forest (its trees are the components) and each component's genus by Euler's formula;
+// (3) the dual forest over the forest's complement (plane_embedding.hpp), the leftover edges in
+// neither; (4) per choice of the leftover
 // edges' orientations, the faces fixed leaves first (orient_faces), then q along each leftover
 // edge's fundamental cycle and the sign (−1)^Arf.
 // Workspaces: the rotations as edge ids and each dart's place in its head's rotation (2E), face
@@ -23,15 +24,6 @@ namespace {
 
 using Ends = std::vector<std::pair<vertex_t, vertex_t>>;
 
-/// The embedding as edge ids, its faces and the component of every vertex.
-struct Surface {
-    PlaneEmbedding plane;
-    std::vector<int> slot;  ///< of dart 2e (u → v) and 2e + 1 (v → u): place in its head's rotation
-    std::vector<std::vector<Dart>> faces;
-    std::vector<int> component;  ///< per vertex
-    std::vector<int> genus;      ///< per component
-};
-
 int edge_id(const Ends& ends, vertex_t a, vertex_t b) {
     const std::pair<vertex_t, vertex_t> key{std::min(a, b), std::max(a, b)};
     const auto it = std::lower_bound(ends.begin(), ends.end(), key);
@@ -42,6 +34,55 @@ vertex_t other_end(const Ends& ends, int e, vertex_t v) {
     const auto& [a, b] = ends[static_cast<std::size_t>(e)];
     return a == v ? b : a;
 }
+
+/// A spanning forest's vertices (edges in_tree) by breadth-first search from the lowest vertex of
+/// each tree: parent edges, depths, and the tree (the graph's connected component) of each.
+struct RootedForest {
+    std::vector<int> parent_edge;  ///< −1 at a root
+    std::vector<int> depth;
+    std::vector<int> component;
+    int components = 0;
+};
+
+RootedForest rooted(const PlaneEmbedding& plane, const std::vector<char>& in_tree) {
+    RootedForest f;
+    f.parent_edge.assign(static_cast<std::size_t>(plane.n), -1);
+    f.depth.assign(static_cast<std::size_t>(plane.n), -1);
+    f.component.assign(static_cast<std::size_t>(plane.n), -1);
+    std::vector<vertex_t> queue;
+    for (vertex_t r = 0; r < plane.n; ++r) {
+        if (f.depth[static_cast<std::size_t>(r)] >= 0) {
+            continue;
+        }
+        f.depth[static_cast<std::size_t>(r)] = 0;
+        queue.assign(1, r);
+        for (std::size_t head = 0; head < queue.size(); ++head) {
+            const vertex_t v = queue[head];
+            f.component[static_cast<std::size_t>(v)] = f.components;
+            for (const int e : plane.rotation[static_cast<std::size_t>(v)]) {
+                const vertex_t w = other_end(plane.ends, e, v);
+                if (in_tree[static_cast<std::size_t>(e)] != 0 &&
+                    f.depth[static_cast<std::size_t>(w)] < 0) {
+                    f.depth[static_cast<std::size_t>(w)] = f.depth[static_cast<std::size_t>(v)] + 1;
+                    f.parent_edge[static_cast<std::size_t>(w)] = e;
+                    queue.push_back(w);
+                }
+            }
+        }
+        ++f.components;
+    }
+    return f;
+}
+
+/// The embedding as edge ids, its faces, a spanning forest and the genus of each component.
+struct Surface {
+    PlaneEmbedding plane;
+    std::vector<int> slot;  ///< of dart 2e (u → v) and 2e + 1 (v → u): place in its head's rotation
+    std::vector<std::vector<Dart>> faces;
+    std::vector<char> in_tree;  ///< spanning_forest's edges
+    RootedForest forest;
+    std::vector<int> genus;  ///< per component (forest.component)
+};
 
 [[noreturn]] void misfit(vertex_t v, const std::string& problem) {
     throw InvalidArgument("the embedding does not fit the graph: vertex " + std::to_string(v) +
@@ -117,36 +158,20 @@ Surface surface_of(const UndirectedGraph& graph, const Embedding& embedding) {
         }
         s.faces.push_back(std::move(face));
     }
-    // Components and V − E + F = 2 − 2g for each that has an edge.
-    std::vector<int> parent(static_cast<std::size_t>(n));
-    std::iota(parent.begin(), parent.end(), 0);
-    const auto root = [&parent](int v) {
-        while (parent[static_cast<std::size_t>(v)] != v) {
-            v = parent[static_cast<std::size_t>(v)] =
-                parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
-        }
-        return v;
-    };
-    for (const auto& [a, b] : ends) {
-        parent[static_cast<std::size_t>(root(a))] = root(b);
-    }
-    s.component.assign(static_cast<std::size_t>(n), -1);
-    std::vector<std::int64_t> euler;  // V − E + F per component
+    // Components (the forest's trees) and V − E + F = 2 − 2g for each that has an edge.
+    s.in_tree = spanning_forest(n, ends);
+    s.forest = rooted(s.plane, s.in_tree);
+    const std::vector<int>& component = s.forest.component;
+    std::vector<std::int64_t> euler(static_cast<std::size_t>(s.forest.components), 0);
     for (vertex_t v = 0; v < n; ++v) {
-        const auto r = static_cast<std::size_t>(root(v));
-        if (s.component[r] < 0) {
-            s.component[r] = static_cast<int>(euler.size());
-            euler.push_back(0);
-        }
-        s.component[static_cast<std::size_t>(v)] = s.component[r];
-        euler[static_cast<std::size_t>(s.component[r])] += 1;
+        euler[static_cast<std::size_t>(component[static_cast<std::size_t>(v)])] += 1;
     }
     for (const auto& [a, b] : ends) {
-        euler[static_cast<std::size_t>(s.component[static_cast<std::size_t>(a)])] -= 1;
+        euler[static_cast<std::size_t>(component[static_cast<std::size_t>(a)])] -= 1;
     }
     for (const auto& face : s.faces) {
         const vertex_t tail = ends[static_cast<std::size_t>(face.front().edge)].first;
-        euler[static_cast<std::size_t>(s.component[static_cast<std::size_t>(tail)])] += 1;
+        euler[static_cast<std::size_t>(component[static_cast<std::size_t>(tail)])] += 1;
     }
     for (std::size_t c = 0; c < euler.size(); ++c) {
         // An isolated vertex has no face walk but is a sphere: V − E + F = 1 − 0 + 1.
@@ -154,39 +179,6 @@ Surface surface_of(const UndirectedGraph& graph, const Embedding& embedding) {
         s.genus.push_back(static_cast<int>((2 - x) / 2));
     }
     return s;
-}
-
-/// Parents and depths of a spanning forest's vertices (edges in_tree), rooted anywhere.
-struct RootedForest {
-    std::vector<int> parent_edge;  ///< −1 at a root
-    std::vector<int> depth;
-};
-
-RootedForest rooted(const PlaneEmbedding& plane, const std::vector<char>& in_tree) {
-    RootedForest f;
-    f.parent_edge.assign(static_cast<std::size_t>(plane.n), -1);
-    f.depth.assign(static_cast<std::size_t>(plane.n), -1);
-    std::vector<vertex_t> queue;
-    for (vertex_t r = 0; r < plane.n; ++r) {
-        if (f.depth[static_cast<std::size_t>(r)] >= 0) {
-            continue;
-        }
-        f.depth[static_cast<std::size_t>(r)] = 0;
-        queue.assign(1, r);
-        for (std::size_t head = 0; head < queue.size(); ++head) {
-            const vertex_t v = queue[head];
-            for (const int e : plane.rotation[static_cast<std::size_t>(v)]) {
-                const vertex_t w = other_end(plane.ends, e, v);
-                if (in_tree[static_cast<std::size_t>(e)] != 0 &&
-                    f.depth[static_cast<std::size_t>(w)] < 0) {
-                    f.depth[static_cast<std::size_t>(w)] = f.depth[static_cast<std::size_t>(v)] + 1;
-                    f.parent_edge[static_cast<std::size_t>(w)] = e;
-                    queue.push_back(w);
-                }
-            }
-        }
-    }
-    return f;
 }
 
 /// The fundamental cycle of the non-tree edge e = (a, b) as a closed vertex sequence: a, up the
@@ -266,10 +258,9 @@ SurfaceOrientations surface_orientations(const UndirectedGraph& graph, const Emb
                 " is supported");
         }
     }
-    // (3) Forests; the leftover edges (2 per component of genus 1) in the order of their ids.
-    const std::vector<char> in_tree = spanning_forest(s.plane.n, s.plane.ends);
-    const DualForest dual = dual_forest(s.faces, in_tree);
-    std::vector<char> fixed = in_tree;
+    // (3) The dual forest; the leftover edges (2 per component of genus 1) in the order of ids.
+    const DualForest dual = dual_forest(s.faces, s.in_tree);
+    std::vector<char> fixed = s.in_tree;
     for (const int e : dual.parent_edge) {
         if (e >= 0) {
             fixed[static_cast<std::size_t>(e)] = 1;
@@ -289,17 +280,16 @@ SurfaceOrientations surface_orientations(const UndirectedGraph& graph, const Emb
                             std::to_string(out.genus));
     }
     // The leftover edges of a component come in pairs (ascending ids): their cycles are a basis.
-    const RootedForest forest = rooted(s.plane, in_tree);
     std::vector<std::vector<vertex_t>> cycles;
     for (const int e : leftover) {
-        cycles.push_back(fundamental_cycle(s.plane, forest, e));
+        cycles.push_back(fundamental_cycle(s.plane, s.forest, e));
     }
     std::vector<std::size_t> by_component(leftover.size());
     std::iota(by_component.begin(), by_component.end(), std::size_t{0});
     std::stable_sort(by_component.begin(), by_component.end(), [&](std::size_t x, std::size_t y) {
-        const auto cx = s.component[static_cast<std::size_t>(
+        const auto cx = s.forest.component[static_cast<std::size_t>(
             s.plane.ends[static_cast<std::size_t>(leftover[x])].first)];
-        const auto cy = s.component[static_cast<std::size_t>(
+        const auto cy = s.forest.component[static_cast<std::size_t>(
             s.plane.ends[static_cast<std::size_t>(leftover[y])].first)];
         return cx < cy;
     });
