@@ -641,10 +641,7 @@ void validate(const EstimateOptions& o) {
     if (o.time_s < 0 || o.rel_error < 0) {
         throw InvalidArgument("time and relative error limits must be nonnegative");
     }
-    if (o.threads < 0 || o.threads > kMaxThreads) {
-        throw InvalidArgument("threads must lie in [0, " + std::to_string(kMaxThreads) +
-                              "] (0: every core)");
-    }
+    run::check_run_options(o);
 }
 
 // ---- Automatic populations (EstimateOptions::particles = 0) ----------------------------------
@@ -1125,46 +1122,7 @@ std::vector<Entry> entries_of(const BipartiteGraph& g) {
     return entries;
 }
 
-constexpr detail::Named<Estimator> kEstimators[] = {{Estimator::rasmussen, "rasmussen"},
-                                                    {Estimator::rasmussen_plus, "rasmussen+"},
-                                                    {Estimator::scaling, "scaling"},
-                                                    {Estimator::scaling_plus, "scaling+"}};
-constexpr detail::Named<EstimatorLayout> kLayouts[] = {{EstimatorLayout::automatic, "auto"},
-                                                       {EstimatorLayout::dense, "dense"},
-                                                       {EstimatorLayout::sparse, "sparse"}};
-constexpr detail::Named<StopReason> kStopReasons[] = {{StopReason::samples, "samples"},
-                                                      {StopReason::time, "time"},
-                                                      {StopReason::rel_error, "rel_error"},
-                                                      {StopReason::exact, "exact"}};
-
 }  // namespace
-
-const char* to_string(Estimator estimator) noexcept {
-    return detail::name_of(kEstimators, estimator);
-}
-
-Estimator estimator_from_string(std::string_view name) {
-    // "scaling-plus" is accepted for "scaling+" (shells and file names dislike '+').
-    std::string canonical(name);
-    constexpr std::string_view kPlus = "-plus";
-    if (canonical.size() > kPlus.size() &&
-        canonical.compare(canonical.size() - kPlus.size(), kPlus.size(), kPlus) == 0) {
-        canonical.replace(canonical.size() - kPlus.size(), kPlus.size(), "+");
-    }
-    return detail::value_named(kEstimators, canonical, "estimator");
-}
-
-const char* to_string(EstimatorLayout layout) noexcept {
-    return detail::name_of(kLayouts, layout);
-}
-
-EstimatorLayout estimator_layout_from_string(std::string_view name) {
-    return detail::value_named(kLayouts, name, "layout");
-}
-
-const char* to_string(StopReason reason) noexcept {
-    return detail::name_of(kStopReasons, reason);
-}
 
 EstimateResult estimate_perfect_matchings(const BipartiteGraph& graph,
                                           const EstimateOptions& options) {

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <iterator>
 
-#include "pmcount/count.hpp"
+#include "pmcount/options.hpp"
 #include "pmcount/error.hpp"
 
 namespace pmcount {

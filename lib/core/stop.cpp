@@ -3,7 +3,7 @@
 #include <atomic>
 #include <string>
 
-#include "pmcount/count.hpp"
+#include "pmcount/options.hpp"
 #include "pmcount/error.hpp"
 
 namespace pmcount {

@@ -46,23 +46,6 @@ double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-constexpr detail::Named<Method> kMethods[] = {
-    {Method::automatic, "auto"},    {Method::brute_force, "brute-force"},
-    {Method::ryser, "ryser"},       {Method::sparyser, "sparyser"},
-    {Method::skipper, "skipper"},   {Method::planar, "planar"},
-    {Method::frontier, "frontier"}, {Method::hafnian, "hafnian"}};
-constexpr detail::Named<Backend> kBackends[] = {
-    {Backend::automatic, "auto"}, {Backend::cpu, "cpu"}, {Backend::cuda, "cuda"}};
-constexpr detail::Named<GpuKernels> kGpuKernels[] = {{GpuKernels::automatic, "auto"},
-                                                     {GpuKernels::tables, "tables"},
-                                                     {GpuKernels::generated, "generated"}};
-constexpr detail::Named<Precision> kPrecisions[] = {{Precision::automatic, "auto"},
-                                                    {Precision::exact, "exact"},
-                                                    {Precision::double_precision, "double"},
-                                                    {Precision::double_double, "dd"},
-                                                    {Precision::double_plain, "plain-double"},
-                                                    {Precision::certified, "certified"}};
-
 /// An exact integer known without running an engine.
 CountResult exact_result(ValueKind kind, const BigInt& value, std::string note) {
     CountResult r;
@@ -335,10 +318,7 @@ CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan:
                             const char* row_name, const char* col_name, const CountOptions& options,
                             const Embedding* embedding) {
     const auto start = Clock::now();
-    if (options.threads < 0 || options.threads > kMaxThreads) {
-        throw InvalidArgument("threads must lie in [0, " + std::to_string(kMaxThreads) +
-                              "] (0: every core)");
-    }
+    run::check_run_options(options);
     pmcount::detail::throw_if_stopped(
         "preparing the count");  // also when no engine or planner will run
     if (problem == plan::Problem::permanent && options.general) {
@@ -782,37 +762,6 @@ SparseMatrix<std::int64_t> ones(const BipartiteGraph& g) {
 
 }  // namespace
 
-const char* to_string(Method method) noexcept {
-    return detail::name_of(kMethods, method);
-}
-
-const char* to_string(Backend backend) noexcept {
-    return detail::name_of(kBackends, backend);
-}
-
-Backend backend_from_string(std::string_view name) {
-    return detail::value_named(kBackends, name, "backend");
-}
-
-const char* to_string(GpuKernels kernels) noexcept {
-    return detail::name_of(kGpuKernels, kernels);
-}
-
-GpuKernels gpu_kernels_from_string(std::string_view name) {
-    return detail::value_named(kGpuKernels, name, "GPU kernels");
-}
-
-const char* to_string(Precision precision) noexcept {
-    return detail::name_of(kPrecisions, precision);
-}
-
-Method method_from_string(std::string_view name) {
-    return detail::value_named(kMethods, name, "method");
-}
-
-Precision precision_from_string(std::string_view name) {
-    return detail::value_named(kPrecisions, name, "precision");
-}
 
 std::string CountResult::value_string() const {
     if (is_exact) {

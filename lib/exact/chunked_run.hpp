@@ -14,7 +14,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "pmcount/count.hpp"
+#include "pmcount/graph.hpp"
+#include "pmcount/options.hpp"
 
 namespace pmcount::run {
 class Session;

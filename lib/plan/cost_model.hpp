@@ -12,7 +12,7 @@
 #include "exact/ryser/ryser.hpp"
 #include "plan/problem.hpp"
 #include "pmcount/build_info.hpp"
-#include "pmcount/count.hpp"
+#include "pmcount/options.hpp"
 #include "pmcount/types.hpp"
 
 namespace pmcount::plan {

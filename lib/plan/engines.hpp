@@ -13,7 +13,7 @@
 #include "exact/ryser/ryser.hpp"
 #include "plan/cost_model.hpp"
 #include "plan/problem.hpp"
-#include "pmcount/count.hpp"
+#include "pmcount/options.hpp"
 #include "pmcount/matrix.hpp"
 
 namespace pmcount::plan {

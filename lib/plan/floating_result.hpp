@@ -7,7 +7,8 @@
 #include <limits>
 
 #include "numeric/scaled.hpp"
-#include "pmcount/count.hpp"
+#include "pmcount/options.hpp"
+#include "pmcount/result.hpp"
 
 namespace pmcount::plan {
 

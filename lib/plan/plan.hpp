@@ -28,7 +28,8 @@
 
 #include "plan/cost_model.hpp"
 #include "plan/problem.hpp"
-#include "pmcount/count.hpp"
+#include "pmcount/options.hpp"
+#include "pmcount/result.hpp"
 #include "pmcount/matrix.hpp"
 #include "reduce/forbert_marx.hpp"
 

@@ -8,8 +8,8 @@
 #include <exception>
 #include <stdexcept>
 
-#include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
+#include "pmcount/options.hpp"
 #include "run/checkpoint.hpp"
 #include "run/mpi.hpp"
 
@@ -301,6 +301,13 @@ void Session::run_task(int bits, std::uint64_t chunks, std::size_t record_bytes,
     }
     if (!todo.empty()) {
         save();  // a finished loop is never computed again
+    }
+}
+
+void check_run_options(const RunOptions& options) {
+    if (options.threads < 0 || options.threads > kMaxThreads) {
+        throw InvalidArgument("threads must lie in [0, " + std::to_string(kMaxThreads) +
+                              "] (0: every core)");
     }
 }
 

@@ -21,8 +21,13 @@
 #include <vector>
 
 #include "core/stop.hpp"
+#include "pmcount/options.hpp"
 
 namespace pmcount::run {
+
+/// InvalidArgument when `options` asks for what no count or estimate can do: threads outside
+/// [0, kMaxThreads].
+void check_run_options(const RunOptions& options);
 
 /// What a checkpoint must match to be resumed: the library version, the input (a hash of its
 /// entries and how they are read) and how it is counted (precision, engines per leaf).

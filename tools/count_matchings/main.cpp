@@ -743,14 +743,7 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
         if (approx) {
             estimate_options.estimator = pmcount::estimator_from_string(estimator);
             estimate_options.layout = pmcount::estimator_layout_from_string(layout);
-            estimate_options.backend = options.backend;
-            estimate_options.gpus = options.gpus;
-            estimate_options.threads = options.threads;
-            estimate_options.progress = options.progress;
-            estimate_options.checkpoint = options.checkpoint;
-            estimate_options.resume = options.resume;
-            estimate_options.checkpoint_interval_s = options.checkpoint_interval_s;
-            estimate_options.max_memory = options.max_memory;
+            static_cast<pmcount::RunOptions&>(estimate_options) = options;
             if (explain) {
                 const std::string counted = what_is_counted(input, mode);
                 const pmcount::PopulationChoice c =

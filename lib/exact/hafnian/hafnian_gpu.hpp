@@ -12,7 +12,7 @@
 
 #include "exact/chunked_run.hpp"
 #include "exact/outcome.hpp"
-#include "pmcount/count.hpp"
+#include "pmcount/options.hpp"
 #include "pmcount/matrix.hpp"
 
 namespace pmcount::exact {

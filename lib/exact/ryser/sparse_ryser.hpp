@@ -21,7 +21,7 @@
 
 #include "exact/chunked_run.hpp"
 #include "exact/ryser/ryser.hpp"
-#include "pmcount/count.hpp"
+#include "pmcount/options.hpp"
 #include "pmcount/matrix.hpp"
 
 namespace pmcount::exact {
