@@ -29,7 +29,7 @@
 #include <string>
 
 #include "approx/sampler.hpp"
-#include "backend/cuda_backend.hpp"
+#include "approx/sampler_device.hpp"
 #include "cuda_status.cuh"
 #include "pmcount/error.hpp"
 

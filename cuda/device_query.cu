@@ -2,7 +2,7 @@
 // status is turned into a message, nothing throws from here on a missing device.
 #include <cuda_runtime.h>
 
-#include "backend/cuda_backend.hpp"
+#include "backend/device.hpp"
 
 namespace pmcount::backend::cuda {
 

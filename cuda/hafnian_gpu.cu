@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "backend/cuda_backend.hpp"
 #include "cuda/hafnian_source.hpp"
 #include "cuda_status.cuh"
 #include "device_workers.cuh"
+#include "exact/hafnian/hafnian_device.hpp"
 #include "hafnian_plan.cuh"
 #include "nvrtc_cache.cuh"
 #include "pmcount/error.hpp"

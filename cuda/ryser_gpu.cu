@@ -1,7 +1,7 @@
 // Host side of the dense GPU engine: run-time compilation of cuda/kernels/ryser_dense.cuh with
 // NVRTC for the order n and arithmetic at hand (so x sits in registers with compile-time indices;
 // cached on disk, nvrtc_cache.cuh), and a scheduler that hands batches of units (fixed runs of
-// the Gray range, cuda_backend.hpp's GpuRange) to one host thread per GPU and passes on each
+// the Gray range, backend/device.hpp's GpuRange) to one host thread per GPU and passes on each
 // unit's record; the caller merges the records in unit order (merge_range_records).
 //
 // Layers (CUB style): ryser_dense() (device-wide entry: plan the batches, start the workers) →
@@ -22,11 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "backend/cuda_backend.hpp"
 #include "cuda/ryser_dense_source.hpp"
 #include "cuda/ryser_sparse_source.hpp"
 #include "cuda_status.cuh"
 #include "device_workers.cuh"
+#include "exact/ryser/ryser_device.hpp"
 #include "numeric/sub_block_bits.hpp"
 #include "nvrtc_cache.cuh"
 #include "pmcount/error.hpp"

@@ -40,17 +40,17 @@
 #include "approx/problem.hpp"
 #include "approx/rounds.hpp"
 #include "approx/sampler.hpp"
-#include "backend/cuda_backend.hpp"
+#include "approx/sampler_device.hpp"
 #include "core/hash.hpp"
 #include "core/memory.hpp"
 #include "core/names.hpp"
 #include "core/stop.hpp"
-#include "exact/chunked_run.hpp"
 #include "pmcount/approx.hpp"
 #include "pmcount/build_info.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/io.hpp"
 #include "pmcount/structure.hpp"
+#include "run/chunked_run.hpp"
 #include "run/mpi.hpp"
 #include "run/session.hpp"
 
@@ -892,7 +892,7 @@ EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entr
         result.device = gpu->description();
         source = std::move(gpu);
     } else {
-        result.threads = exact::resolve_threads(options.threads);
+        result.threads = run::resolve_threads(options.threads);
         result.backend = "cpu";
         const int ranks = options.distributed ? std::max(1, run::mpi::size()) : 1;
         if (choice.time_pilot) {

@@ -1,5 +1,7 @@
 // Stand-in for the CUDA target in builds without a CUDA toolkit.
-#include "backend/cuda_backend.hpp"
+#include "approx/sampler_device.hpp"
+#include "exact/hafnian/hafnian_device.hpp"
+#include "exact/ryser/ryser_device.hpp"
 #include "pmcount/error.hpp"
 
 namespace pmcount::backend::cuda {

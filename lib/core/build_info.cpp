@@ -2,7 +2,7 @@
 
 #include <omp.h>
 
-#include "backend/cuda_backend.hpp"
+#include "backend/device.hpp"
 #include "pmcount/version.hpp"
 #include "run/mpi.hpp"
 

@@ -15,13 +15,12 @@
 #include <variant>
 #include <vector>
 
-#include "backend/cuda_backend.hpp"
+#include "backend/device.hpp"
 #include "core/hash.hpp"
 #include "core/memory.hpp"
 #include "core/names.hpp"
 #include "core/stop.hpp"
 #include "exact/brute_force.hpp"
-#include "exact/chunked_run.hpp"
 #include "exact/ryser/ryser_gpu.hpp"
 #include "exact/ryser/ryser_kernel.hpp"
 #include "numeric/cpp_int_bridge.hpp"
@@ -33,6 +32,7 @@
 #include "pmcount/distributed.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/io.hpp"
+#include "run/chunked_run.hpp"
 #include "run/mpi.hpp"
 #include "run/session.hpp"
 
@@ -370,7 +370,7 @@ CountResult count_unguarded(ValueKind kind, const SparseMatrix<T>& matrix, plan:
     settings.precision = precision;
     settings.backend = options.backend;
     settings.gpu_kernels = options.gpu_kernels;
-    settings.threads = exact::resolve_threads(options.threads);
+    settings.threads = run::resolve_threads(options.threads);
     settings.ranks = options.distributed ? std::max(1, mpi_world().size) : 1;
     settings.gpus = options.gpus;
     if (options.backend != Backend::cpu && exact::gpu_available()) {

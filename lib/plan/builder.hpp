@@ -20,7 +20,6 @@
 #include "core/memory.hpp"
 #include "core/stop.hpp"
 #include "exact/brute_force.hpp"
-#include "exact/chunked_run.hpp"
 #include "exact/frontier/frontier.hpp"
 #include "exact/planar/kasteleyn.hpp"
 #include "exact/planar/pfaffian.hpp"
@@ -35,6 +34,7 @@
 #include "plan/plan.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/structure.hpp"
+#include "run/chunked_run.hpp"
 
 namespace pmcount::plan::detail {
 

@@ -8,11 +8,12 @@
 #include <mutex>
 #include <string>
 
-#include "backend/cuda_backend.hpp"
 #include "exact/frontier/frontier.hpp"
+#include "exact/hafnian/hafnian_device.hpp"
 #include "exact/hafnian/hafnian_gpu.hpp"
 #include "exact/hafnian/prime_lanes.hpp"
 #include "exact/ryser/ryser.hpp"
+#include "exact/ryser/ryser_device.hpp"
 #include "numeric/primes.hpp"
 
 namespace pmcount::plan {
@@ -126,7 +127,7 @@ double cpu_speed_factor(int threads, bool measure = true) {
             a(i, j) = 0.5 + static_cast<double>((7 * i + 13 * j + i * j) % 17) / 17.0;
         }
     }
-    exact::EngineRun run;
+    run::EngineRun run;
     run.threads = threads;
     double seconds = std::numeric_limits<double>::infinity();
     for (int k = 0; k < 2; ++k) {  // the faster of two: a busy moment is not the machine's speed

@@ -44,7 +44,7 @@ double direct_predict(const LeafFacts&) {
     return 1e-8;
 }
 
-exact::ExactOutcome direct_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun&) {
+exact::ExactOutcome direct_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun&) {
     const auto m = dense(a);
     exact::ExactOutcome out;
     out.arithmetic = "exact integers";
@@ -69,11 +69,11 @@ exact::FloatOutcome direct_float(const SparseMatrix<T>& a) {
     return out;
 }
 
-exact::FloatOutcome direct_real(const SparseMatrix<double>& a, Precision, const exact::EngineRun&) {
+exact::FloatOutcome direct_real(const SparseMatrix<double>& a, Precision, const run::EngineRun&) {
     return direct_float(a);
 }
 exact::FloatOutcome direct_complex(const SparseMatrix<std::complex<double>>& a,
-                                   const exact::EngineRun&) {
+                                   const run::EngineRun&) {
     return direct_float(a);
 }
 
@@ -87,7 +87,7 @@ double brute_predict(const LeafFacts& f) {
     return brute_force_seconds(f.order);
 }
 
-exact::ExactOutcome brute_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun&) {
+exact::ExactOutcome brute_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun&) {
     exact::ExactOutcome out;
     out.value = exact::brute_force_exact(dense(a));
     out.arithmetic = "exact integers";
@@ -102,11 +102,11 @@ exact::FloatOutcome brute_float(std::complex<double> value) {
     return out;
 }
 
-exact::FloatOutcome brute_real(const SparseMatrix<double>& a, Precision, const exact::EngineRun&) {
+exact::FloatOutcome brute_real(const SparseMatrix<double>& a, Precision, const run::EngineRun&) {
     return brute_float(exact::brute_force(real_dense(a)));
 }
 exact::FloatOutcome brute_complex(const SparseMatrix<std::complex<double>>& a,
-                                  const exact::EngineRun&) {
+                                  const run::EngineRun&) {
     return brute_float(exact::brute_force(dense(a)));
 }
 
@@ -126,17 +126,17 @@ double ryser_predict(const LeafFacts& f) {
     return ryser_seconds(f);
 }
 
-exact::ExactOutcome ryser_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {
+exact::ExactOutcome ryser_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run) {
     const auto m = dense(a);
     const bool binary = binary_values(a);
     return exact::ryser_exact(m, binary, run);
 }
 exact::FloatOutcome ryser_real(const SparseMatrix<double>& a, Precision precision,
-                               const exact::EngineRun& run) {
+                               const run::EngineRun& run) {
     return exact::ryser_real(real_dense(a), precision, run);
 }
 exact::FloatOutcome ryser_complex(const SparseMatrix<std::complex<double>>& a,
-                                  const exact::EngineRun& run) {
+                                  const run::EngineRun& run) {
     return exact::ryser_complex(dense(a), run);
 }
 
@@ -149,18 +149,18 @@ double sparse_predict(const LeafFacts& f) {
 }
 
 template <SparseVariant V>
-exact::ExactOutcome sparse_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {
+exact::ExactOutcome sparse_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run) {
     const bool binary = binary_values(a);
     return exact::sparse_ryser_exact(dense(a), binary, V, run);
 }
 template <SparseVariant V>
 exact::FloatOutcome sparse_real(const SparseMatrix<double>& a, Precision precision,
-                                const exact::EngineRun& run) {
+                                const run::EngineRun& run) {
     return exact::sparse_ryser_real(real_dense(a), precision, V, run);
 }
 template <SparseVariant V>
 exact::FloatOutcome sparse_complex(const SparseMatrix<std::complex<double>>& a,
-                                   const exact::EngineRun& run) {
+                                   const run::EngineRun& run) {
     return exact::sparse_ryser_complex(dense(a), V, run);
 }
 
@@ -182,17 +182,17 @@ double gpu_sparse_predict(const LeafFacts& f) {
 }
 template <SparseVariant V, exact::GpuKernelCode C>
 exact::ExactOutcome gpu_sparse_exact(const SparseMatrix<std::int64_t>& a,
-                                     const exact::EngineRun& run) {
+                                     const run::EngineRun& run) {
     return exact::sparse_ryser_exact_gpu(dense(a), binary_values(a), V, C, run);
 }
 template <SparseVariant V, exact::GpuKernelCode C>
 exact::FloatOutcome gpu_sparse_real(const SparseMatrix<double>& a, Precision precision,
-                                    const exact::EngineRun& run) {
+                                    const run::EngineRun& run) {
     return exact::sparse_ryser_real_gpu(real_dense(a), precision, V, C, run);
 }
 template <SparseVariant V, exact::GpuKernelCode C>
 exact::FloatOutcome gpu_sparse_complex(const SparseMatrix<std::complex<double>>& a,
-                                       const exact::EngineRun& run) {
+                                       const run::EngineRun& run) {
     return exact::sparse_ryser_complex_gpu(dense(a), V, C, run);
 }
 
@@ -223,16 +223,16 @@ double gpu_predict(const LeafFacts& f) {
     return gpu_ryser_seconds(f);
 }
 
-exact::ExactOutcome gpu_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun& run) {
+exact::ExactOutcome gpu_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run) {
     const bool binary = binary_values(a);
     return exact::ryser_exact_gpu(dense(a), binary, run);
 }
 exact::FloatOutcome gpu_real(const SparseMatrix<double>& a, Precision precision,
-                             const exact::EngineRun& run) {
+                             const run::EngineRun& run) {
     return exact::ryser_real_gpu(real_dense(a), precision, run);
 }
 exact::FloatOutcome gpu_complex(const SparseMatrix<std::complex<double>>& a,
-                                const exact::EngineRun& run) {
+                                const run::EngineRun& run) {
     return exact::ryser_complex_gpu(dense(a), run);
 }
 
@@ -247,7 +247,7 @@ double planar_predict(const LeafFacts& f) {
     return planar_seconds(f);
 }
 exact::FloatOutcome planar_real(const SparseMatrix<double>& a, Precision,
-                                const exact::EngineRun& run) {
+                                const run::EngineRun& run) {
     return exact::planar_real(a, run);
 }
 
@@ -260,7 +260,7 @@ double frontier_predict(const LeafFacts& f) {
     return frontier_seconds(f);
 }
 exact::FloatOutcome frontier_real(const SparseMatrix<double>& a, Precision,
-                                  const exact::EngineRun& run) {
+                                  const run::EngineRun& run) {
     return exact::frontier_real(a, run);
 }
 
@@ -272,7 +272,7 @@ bool pair_applies(const LeafFacts& f) {
     return f.order == 2;
 }
 
-exact::ExactOutcome pair_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun&) {
+exact::ExactOutcome pair_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun&) {
     exact::ExactOutcome out;
     out.arithmetic = "exact integers";
     out.value = BigInt(a.at(0, 1));
@@ -286,11 +286,11 @@ exact::FloatOutcome pair_float(const SparseMatrix<T>& a) {
     out.mantissa = std::complex<double>(a.at(0, 1));
     return out;
 }
-exact::FloatOutcome pair_real(const SparseMatrix<double>& a, Precision, const exact::EngineRun&) {
+exact::FloatOutcome pair_real(const SparseMatrix<double>& a, Precision, const run::EngineRun&) {
     return pair_float(a);
 }
 exact::FloatOutcome pair_complex(const SparseMatrix<std::complex<double>>& a,
-                                 const exact::EngineRun&) {
+                                 const run::EngineRun&) {
     return pair_float(a);
 }
 
@@ -307,16 +307,15 @@ bool hafnian_applies(const LeafFacts& f) {
 double hafnian_predict(const LeafFacts& f) {
     return hafnian_seconds(f);
 }
-exact::ExactOutcome hafnian_exact(const SparseMatrix<std::int64_t>& a,
-                                  const exact::EngineRun& run) {
+exact::ExactOutcome hafnian_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run) {
     return with_work(exact::hafnian_exact(dense(a), run), a.rows());
 }
 exact::FloatOutcome hafnian_real(const SparseMatrix<double>& a, Precision precision,
-                                 const exact::EngineRun& run) {
+                                 const run::EngineRun& run) {
     return with_work(exact::hafnian_real(real_dense(a), precision, run), a.rows());
 }
 exact::FloatOutcome hafnian_complex(const SparseMatrix<std::complex<double>>& a,
-                                    const exact::EngineRun& run) {
+                                    const run::EngineRun& run) {
     return with_work(exact::hafnian_complex(dense(a), run), a.rows());
 }
 
@@ -330,15 +329,15 @@ double gpu_hafnian_predict(const LeafFacts& f) {
     return gpu_hafnian_seconds(f);
 }
 exact::ExactOutcome gpu_hafnian_exact(const SparseMatrix<std::int64_t>& a,
-                                      const exact::EngineRun& run) {
+                                      const run::EngineRun& run) {
     return exact::hafnian_exact_gpu(dense(a), run);
 }
 exact::FloatOutcome gpu_hafnian_real(const SparseMatrix<double>& a, Precision precision,
-                                     const exact::EngineRun& run) {
+                                     const run::EngineRun& run) {
     return exact::hafnian_real_gpu(real_dense(a), precision, run);
 }
 exact::FloatOutcome gpu_hafnian_complex(const SparseMatrix<std::complex<double>>& a,
-                                        const exact::EngineRun& run) {
+                                        const run::EngineRun& run) {
     return exact::hafnian_complex_gpu(dense(a), run);
 }
 
@@ -350,13 +349,13 @@ double pfaffian_predict(const LeafFacts& f) {
     return pfaffian_seconds(f);
 }
 exact::FloatOutcome pfaffian_real(const SparseMatrix<double>& a, Precision,
-                                  const exact::EngineRun& run) {
+                                  const run::EngineRun& run) {
     return exact::pfaffian_real(a, run);
 }
 
 // The Pfaffians on a surface count a whole embedded graph: prefer_surface puts them on the plan's
-// one leaf (with EngineRun::embedding), never the per-leaf choice.
-const Embedding& embedding_of(const exact::EngineRun& run) {
+// one leaf (with run::EngineRun::embedding), never the per-leaf choice.
+const Embedding& embedding_of(const run::EngineRun& run) {
     if (run.embedding == nullptr) {
         throw InternalError("the surface Pfaffians were given no embedding");
     }
@@ -368,16 +367,15 @@ bool surface_applies(const LeafFacts&) {
 double surface_predict(const LeafFacts& f) {
     return surface_pfaffian_seconds(f, 1);
 }
-exact::ExactOutcome surface_exact(const SparseMatrix<std::int64_t>& a,
-                                  const exact::EngineRun& run) {
+exact::ExactOutcome surface_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run) {
     return exact::surface_pfaffian_exact(a, embedding_of(run), run);
 }
 exact::FloatOutcome surface_real(const SparseMatrix<double>& a, Precision,
-                                 const exact::EngineRun& run) {
+                                 const run::EngineRun& run) {
     return exact::surface_pfaffian_real(a, embedding_of(run));
 }
 exact::FloatOutcome surface_complex(const SparseMatrix<std::complex<double>>& a,
-                                    const exact::EngineRun& run) {
+                                    const run::EngineRun& run) {
     return exact::surface_pfaffian_complex(a, embedding_of(run));
 }
 
@@ -387,18 +385,17 @@ bool pairings_applies(const LeafFacts& f) {
 double pairings_predict(const LeafFacts& f) {
     return pairings_seconds(f.order);
 }
-exact::ExactOutcome pairings_exact(const SparseMatrix<std::int64_t>& a, const exact::EngineRun&) {
+exact::ExactOutcome pairings_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun&) {
     exact::ExactOutcome out;
     out.value = exact::hafnian_brute_force_exact(dense(a));
     out.arithmetic = "exact integers";
     return out;
 }
-exact::FloatOutcome pairings_real(const SparseMatrix<double>& a, Precision,
-                                  const exact::EngineRun&) {
+exact::FloatOutcome pairings_real(const SparseMatrix<double>& a, Precision, const run::EngineRun&) {
     return brute_float(exact::hafnian_brute_force(real_dense(a)));
 }
 exact::FloatOutcome pairings_complex(const SparseMatrix<std::complex<double>>& a,
-                                     const exact::EngineRun&) {
+                                     const run::EngineRun&) {
     return brute_float(exact::hafnian_brute_force(dense(a)));
 }
 
@@ -415,16 +412,15 @@ double embedded_predict(const LeafFacts& f) {
     twice.order = 2 * f.order;
     return hafnian_seconds(twice);
 }
-exact::ExactOutcome embedded_exact(const SparseMatrix<std::int64_t>& b,
-                                   const exact::EngineRun& run) {
+exact::ExactOutcome embedded_exact(const SparseMatrix<std::int64_t>& b, const run::EngineRun& run) {
     return hafnian_exact(bipartite_embedding(b), run);
 }
 exact::FloatOutcome embedded_real(const SparseMatrix<double>& b, Precision precision,
-                                  const exact::EngineRun& run) {
+                                  const run::EngineRun& run) {
     return hafnian_real(bipartite_embedding(b), precision, run);
 }
 exact::FloatOutcome embedded_complex(const SparseMatrix<std::complex<double>>& b,
-                                     const exact::EngineRun& run) {
+                                     const run::EngineRun& run) {
     return hafnian_complex(bipartite_embedding(b), run);
 }
 

@@ -9,12 +9,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "exact/chunked_run.hpp"
 #include "exact/ryser/ryser.hpp"
 #include "plan/cost_model.hpp"
 #include "plan/problem.hpp"
-#include "pmcount/options.hpp"
 #include "pmcount/matrix.hpp"
+#include "pmcount/options.hpp"
+#include "run/chunked_run.hpp"
 
 namespace pmcount::plan {
 
@@ -26,11 +26,11 @@ struct Engine {
     bool automatic;   ///< the planner may choose it on its own
     bool (*applies)(const LeafFacts&);
     double (*predict_s)(const LeafFacts&);
-    exact::ExactOutcome (*count_exact)(const SparseMatrix<std::int64_t>&, const exact::EngineRun&);
+    exact::ExactOutcome (*count_exact)(const SparseMatrix<std::int64_t>&, const run::EngineRun&);
     exact::FloatOutcome (*count_real)(const SparseMatrix<double>&, Precision,
-                                      const exact::EngineRun&);
+                                      const run::EngineRun&);
     exact::FloatOutcome (*count_complex)(const SparseMatrix<std::complex<double>>&,
-                                         const exact::EngineRun&);
+                                         const run::EngineRun&);
     /// Counts in Precision::certified (tracks every rounding of its real arithmetic).
     bool certifies = false;
 };

@@ -13,7 +13,6 @@
 
 #include "core/memory.hpp"
 #include "exact/brute_force.hpp"
-#include "exact/chunked_run.hpp"
 #include "exact/frontier/frontier.hpp"
 #include "exact/planar/kasteleyn.hpp"
 #include "exact/ryser/ryser.hpp"
@@ -29,6 +28,7 @@
 #include "plan/floating_result.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/structure.hpp"
+#include "run/chunked_run.hpp"
 
 namespace pmcount::plan {
 
@@ -326,7 +326,7 @@ private:
     double total_;
     double done_ = 0;
     std::size_t leaf_index_ = 0;
-    exact::EngineRun run_;
+    run::EngineRun run_;
 };
 
 }  // namespace

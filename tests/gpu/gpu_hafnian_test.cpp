@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/cuda_backend.hpp"
+#include "exact/hafnian/hafnian_device.hpp"
 #include "exact/hafnian/hafnian_gpu.hpp"
 #include "exact/ryser/ryser_gpu.hpp"
 #include "numeric/cpp_int_bridge.hpp"
@@ -375,7 +375,7 @@ TEST(GpuHafnian, UnitRecordsDoNotDependOnTheBatchesOrTheNumberOfGpus) {
     }
     // Through the library: one queue or two, bit-identical.
     const auto r = symmetric(test::random_real(30, 0.0, 1.0, 1.0, 11));
-    EngineRun two_queues;
+    run::EngineRun two_queues;
     two_queues.gpus = {0, 0};
     EXPECT_EQ(hafnian_real_gpu(r, Precision::double_precision, {}).mantissa,
               hafnian_real_gpu(r, Precision::double_precision, two_queues).mantissa);

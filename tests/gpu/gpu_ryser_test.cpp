@@ -77,7 +77,7 @@ TEST(GpuRyser, ResultDoesNotDependOnTheSchedule) {
     const auto a = test::random_real(30, 0.0, 1.0, 1.0, 7);
     const FloatOutcome one = ryser_real_gpu(a, Precision::double_precision, {});
     const FloatOutcome again = ryser_real_gpu(a, Precision::double_precision, {});
-    EngineRun two_queues;
+    run::EngineRun two_queues;
     two_queues.gpus = {0, 0};
     const FloatOutcome two = ryser_real_gpu(a, Precision::double_precision, two_queues);
     EXPECT_EQ(one.mantissa, again.mantissa);

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "backend/cuda_backend.hpp"
 #include "exact/ryser/ryser.hpp"
+#include "exact/ryser/ryser_device.hpp"
 #include "exact/ryser/ryser_gpu.hpp"
 #include "exact/ryser/sparse_ryser.hpp"
 #include "pmcount/count.hpp"
@@ -201,7 +201,7 @@ TEST(GpuSparse, EveryBatchDivisorGivesTheSameBitsAndAMalformedOneIsAnError) {
 TEST(GpuSparse, ResultDoesNotDependOnTheSchedule) {
     SKIP_WITHOUT_GPU();
     const auto a = test::random_real(26, 0.0, 1.0, 0.2, 9);
-    EngineRun two_queues;
+    run::EngineRun two_queues;
     two_queues.gpus = {0, 0};
     for (const GpuKernelCode code : kCodes) {
         const FloatOutcome one =

@@ -1,12 +1,12 @@
-// An EngineRun with a given thread count, for the engine tests.
+// An run::EngineRun with a given thread count, for the engine tests.
 #pragma once
 
-#include "exact/chunked_run.hpp"
+#include "run/chunked_run.hpp"
 
 namespace pmcount::test {
 
-inline exact::EngineRun threads(int t) {
-    exact::EngineRun run;
+inline run::EngineRun threads(int t) {
+    run::EngineRun run;
     run.threads = t;
     return run;
 }

@@ -796,12 +796,12 @@ struct DpOutcome {
 
 /// Both passes, the backward one on a thread of its own when there are two or more threads.
 template <class Arith>
-DpOutcome<Arith> run_dp(const Arith& arith, const StepPlan& plan, const EngineRun& run) {
+DpOutcome<Arith> run_dp(const Arith& arith, const StepPlan& plan, const run::EngineRun& run) {
     const std::size_t steps = plan.vertex_bit.size();
     const std::size_t cut = steps / 2;
-    const int threads = resolve_threads(run.threads);
+    const int threads = run::resolve_threads(run.threads);
     Pass<Arith> forward(arith), backward(arith);
-    ProgressThrottle progress(run);
+    run::ProgressThrottle progress(run);
     std::atomic<std::size_t> backward_done{0};
     // Progress is reported from the calling thread (the forward pass) only.
     const auto report_forward = [&](std::size_t done) {
@@ -877,7 +877,7 @@ std::string describe(const FrontierOrder& order) {
 }
 
 template <class T>
-FloatOutcome frontier_float(const SparseMatrix<T>& a, const EngineRun& run) {
+FloatOutcome frontier_float(const SparseMatrix<T>& a, const run::EngineRun& run) {
     const Prepared<T> p = prepare(a);
     const FloatArith<T> arith(a.values());
     FloatOutcome out;
@@ -913,7 +913,7 @@ FrontierOrder frontier_order(const BipartiteGraph& graph, int width_cap) {
                       width_cap);
 }
 
-ExactOutcome frontier_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& run) {
+ExactOutcome frontier_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run) {
     const Prepared<std::int64_t> p = prepare(a);
     ExactOutcome out;
     const auto dp = run_dp(BigArith(a.values()), p.plan, run);
@@ -923,11 +923,12 @@ ExactOutcome frontier_exact(const SparseMatrix<std::int64_t>& a, const EngineRun
     return out;
 }
 
-FloatOutcome frontier_real(const SparseMatrix<double>& a, const EngineRun& run) {
+FloatOutcome frontier_real(const SparseMatrix<double>& a, const run::EngineRun& run) {
     return frontier_float(a, run);
 }
 
-FloatOutcome frontier_complex(const SparseMatrix<std::complex<double>>& a, const EngineRun& run) {
+FloatOutcome frontier_complex(const SparseMatrix<std::complex<double>>& a,
+                              const run::EngineRun& run) {
     return frontier_float(a, run);
 }
 

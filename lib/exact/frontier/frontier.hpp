@@ -19,10 +19,10 @@
 #include <limits>
 #include <vector>
 
-#include "exact/chunked_run.hpp"
 #include "exact/outcome.hpp"
 #include "pmcount/graph.hpp"
 #include "pmcount/matrix.hpp"
+#include "run/chunked_run.hpp"
 
 namespace pmcount::exact {
 
@@ -52,11 +52,12 @@ inline constexpr int kMaxFrontierWidth = 40;
 /// Exact perm(A) for a square integer matrix in two's-complement big integers whose width grows
 /// with the values (no primes, no bound needed). ProblemTooLarge when the width exceeds
 /// kMaxFrontierWidth.
-ExactOutcome frontier_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& run);
+ExactOutcome frontier_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run);
 
 /// perm(A) in double / complex double with a common power-of-two scale, and the same DP over
 /// |a_ij| giving the error bound (deg + 1)·V·u·perm(|A|).
-FloatOutcome frontier_real(const SparseMatrix<double>& a, const EngineRun& run);
-FloatOutcome frontier_complex(const SparseMatrix<std::complex<double>>& a, const EngineRun& run);
+FloatOutcome frontier_real(const SparseMatrix<double>& a, const run::EngineRun& run);
+FloatOutcome frontier_complex(const SparseMatrix<std::complex<double>>& a,
+                              const run::EngineRun& run);
 
 }  // namespace pmcount::exact

@@ -5,7 +5,7 @@
 // Phases of every driver: (1) validate (square, symmetric, order); odd order → 0, order 0 → 1;
 // (2) exact: primes in (2^26, 2^27) for the bound plus a spare, kPrimeLanes per pass; floating:
 // each vertex scaled by a power of two (exact) so that every entry is below 2 in magnitude;
-// (3) run_chunks over the subtrees below the split depth, one walker per thread, the chunks'
+// (3) run::run_chunks over the subtrees below the split depth, one walker per thread, the chunks'
 // sums merged in chunk order (bit-identical for any number of threads); (4) CRT checked against
 // the spare, or the value with its figure: double, the leaves' running error; double-double, a
 // bound (for a signed matrix, a second walk on |A| for the monomials' magnitudes).
@@ -191,14 +191,14 @@ constexpr int kThreadsFromPairs = 12;
 /// the arithmetic's Elem; `one` is 1 in it. One walker per thread; chunks merged in chunk order.
 template <class Arith, class Entry>
 typename Arith::Leaves walk(const Arith& arith, int n, typename Arith::Elem one, Entry entry,
-                            const EngineRun& run) {
+                            const run::EngineRun& run) {
     const int m = n / 2;
-    const int split = m - chunk_log2_for(m);
+    const int split = m - run::chunk_log2_for(m);
     std::vector<typename Arith::Leaves> partial(std::size_t{1} << split);
     std::vector<std::unique_ptr<Recursion<Arith>>> walkers(
-        static_cast<std::size_t>(resolve_threads(run.threads)));
-    const ChunkRecords records = records_of(partial);
-    run_chunks(
+        static_cast<std::size_t>(run::resolve_threads(run.threads)));
+    const run::ChunkRecords records = run::records_of(partial);
+    run::run_chunks(
         m, run,
         [&](std::uint64_t chunk, std::uint64_t, std::uint64_t) {
             auto& walker = walkers[static_cast<std::size_t>(omp_get_thread_num())];
@@ -280,7 +280,7 @@ FloatOutcome float_outcome(std::complex<double> value, double error, std::int64_
 /// Σ_leaves of the recursion on |A| (scaled): the magnitudes of the monomials for the error bound.
 template <class T>
 double monomial_magnitudes(const DenseMatrix<T>& a, const std::vector<int>& e,
-                           const EngineRun& run) {
+                           const run::EngineRun& run) {
     return walk(
         MagnitudeArith{}, a.rows(), 1.0,
         [&](int i, int j) {
@@ -321,7 +321,7 @@ int hafnian_primes(double bound_log2) {
     return static_cast<int>(std::max(0.0, bound_log2 + 1.0) / hafnian::kLanePrimeLog2) + 2;
 }
 
-ExactOutcome hafnian_exact(const DenseMatrix<std::int64_t>& a, const EngineRun& run) {
+ExactOutcome hafnian_exact(const DenseMatrix<std::int64_t>& a, const run::EngineRun& run) {
     check_symmetric(a);
     const vertex_t n = a.rows();
     ExactOutcome out;
@@ -358,7 +358,7 @@ ExactOutcome hafnian_exact(const DenseMatrix<std::int64_t>& a, const EngineRun& 
         const auto leaves = walk(
             arith, n, arith.from_integer(1, lane_primes),
             [&](int i, int j) { return arith.from_integer(a(i, j), lane_primes); },
-            pass_run(run, pass, passes));
+            run::pass_run(run, pass, passes));
         const std::vector<std::uint64_t> r = arith.residues(leaves);
         for (int l = 0; l < hafnian::kPrimeLanes && residues.size() < count; ++l) {
             residues.push_back(r[static_cast<std::size_t>(l)]);
@@ -373,7 +373,7 @@ ExactOutcome hafnian_exact(const DenseMatrix<std::int64_t>& a, const EngineRun& 
 }
 
 std::uint64_t hafnian_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
-                              const EngineRun& run) {
+                              const run::EngineRun& run) {
     check_symmetric(a);
     if (p <= (std::uint64_t{1} << 26) || p >= (std::uint64_t{1} << 27) || !numeric::is_prime(p)) {
         throw InvalidArgument("hafnian_modular needs a prime between 2^26 and 2^27");
@@ -390,7 +390,8 @@ std::uint64_t hafnian_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t 
     return arith.residues(leaves)[0];
 }
 
-FloatOutcome hafnian_real(const DenseMatrix<double>& a, Precision precision, const EngineRun& run) {
+FloatOutcome hafnian_real(const DenseMatrix<double>& a, Precision precision,
+                          const run::EngineRun& run) {
     check_symmetric(a);
     const bool dd = precision == Precision::double_double;
     const char* arithmetic =
@@ -415,9 +416,9 @@ FloatOutcome hafnian_real(const DenseMatrix<double>& a, Precision precision, con
         using DD = numeric::DoubleDouble;
         const auto leaves = walk(
             DoubleDoubleArith{}, n, DD{1.0}, [&](int i, int j) { return DD{scaled(i, j)}; },
-            pass_run(run, 0, nonnegative ? 1 : 2));
+            run::pass_run(run, 0, nonnegative ? 1 : 2));
         const double magnitude =
-            nonnegative ? leaves.magnitude : monomial_magnitudes(a, e, pass_run(run, 1, 2));
+            nonnegative ? leaves.magnitude : monomial_magnitudes(a, e, run::pass_run(run, 1, 2));
         // Double-double products and sums round to about 4u² relative.
         const double value = leaves.sum.to_double();
         return float_outcome(
@@ -440,7 +441,8 @@ FloatOutcome hafnian_real(const DenseMatrix<double>& a, Precision precision, con
                          exponent2, n, arithmetic);
 }
 
-FloatOutcome hafnian_complex(const DenseMatrix<std::complex<double>>& a, const EngineRun& run) {
+FloatOutcome hafnian_complex(const DenseMatrix<std::complex<double>>& a,
+                             const run::EngineRun& run) {
     check_symmetric(a);
     const char* arithmetic = "complex double with a running error, compensated leaf sum";
     std::vector<int> e;

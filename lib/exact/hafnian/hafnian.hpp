@@ -14,10 +14,10 @@
 #include <complex>
 #include <cstdint>
 
-#include "exact/chunked_run.hpp"
 #include "exact/outcome.hpp"
-#include "pmcount/options.hpp"
 #include "pmcount/matrix.hpp"
+#include "pmcount/options.hpp"
+#include "run/chunked_run.hpp"
 
 namespace pmcount::exact {
 
@@ -30,11 +30,11 @@ inline constexpr int kMaxHafnianOrder = 100;
 /// numeric::hafnian_bound_log2 plus one spare, CRT into a big integer checked against the spare
 /// (InternalError on mismatch). Odd order: 0; order 0: 1. InvalidArgument when A is not square
 /// and symmetric, ProblemTooLarge beyond kMaxHafnianOrder.
-ExactOutcome hafnian_exact(const DenseMatrix<std::int64_t>& a, const EngineRun& run);
+ExactOutcome hafnian_exact(const DenseMatrix<std::int64_t>& a, const run::EngineRun& run);
 
 /// haf(A) mod p for a prime p with 2^26 < p < 2^27 (the lanes' modulus range).
 std::uint64_t hafnian_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
-                              const EngineRun& run);
+                              const run::EngineRun& run);
 
 /// Primes (including the spare) hafnian_exact uses for a bound of 2^bound_log2 on |haf|.
 int hafnian_primes(double bound_log2);
@@ -47,9 +47,10 @@ int hafnian_primes(double bound_log2);
 /// figure is |Σe| plus the dropped second-order terms (hafnian_tracked_error): an estimate that
 /// follows the actual error within a few per cent. Double-double: a bound, factor·4u²·Σ|monomials|
 /// with Σ|monomials| the same recursion run on |A|.
-FloatOutcome hafnian_real(const DenseMatrix<double>& a, Precision precision, const EngineRun& run);
+FloatOutcome hafnian_real(const DenseMatrix<double>& a, Precision precision,
+                          const run::EngineRun& run);
 /// haf(A) of a complex symmetric matrix in complex double (a running error as hafnian_real's).
-FloatOutcome hafnian_complex(const DenseMatrix<std::complex<double>>& a, const EngineRun& run);
+FloatOutcome hafnian_complex(const DenseMatrix<std::complex<double>>& a, const run::EngineRun& run);
 
 /// The double engines' (CPU and GPU) stated error, from the leaves' sums: `error` = |Σe + the
 /// rounding of the leaves' sum to one double|, plus κu·Σ|e| (error_magnitude: the roundings of

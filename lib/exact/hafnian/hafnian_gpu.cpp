@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "backend/cuda_backend.hpp"
 #include "exact/hafnian/hafnian.hpp"
+#include "exact/hafnian/hafnian_device.hpp"
 #include "numeric/compensated.hpp"
 #include "numeric/crt.hpp"
 #include "numeric/permanent_bound.hpp"
@@ -78,7 +78,7 @@ bool has_isolated_vertex(const DenseMatrix<T>& a) {
     return false;
 }
 
-gpu::GpuHafnianJob make_job(vertex_t n, gpu::GpuHafnianMode mode, const EngineRun& run) {
+gpu::GpuHafnianJob make_job(vertex_t n, gpu::GpuHafnianMode mode, const run::EngineRun& run) {
     gpu::GpuHafnianJob job;
     job.n = n;
     job.mode = mode;
@@ -89,10 +89,10 @@ gpu::GpuHafnianJob make_job(vertex_t n, gpu::GpuHafnianMode mode, const EngineRu
 /// Runs the job's units through the count's session, as the Ryser engines run their ranges (a
 /// resumed checkpoint's and other MPI ranks' units are loaded, not computed), and merges their
 /// records in unit order.
-gpu::GpuHafnianResult run_units(gpu::GpuHafnianJob& job, const EngineRun& run) {
+gpu::GpuHafnianResult run_units(gpu::GpuHafnianJob& job, const run::EngineRun& run) {
     const std::uint64_t units = gpu::hafnian_units(job);
     gpu::GpuHafnianResult result;
-    const std::vector<unsigned char> records = run_gpu_units(
+    const std::vector<unsigned char> records = run::run_gpu_units(
         job, job.n / 2, units, gpu::hafnian_record_bytes(job.mode), run, gpu::hafnian, result);
     result.units = units;
     gpu::merge_hafnian_records(job, records, result);
@@ -232,7 +232,7 @@ std::uint64_t gpu_hafnian_multiply_adds(vertex_t n) noexcept {
     return total;
 }
 
-ExactOutcome hafnian_exact_gpu(const DenseMatrix<std::int64_t>& a, const EngineRun& run) {
+ExactOutcome hafnian_exact_gpu(const DenseMatrix<std::int64_t>& a, const run::EngineRun& run) {
     ExactOutcome out;
     const vertex_t n = a.rows();
     if (!needs_gpu(a)) {
@@ -280,7 +280,7 @@ ExactOutcome hafnian_exact_gpu(const DenseMatrix<std::int64_t>& a, const EngineR
 }
 
 FloatOutcome hafnian_real_gpu(const DenseMatrix<double>& a, Precision precision,
-                              const EngineRun& run) {
+                              const run::EngineRun& run) {
     if (precision != Precision::double_precision && precision != Precision::double_plain) {
         throw InvalidArgument(std::string(kEngine) + " computes in double only (asked for " +
                               to_string(precision) + ")");
@@ -301,7 +301,8 @@ FloatOutcome hafnian_real_gpu(const DenseMatrix<double>& a, Precision precision,
     return float_outcome(run_units(job, run), e, arithmetic);
 }
 
-FloatOutcome hafnian_complex_gpu(const DenseMatrix<std::complex<double>>& a, const EngineRun& run) {
+FloatOutcome hafnian_complex_gpu(const DenseMatrix<std::complex<double>>& a,
+                                 const run::EngineRun& run) {
     const char* arithmetic =
         "complex double with a running error, double-double sums of subtrees";
     const vertex_t n = a.rows();

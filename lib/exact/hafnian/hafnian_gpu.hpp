@@ -10,10 +10,10 @@
 #include <complex>
 #include <cstdint>
 
-#include "exact/chunked_run.hpp"
 #include "exact/outcome.hpp"
-#include "pmcount/options.hpp"
 #include "pmcount/matrix.hpp"
+#include "pmcount/options.hpp"
+#include "run/chunked_run.hpp"
 
 namespace pmcount::exact {
 
@@ -35,16 +35,17 @@ std::uint64_t gpu_hafnian_multiply_adds(vertex_t n) noexcept;
 /// residue, plus a spare that checks the result), CRT on the host. Odd order: 0; order 0: 1.
 /// Throws DimensionMismatch (not square), InvalidArgument (not symmetric), ProblemTooLarge
 /// (n > gpu_hafnian_max_order()), InternalError (the spare disagrees), DeviceError, NotCompiled.
-ExactOutcome hafnian_exact_gpu(const DenseMatrix<std::int64_t>& a, const EngineRun& run);
+ExactOutcome hafnian_exact_gpu(const DenseMatrix<std::int64_t>& a, const run::EngineRun& run);
 
 /// haf(A) of a symmetric real matrix in double (Precision::double_precision or double_plain;
 /// double_double and exact throw InvalidArgument), with the error estimate of hafnian_gpu.cpp.
 /// The matrix is scaled by powers of two, D·A·D, so every entry is below 1 (exact; the scale
 /// goes into exponent2). Non-finite entries throw InvalidArgument; otherwise as hafnian_exact_gpu.
 FloatOutcome hafnian_real_gpu(const DenseMatrix<double>& a, Precision precision,
-                              const EngineRun& run);
+                              const run::EngineRun& run);
 
 /// haf(A) of a complex symmetric (A = Aᵀ, not Hermitian) matrix in complex double.
-FloatOutcome hafnian_complex_gpu(const DenseMatrix<std::complex<double>>& a, const EngineRun& run);
+FloatOutcome hafnian_complex_gpu(const DenseMatrix<std::complex<double>>& a,
+                                 const run::EngineRun& run);
 
 }  // namespace pmcount::exact

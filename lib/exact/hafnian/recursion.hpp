@@ -47,7 +47,7 @@
 // included), and a walker runs the chunk's subtree. Consecutive chunks share long prefixes, so a
 // walker keeps its path and recomputes it only below the first pair that differs. A walker polls
 // for a stop (run::StopPoll, a leaf counted as m²/16 steps: every millisecond or so at order 64)
-// and abandons its chunk when one is asked for (run_chunks drops that chunk).
+// and abandons its chunk when one is asked for (run::run_chunks drops that chunk).
 //
 // Arith supplies: Elem (a coefficient), Wide (an unreduced sum of products), Leaves (the sum of
 // the leaf values), zero(), wide(Elem), mac(Wide&, Elem, Elem) (acc += a·b), narrow(Wide),

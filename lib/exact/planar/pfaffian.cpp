@@ -258,7 +258,7 @@ FloatOutcome pfaffian_float(const SparseMatrix<T>& a, const Embedding* embedding
 }
 
 ExactOutcome exact_pfaffians(const SparseMatrix<std::int64_t>& a, const Embedding* embedding,
-                             const EngineRun& run) {
+                             const run::EngineRun& run) {
     const OrientedMatrix<std::int64_t> k = oriented_matrix(a, embedding);
     ExactOutcome out;
     out.arithmetic = embedding != nullptr ? "Kasteleyn Pfaffians on the surface, modular"
@@ -291,21 +291,22 @@ ExactOutcome exact_pfaffians(const SparseMatrix<std::int64_t>& a, const Embeddin
             std::min(count, static_cast<std::size_t>(b) % per_orientation * kLanes + kLanes)};
     };
     const auto batches = static_cast<std::int64_t>(orientations * per_orientation);
-    parallel_units(batches, static_cast<std::int64_t>(count * orientations), 1, run,
-                   [&](std::int64_t b) -> std::int64_t {
-                       const auto [i, first, last] = batch_range(b);
-                       if (first >= last) {
-                           return 0;
-                       }
-                       if (complete) {
-                           replayed_residues(k, i, schedule, primes, first, last, terms[i]);
-                       } else {
-                           for (std::size_t j = first; j < last; ++j) {
-                               terms[i][j] = residue_mod(k, i, primes[j], record.pairs, nullptr);
-                           }
-                       }
-                       return static_cast<std::int64_t>(last - first);
-                   });
+    run::parallel_units(batches, static_cast<std::int64_t>(count * orientations), 1, run,
+                        [&](std::int64_t b) -> std::int64_t {
+                            const auto [i, first, last] = batch_range(b);
+                            if (first >= last) {
+                                return 0;
+                            }
+                            if (complete) {
+                                replayed_residues(k, i, schedule, primes, first, last, terms[i]);
+                            } else {
+                                for (std::size_t j = first; j < last; ++j) {
+                                    terms[i][j] =
+                                        residue_mod(k, i, primes[j], record.pairs, nullptr);
+                                }
+                            }
+                            return static_cast<std::int64_t>(last - first);
+                        });
     std::vector<std::uint64_t> residues(count);
     for (std::size_t j = 0; j < count; ++j) {
         const std::uint64_t p = primes[j];
@@ -353,20 +354,20 @@ double pfaffian_bound_log2(const SparseMatrix<std::int64_t>& a) {
                     static_cast<double>(hadamard + std::fabs(hadamard) * 1e-9L + 1.0L));
 }
 
-ExactOutcome pfaffian_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& run) {
+ExactOutcome pfaffian_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run) {
     return exact_pfaffians(a, nullptr, run);
 }
 
-FloatOutcome pfaffian_real(const SparseMatrix<double>& a, const EngineRun&) {
+FloatOutcome pfaffian_real(const SparseMatrix<double>& a, const run::EngineRun&) {
     return pfaffian_float(a, nullptr);
 }
 
-FloatOutcome pfaffian_complex(const SparseMatrix<std::complex<double>>& a, const EngineRun&) {
+FloatOutcome pfaffian_complex(const SparseMatrix<std::complex<double>>& a, const run::EngineRun&) {
     return pfaffian_float(a, nullptr);
 }
 
 ExactOutcome surface_pfaffian_exact(const SparseMatrix<std::int64_t>& a, const Embedding& embedding,
-                                    const EngineRun& run) {
+                                    const run::EngineRun& run) {
     return exact_pfaffians(a, &embedding, run);
 }
 

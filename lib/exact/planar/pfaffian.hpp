@@ -41,10 +41,10 @@
 #include <optional>
 #include <vector>
 
-#include "exact/chunked_run.hpp"
 #include "exact/outcome.hpp"
 #include "pmcount/graph.hpp"
 #include "pmcount/matrix.hpp"
+#include "run/chunked_run.hpp"
 
 namespace pmcount::exact {
 
@@ -64,14 +64,15 @@ std::optional<std::vector<std::int8_t>> pfaffian_orientation(const UndirectedGra
 /// Order 0 → 1, odd order or no perfect matching → 0, several components → the product (one
 /// elimination covers them all). DimensionMismatch when not square; InvalidArgument when not
 /// symmetric or the pattern is not planar.
-ExactOutcome pfaffian_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& run);
+ExactOutcome pfaffian_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run);
 
 /// haf(A) in double (complex double) arithmetic: one elimination with threshold pivoting, the
 /// product of pivots kept as mantissa·2^exponent. The error estimate n·u·ρ·|Pf| (ρ: growth of the
 /// entries) mirrors the backward-error estimate of LU; it is an estimate, not a proven bound.
 /// Same contract as pfaffian_exact otherwise.
-FloatOutcome pfaffian_real(const SparseMatrix<double>& a, const EngineRun& run);
-FloatOutcome pfaffian_complex(const SparseMatrix<std::complex<double>>& a, const EngineRun& run);
+FloatOutcome pfaffian_real(const SparseMatrix<double>& a, const run::EngineRun& run);
+FloatOutcome pfaffian_complex(const SparseMatrix<std::complex<double>>& a,
+                              const run::EngineRun& run);
 
 /// log2 of the bound on |haf(A)| the Pfaffian engines size their primes by: the smaller of the
 /// general hafnian bound and Hadamard's on any K oriented from A, ¼ Σ_v log2 Σ_u a_uv² (which
@@ -87,7 +88,7 @@ double pfaffian_bound_log2(const SparseMatrix<std::int64_t>& a);
 /// estimates added. Genus 0 is FKT with the given embedding. InvalidArgument when the embedding
 /// does not fit the pattern (surface_genus) or a component's genus is too high.
 ExactOutcome surface_pfaffian_exact(const SparseMatrix<std::int64_t>& a, const Embedding& embedding,
-                                    const EngineRun& run);
+                                    const run::EngineRun& run);
 FloatOutcome surface_pfaffian_real(const SparseMatrix<double>& a, const Embedding& embedding);
 FloatOutcome surface_pfaffian_complex(const SparseMatrix<std::complex<double>>& a,
                                       const Embedding& embedding);

@@ -141,7 +141,7 @@ FloatOutcome planar_float(const SparseMatrix<T>& a) {
 
 }  // namespace
 
-ExactOutcome planar_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& run) {
+ExactOutcome planar_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run) {
     const SignedMatrix<std::int64_t> k = signed_matrix(a);
     ExactOutcome out;
     out.arithmetic = "Kasteleyn determinant, modular";
@@ -158,7 +158,7 @@ ExactOutcome planar_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& 
     std::vector<vertex_t> pivot_rows;
     residues[0] = residue_mod(k, primes[0], {}, &pivot_rows);
     const auto count = static_cast<std::int64_t>(primes.size());
-    parallel_units(count - 1, count, 1, run, [&](std::int64_t j) -> std::int64_t {
+    run::parallel_units(count - 1, count, 1, run, [&](std::int64_t j) -> std::int64_t {
         const auto i = static_cast<std::size_t>(j) + 1;
         residues[i] = residue_mod(k, primes[i], pivot_rows, nullptr);
         return 1;
@@ -169,11 +169,11 @@ ExactOutcome planar_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& 
     return out;
 }
 
-FloatOutcome planar_real(const SparseMatrix<double>& a, const EngineRun&) {
+FloatOutcome planar_real(const SparseMatrix<double>& a, const run::EngineRun&) {
     return planar_float(a);
 }
 
-FloatOutcome planar_complex(const SparseMatrix<std::complex<double>>& a, const EngineRun&) {
+FloatOutcome planar_complex(const SparseMatrix<std::complex<double>>& a, const run::EngineRun&) {
     return planar_float(a);
 }
 

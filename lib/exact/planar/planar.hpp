@@ -6,9 +6,9 @@
 #include <complex>
 #include <cstdint>
 
-#include "exact/chunked_run.hpp"
 #include "exact/outcome.hpp"
 #include "pmcount/matrix.hpp"
+#include "run/chunked_run.hpp"
 
 namespace pmcount::exact {
 
@@ -16,12 +16,12 @@ namespace pmcount::exact {
 /// 62-bit primes for the proven bound on |perm(A)| (numeric/permanent_bound.hpp) plus a spare,
 /// primes in parallel on run.threads, CRT checked against the spare. InvalidArgument when the
 /// pattern of nonzeros is not planar.
-ExactOutcome planar_exact(const SparseMatrix<std::int64_t>& a, const EngineRun& run);
+ExactOutcome planar_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run);
 
 /// perm(A) in double (complex double) arithmetic: one elimination with threshold pivoting, the
 /// product of pivots kept as mantissa·2^exponent. The error estimate n·u·ρ·|det| (ρ: growth of
 /// the entries) is the backward-error estimate of LU, not a proven forward bound.
-FloatOutcome planar_real(const SparseMatrix<double>& a, const EngineRun& run);
-FloatOutcome planar_complex(const SparseMatrix<std::complex<double>>& a, const EngineRun& run);
+FloatOutcome planar_real(const SparseMatrix<double>& a, const run::EngineRun& run);
+FloatOutcome planar_complex(const SparseMatrix<std::complex<double>>& a, const run::EngineRun& run);
 
 }  // namespace pmcount::exact

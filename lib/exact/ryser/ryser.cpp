@@ -15,7 +15,7 @@ struct DenseKernel {
     template <class Arith, int W, class Entry, class Start>
     typename Arith::Acc run(const Arith& arith, vertex_t n, const std::vector<int>& slot_row,
                             typename Arith::Elem one, Entry entry, Start start,
-                            const EngineRun& engine_run) const {
+                            const run::EngineRun& engine_run) const {
         using Elem = typename Arith::Elem;
         RyserTables<Elem> tables;
         tables.width = W;
@@ -43,7 +43,8 @@ struct DenseKernel {
 
 }  // namespace
 
-ExactOutcome ryser_exact(const DenseMatrix<std::int64_t>& a, bool binary, const EngineRun& run) {
+ExactOutcome ryser_exact(const DenseMatrix<std::int64_t>& a, bool binary,
+                         const run::EngineRun& run) {
     return driver::exact_permanent(a, binary, run, DenseKernel{});
 }
 
@@ -54,15 +55,16 @@ ExactProducts exact_products(const DenseMatrix<std::int64_t>& a) {
 }
 
 std::uint64_t ryser_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
-                            const EngineRun& run) {
+                            const run::EngineRun& run) {
     return driver::modular_permanent(a, p, run, DenseKernel{});
 }
 
-FloatOutcome ryser_real(const DenseMatrix<double>& a, Precision precision, const EngineRun& run) {
+FloatOutcome ryser_real(const DenseMatrix<double>& a, Precision precision,
+                        const run::EngineRun& run) {
     return driver::real_permanent(a, precision, run, DenseKernel{});
 }
 
-FloatOutcome ryser_complex(const DenseMatrix<std::complex<double>>& a, const EngineRun& run) {
+FloatOutcome ryser_complex(const DenseMatrix<std::complex<double>>& a, const run::EngineRun& run) {
     return driver::complex_permanent(a, run, DenseKernel{});
 }
 

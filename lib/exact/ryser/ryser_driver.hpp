@@ -9,7 +9,7 @@
 //       template <class Arith, int W, class Entry, class Start>
 //       typename Arith::Acc run(const Arith&, vertex_t n, const std::vector<int>& slot_row,
 //                               typename Arith::Elem one, Entry entry, Start start,
-//                               const EngineRun&) const;
+//                               const run::EngineRun&) const;
 //   };
 //
 // slot_row maps each of the W padded slots to a row (−1: padding, y = one, no entries). Dense
@@ -24,7 +24,6 @@
 #include <string>
 #include <vector>
 
-#include "exact/chunked_run.hpp"
 #include "exact/ryser/ryser.hpp"
 #include "exact/ryser/ryser_arithmetic.hpp"
 #include "exact/ryser/ryser_kernel.hpp"
@@ -33,6 +32,7 @@
 #include "numeric/permanent_bound.hpp"
 #include "numeric/primes.hpp"
 #include "pmcount/error.hpp"
+#include "run/chunked_run.hpp"
 
 namespace pmcount::exact::driver {
 
@@ -57,12 +57,12 @@ inline void check_order(vertex_t rows, vertex_t cols, const char* engine) {
 /// Runs range(begin, end, acc) over the chunks of [0, 2^bits) on the engine's threads and merges
 /// the per-chunk accumulators in chunk order (bit-identical results for any thread count).
 template <class Arith, class Range>
-typename Arith::Acc accumulate_chunks(const Arith& arith, int bits, const EngineRun& run,
+typename Arith::Acc accumulate_chunks(const Arith& arith, int bits, const run::EngineRun& run,
                                       Range range) {
-    const std::size_t chunks = std::size_t{1} << (bits - chunk_log2_for(bits));
+    const std::size_t chunks = std::size_t{1} << (bits - run::chunk_log2_for(bits));
     std::vector<typename Arith::Acc> partial(chunks, arith.make_acc());
-    const ChunkRecords records = records_of(partial);
-    run_chunks(
+    const run::ChunkRecords records = run::records_of(partial);
+    run::run_chunks(
         bits, run,
         [&](std::uint64_t chunk, std::uint64_t begin, std::uint64_t end) {
             range(begin, end, partial[chunk]);
@@ -198,7 +198,7 @@ template <int L, int W, bool Compact = false, class Kernel>
 std::vector<std::uint64_t> exact_lanes_residues(const DenseMatrix<std::int64_t>& a,
                                                 const std::vector<int>& layout,
                                                 const std::vector<std::uint64_t>& primes,
-                                                const EngineRun& run, const Kernel& kernel) {
+                                                const run::EngineRun& run, const Kernel& kernel) {
     const vertex_t n = a.rows();
     const ExactLanes<L, Compact> arith(primes);
     const auto acc = kernel.template run<ExactLanes<L, Compact>, W>(
@@ -214,7 +214,7 @@ std::vector<std::uint64_t> exact_lanes_residues(const DenseMatrix<std::int64_t>&
 
 template <int W, class Kernel>
 std::uint64_t modular_residue(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
-                              const EngineRun& run, const Kernel& kernel) {
+                              const run::EngineRun& run, const Kernel& kernel) {
     const vertex_t n = a.rows();
     const Modular arith(p);
     const auto acc = kernel.template run<Modular, W>(
@@ -282,8 +282,8 @@ inline FloatOutcome float_outcome(std::complex<double> sum, double magnitude_sum
 
 /// Exact perm(A) (see ryser.hpp's ryser_exact) with the given kernel.
 template <class Kernel>
-ExactOutcome exact_permanent(const DenseMatrix<std::int64_t>& a, bool binary, const EngineRun& run,
-                             const Kernel& kernel) {
+ExactOutcome exact_permanent(const DenseMatrix<std::int64_t>& a, bool binary,
+                             const run::EngineRun& run, const Kernel& kernel) {
     check_order(a.rows(), a.cols(), Kernel::name);
     const vertex_t n = a.rows();
     ExactOutcome out;
@@ -324,7 +324,8 @@ ExactOutcome exact_permanent(const DenseMatrix<std::int64_t>& a, bool binary, co
         out.arithmetic = "modular";
         std::vector<std::uint64_t> r;
         for (std::size_t k = 0; k < primes.size(); ++k) {
-            r.push_back(modular_residue<W>(a, primes[k], pass_run(run, k, primes.size()), kernel));
+            r.push_back(
+                modular_residue<W>(a, primes[k], run::pass_run(run, k, primes.size()), kernel));
         }
         out.gray_steps *= primes.size();
         return r;
@@ -339,7 +340,7 @@ ExactOutcome exact_permanent(const DenseMatrix<std::int64_t>& a, bool binary, co
 /// perm(A) mod p with the general modular arithmetic and the given kernel.
 template <class Kernel>
 std::uint64_t modular_permanent(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
-                                const EngineRun& run, const Kernel& kernel) {
+                                const run::EngineRun& run, const Kernel& kernel) {
     check_order(a.rows(), a.cols(), Kernel::name);
     if (p % 2 == 0 || p >= (std::uint64_t{1} << 62) || !numeric::is_prime(p)) {
         throw InvalidArgument("modular permanents need an odd prime below 2^62");
@@ -428,7 +429,7 @@ auto scaled_copy(vertex_t n, const Scaled& scaled) {
 /// certified_abs_error).
 template <class Kernel, class Scaled>
 FloatOutcome certified_permanent(vertex_t n, const std::vector<int>& e, const Scaled& scaled,
-                                 const EngineRun& run, const Kernel& kernel) {
+                                 const run::EngineRun& run, const Kernel& kernel) {
     const char* arithmetic = "double, certified error bound";
     return dispatch_width(n, [&](auto width) {
         constexpr int W = decltype(width)::value;
@@ -448,8 +449,8 @@ FloatOutcome certified_permanent(vertex_t n, const std::vector<int>& e, const Sc
 
 /// perm(A) of a real matrix in double or double-double with the given kernel.
 template <class Kernel>
-FloatOutcome real_permanent(const DenseMatrix<double>& a, Precision precision, const EngineRun& run,
-                            const Kernel& kernel) {
+FloatOutcome real_permanent(const DenseMatrix<double>& a, Precision precision,
+                            const run::EngineRun& run, const Kernel& kernel) {
     check_order(a.rows(), a.cols(), Kernel::name);
     const vertex_t n = a.rows();
     const bool dd = precision == Precision::double_double;
@@ -512,8 +513,8 @@ FloatOutcome real_permanent(const DenseMatrix<double>& a, Precision precision, c
 
 /// perm(A) of a complex matrix in double with the given kernel.
 template <class Kernel>
-FloatOutcome complex_permanent(const DenseMatrix<std::complex<double>>& a, const EngineRun& run,
-                               const Kernel& kernel) {
+FloatOutcome complex_permanent(const DenseMatrix<std::complex<double>>& a,
+                               const run::EngineRun& run, const Kernel& kernel) {
     check_order(a.rows(), a.cols(), Kernel::name);
     const vertex_t n = a.rows();
     const char* arithmetic = "complex double, compensated accumulation";

@@ -13,7 +13,7 @@
 #include <numeric>
 #include <optional>
 
-#include "backend/cuda_backend.hpp"
+#include "exact/ryser/ryser_device.hpp"
 #include "exact/ryser/ryser_driver.hpp"
 #include "numeric/double_double.hpp"
 #include "numeric/sub_block_bits.hpp"
@@ -76,18 +76,18 @@ DeviceReport report(const gpu::GpuRyserResult& r) {
 /// ranks' units are loaded, not computed); every unit's record is merged in unit order. The
 /// timings and devices are this process's launches', the first launch's compilation.
 template <class Job, class Launch>
-gpu::GpuRyserResult run_range(Job& job, const EngineRun& run, Launch launch) {
+gpu::GpuRyserResult run_range(Job& job, const run::EngineRun& run, Launch launch) {
     const std::uint64_t units = gpu::range_units(job);
     gpu::GpuRyserResult result;
-    const std::vector<unsigned char> records =
-        run_gpu_units(job, job.n - 1, units, gpu::range_record_bytes(job.mode, job.primes.size()),
-                      run, launch, result);
+    const std::vector<unsigned char> records = run::run_gpu_units(
+        job, job.n - 1, units, gpu::range_record_bytes(job.mode, job.primes.size()), run, launch,
+        result);
     result.units = units;
     gpu::merge_range_records(job.mode, job.primes, records, result);
     return result;
 }
 
-gpu::GpuRyserJob make_job(vertex_t n, gpu::GpuMode mode, const EngineRun& run) {
+gpu::GpuRyserJob make_job(vertex_t n, gpu::GpuMode mode, const run::EngineRun& run) {
     gpu::GpuRyserJob job;
     job.n = n;
     job.mode = mode;
@@ -165,7 +165,8 @@ double double_double_error_factor(vertex_t n) {
 
 // ---- sparse engines ---------------------------------------------------------------------------
 
-gpu::GpuSparseJob make_sparse_job(vertex_t n, gpu::GpuMode mode, GpuKernelCode code, const EngineRun& run) {
+gpu::GpuSparseJob make_sparse_job(vertex_t n, gpu::GpuMode mode, GpuKernelCode code,
+                                  const run::EngineRun& run) {
     gpu::GpuSparseJob job;
     job.n = n;
     job.mode = mode;
@@ -236,8 +237,8 @@ struct FloatSparseJob {
 
 template <class T, class Norm, class Words>
 std::optional<FloatSparseJob> float_sparse_job(const DenseMatrix<T>& a, gpu::GpuMode mode,
-                                               GpuKernelCode code, const EngineRun& run, Norm norm,
-                                               Words words) {
+                                               GpuKernelCode code, const run::EngineRun& run,
+                                               Norm norm, Words words) {
     driver::check_order(a.rows(), a.cols(), kEngine);
     const vertex_t n = a.rows();
     if (n < 2) {
@@ -294,7 +295,7 @@ std::optional<FloatSparseJob> float_sparse_job(const DenseMatrix<T>& a, gpu::Gpu
 
 /// Runs a floating sparse job (nullopt: perm = 0).
 FloatOutcome run_float_sparse(std::optional<FloatSparseJob> prepared, gpu::GpuMode mode,
-                              const char* arithmetic, const EngineRun& run) {
+                              const char* arithmetic, const run::EngineRun& run) {
     if (!prepared) {
         return driver::zero_outcome(arithmetic);
     }
@@ -337,7 +338,7 @@ struct ExactSparseJob {
 
 std::optional<ExactSparseJob> exact_sparse_job(const DenseMatrix<std::int64_t>& a, bool binary,
                                                SparseVariant variant, GpuKernelCode code,
-                                               const EngineRun& run) {
+                                               const run::EngineRun& run) {
     driver::check_order(a.rows(), a.cols(), kEngine);
     const vertex_t n = a.rows();
     if (n < 2) {
@@ -381,9 +382,9 @@ bool generated_cached(const std::optional<Prepared>& prepared) {
     return !prepared || gpu::sparse_kernel_cached(prepared->job);
 }
 
-/// The EngineRun of a cache probe on `gpus`.
-EngineRun probe_run(const std::vector<int>& gpus) {
-    EngineRun run;
+/// The run::EngineRun of a cache probe on `gpus`.
+run::EngineRun probe_run(const std::vector<int>& gpus) {
+    run::EngineRun run;
     run.gpus = gpus;
     return run;
 }
@@ -411,7 +412,8 @@ bool gpu_exact_fits(const DenseMatrix<std::int64_t>& a, bool binary) {
            !exact_primes(a, binary).empty();
 }
 
-ExactOutcome ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary, const EngineRun& run) {
+ExactOutcome ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary,
+                             const run::EngineRun& run) {
     driver::check_order(a.rows(), a.cols(), kEngine);
     const vertex_t n = a.rows();
     ExactOutcome out;
@@ -445,7 +447,8 @@ ExactOutcome ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary, co
     return exact_outcome(run_range(job, run, gpu::ryser_dense), primes, n, "");
 }
 
-FloatOutcome ryser_real_gpu(const DenseMatrix<double>& a, Precision precision, const EngineRun& run) {
+FloatOutcome ryser_real_gpu(const DenseMatrix<double>& a, Precision precision,
+                            const run::EngineRun& run) {
     driver::check_order(a.rows(), a.cols(), kEngine);
     const vertex_t n = a.rows();
     const gpu::GpuMode mode = real_mode(precision);
@@ -504,7 +507,8 @@ FloatOutcome ryser_real_gpu(const DenseMatrix<double>& a, Precision precision, c
     return out;
 }
 
-FloatOutcome ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a, const EngineRun& run) {
+FloatOutcome ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a,
+                               const run::EngineRun& run) {
     driver::check_order(a.rows(), a.cols(), kEngine);
     const vertex_t n = a.rows();
     const char* arithmetic = "complex double, compensated accumulation";
@@ -548,7 +552,7 @@ FloatOutcome ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a, const
 
 ExactOutcome sparse_ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary,
                                     SparseVariant variant, GpuKernelCode code,
-                                    const EngineRun& run) {
+                                    const run::EngineRun& run) {
     std::optional<ExactSparseJob> prepared = exact_sparse_job(a, binary, variant, code, run);
     if (!prepared) {
         ExactOutcome out;
@@ -562,7 +566,7 @@ ExactOutcome sparse_ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool bin
 
 FloatOutcome sparse_ryser_real_gpu(const DenseMatrix<double>& a, Precision precision,
                                    SparseVariant variant, GpuKernelCode code,
-                                   const EngineRun& run) {
+                                   const run::EngineRun& run) {
     const gpu::GpuMode mode = real_mode(precision);
     (void)variant;  // the same walk for both variants (ryser_gpu.hpp)
     return run_float_sparse(float_sparse_job(a, mode, code, run, real_norm, real_words), mode,
@@ -571,7 +575,7 @@ FloatOutcome sparse_ryser_real_gpu(const DenseMatrix<double>& a, Precision preci
 
 FloatOutcome sparse_ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a,
                                       SparseVariant variant, GpuKernelCode code,
-                                      const EngineRun& run) {
+                                      const run::EngineRun& run) {
     (void)variant;
     return run_float_sparse(
         float_sparse_job(a, gpu::GpuMode::complex, code, run, complex_norm, complex_words),

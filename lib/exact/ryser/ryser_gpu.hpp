@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <string>
 
-#include "exact/chunked_run.hpp"
 #include "exact/ryser/ryser.hpp"
 #include "exact/ryser/sparse_ryser.hpp"
-#include "pmcount/options.hpp"
 #include "pmcount/matrix.hpp"
+#include "pmcount/options.hpp"
+#include "run/chunked_run.hpp"
 
 namespace pmcount::exact {
 
@@ -22,7 +22,8 @@ bool gpu_available() noexcept;
 /// 1-norms below 2^53) and whose bound needs at most 15 primes of 31 bits plus a spare:
 /// multi-modular on the GPU, CRT on the host, checked against the spare. InvalidArgument when the
 /// matrix does not fit (the CPU engines handle it).
-ExactOutcome ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary, const EngineRun& run);
+ExactOutcome ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary,
+                             const run::EngineRun& run);
 
 /// Whether ryser_exact_gpu accepts this matrix.
 bool gpu_exact_fits(const DenseMatrix<std::int64_t>& a, bool binary);
@@ -31,8 +32,9 @@ bool gpu_exact_fits(const DenseMatrix<std::int64_t>& a, bool binary);
 /// double_double or certified (a rigorous bound, as the CPU's certified_permanent). The
 /// outcome's `device` names the GPUs and how the work was split.
 FloatOutcome ryser_real_gpu(const DenseMatrix<double>& a, Precision precision,
-                            const EngineRun& run);
-FloatOutcome ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a, const EngineRun& run);
+                            const run::EngineRun& run);
+FloatOutcome ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a,
+                               const run::EngineRun& run);
 
 /// How the sparse GPU engines hand the matrix to the kernel (backend::cuda::GpuCode): tables in
 /// shared memory, or a kernel generated for the matrix (literals, x in registers; NVRTC, cached).
@@ -46,13 +48,13 @@ enum class GpuKernelCode { tables, generated };
 /// columns (the arithmetic string says which ran).
 ExactOutcome sparse_ryser_exact_gpu(const DenseMatrix<std::int64_t>& a, bool binary,
                                     SparseVariant variant, GpuKernelCode code,
-                                    const EngineRun& run);
+                                    const run::EngineRun& run);
 FloatOutcome sparse_ryser_real_gpu(const DenseMatrix<double>& a, Precision precision,
                                    SparseVariant variant, GpuKernelCode code,
-                                   const EngineRun& run);
+                                   const run::EngineRun& run);
 FloatOutcome sparse_ryser_complex_gpu(const DenseMatrix<std::complex<double>>& a,
                                       SparseVariant variant, GpuKernelCode code,
-                                      const EngineRun& run);
+                                      const run::EngineRun& run);
 
 /// Whether the kernel sparse_ryser_*_gpu would generate for this matrix (GpuKernelCode::generated)
 /// is compiled already, loaded in this process or in the disk cache, on the first of `gpus`

@@ -22,7 +22,7 @@
 // zero columns, so they change nothing; the fixed width lets the compiler unroll and vectorise.
 //
 // Both loops poll for a stop (run::StopPoll) and leave the range at once when one is asked for
-// (the chunk is then dropped: see run_chunks).
+// (the chunk is then dropped: see run::run_chunks).
 #pragma once
 
 #include <algorithm>

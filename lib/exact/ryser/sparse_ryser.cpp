@@ -323,7 +323,7 @@ struct SparseKernel {
     template <class Arith, int W, class Entry, class Start>
     typename Arith::Acc run(const Arith& arith, vertex_t n, const std::vector<int>& slot_row,
                             typename Arith::Elem one, Entry entry, Start start,
-                            const EngineRun& engine_run) const {
+                            const run::EngineRun& engine_run) const {
         using Elem = typename Arith::Elem;
         SparseTables<Elem> t;
         t.width = W;
@@ -376,7 +376,7 @@ struct SparseKernel {
                 for (const std::uint64_t mask : b.test_mask) {
                     tested |= mask;
                 }
-                const int free_limit = std::min(chunk_log2_for(t.gray_bits), kMaxFreeBits);
+                const int free_limit = std::min(run::chunk_log2_for(t.gray_bits), kMaxFreeBits);
                 while (b.free_bits < free_limit && ((tested >> b.free_bits) & 1U) == 0) {
                     ++b.free_bits;
                 }
@@ -768,7 +768,7 @@ SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a, bool whole) {
             const auto s = static_cast<std::size_t>(i);
             tested |= base[s] <= 0 && base[s] % 2 == 0 ? row_mask[s] : 0;
         }
-        const int limit = out.binary ? std::min(chunk_log2_for(bits), kMaxFreeBits) : 0;
+        const int limit = out.binary ? std::min(run::chunk_log2_for(bits), kMaxFreeBits) : 0;
         int free_bits = 0;
         for (; free_bits < limit && ((tested >> free_bits) & 1U) == 0; ++free_bits) {
             block *= 2;
@@ -905,28 +905,28 @@ template SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<double>&, boo
 template SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<std::complex<double>>&, bool);
 
 ExactOutcome sparse_ryser_exact(const DenseMatrix<std::int64_t>& a, bool binary,
-                                SparseVariant variant, const EngineRun& run) {
+                                SparseVariant variant, const run::EngineRun& run) {
     return with_kernel(a, variant, [&](auto kernel, const DenseMatrix<std::int64_t>& m) {
         return driver::exact_permanent(m, binary, run, kernel);
     });
 }
 
 std::uint64_t sparse_ryser_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
-                                   SparseVariant variant, const EngineRun& run) {
+                                   SparseVariant variant, const run::EngineRun& run) {
     return with_kernel(a, variant, [&](auto kernel, const DenseMatrix<std::int64_t>& m) {
         return driver::modular_permanent(m, p, run, kernel);
     });
 }
 
 FloatOutcome sparse_ryser_real(const DenseMatrix<double>& a, Precision precision,
-                               SparseVariant variant, const EngineRun& run) {
+                               SparseVariant variant, const run::EngineRun& run) {
     return with_kernel(a, variant, [&](auto kernel, const DenseMatrix<double>& m) {
         return driver::real_permanent(m, precision, run, kernel);
     });
 }
 
-FloatOutcome sparse_ryser_complex(const DenseMatrix<std::complex<double>>& a,
-                                  SparseVariant variant, const EngineRun& run) {
+FloatOutcome sparse_ryser_complex(const DenseMatrix<std::complex<double>>& a, SparseVariant variant,
+                                  const run::EngineRun& run) {
     return with_kernel(a, variant, [&](auto kernel, const DenseMatrix<std::complex<double>>& m) {
         return driver::complex_permanent(m, run, kernel);
     });

@@ -19,10 +19,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "exact/chunked_run.hpp"
 #include "exact/ryser/ryser.hpp"
-#include "pmcount/options.hpp"
 #include "pmcount/matrix.hpp"
+#include "pmcount/options.hpp"
+#include "run/chunked_run.hpp"
 
 namespace pmcount::exact {
 
@@ -101,12 +101,12 @@ template <class T>
 SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a, bool whole = false);
 
 ExactOutcome sparse_ryser_exact(const DenseMatrix<std::int64_t>& a, bool binary,
-                                SparseVariant variant, const EngineRun& run);
+                                SparseVariant variant, const run::EngineRun& run);
 std::uint64_t sparse_ryser_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
-                                   SparseVariant variant, const EngineRun& run);
+                                   SparseVariant variant, const run::EngineRun& run);
 FloatOutcome sparse_ryser_real(const DenseMatrix<double>& a, Precision precision,
-                               SparseVariant variant, const EngineRun& run);
-FloatOutcome sparse_ryser_complex(const DenseMatrix<std::complex<double>>& a,
-                                  SparseVariant variant, const EngineRun& run);
+                               SparseVariant variant, const run::EngineRun& run);
+FloatOutcome sparse_ryser_complex(const DenseMatrix<std::complex<double>>& a, SparseVariant variant,
+                                  const run::EngineRun& run);
 
 }  // namespace pmcount::exact

@@ -149,7 +149,7 @@ TEST(Frontier, AnExceptionInTheCallingThreadReachesTheCaller) {
     // exception in the forward one (here a progress callback that cancels, elsewhere an
     // allocation that fails) must join the other thread and reach the caller, not end the
     // program (a joinable std::thread destroyed during unwinding calls std::terminate).
-    EngineRun run = threads(2);
+    run::EngineRun run = threads(2);
     run.progress_interval_s = 0;
     run.progress = [](const Progress&) { throw std::runtime_error("cancelled"); };
     EXPECT_THROW(frontier_exact(ones(torus_graph(8, 10)), run), std::runtime_error);

@@ -17,8 +17,8 @@
 #include "exact/brute_force.hpp"
 #include "exact/hafnian/prime_lanes.hpp"
 #include "exact/hafnian/recursion.hpp"
-#include "numeric/double_double.hpp"
 #include "exact/ryser/ryser.hpp"
+#include "numeric/double_double.hpp"
 #include "numeric/primes.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
@@ -29,8 +29,8 @@
 namespace pmcount::exact {
 namespace {
 
-EngineRun threads(int t) {
-    EngineRun run;
+run::EngineRun threads(int t) {
+    run::EngineRun run;
     run.threads = t;
     return run;
 }
@@ -455,7 +455,7 @@ TEST(Hafnian, ResultsDoNotDependOnTheThreadCount) {
 
 TEST(Hafnian, AThrowingProgressCallbackCancels) {
     const auto a = test::random_symmetric_integer(44, 0.5, 1, 1, 3);  // seconds of work
-    EngineRun run = threads(2);
+    run::EngineRun run = threads(2);
     run.progress_interval_s = 0;
     int calls = 0;
     run.progress = [&calls](const Progress&) {

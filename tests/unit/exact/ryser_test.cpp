@@ -77,7 +77,7 @@ TEST(RyserExact, ResultDoesNotDependOnThreadCount) {
 
 TEST(RyserExact, ReportsMonotoneProgressFromOneThread) {
     const auto a = test::random_binary(22, 0.5, 43);
-    EngineRun run = threads(2);
+    run::EngineRun run = threads(2);
     run.progress_interval_s = 0;  // every chunk the reporting thread finishes
     std::vector<Progress> seen;
     run.progress = [&](const Progress& p) { seen.push_back(p); };

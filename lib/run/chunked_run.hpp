@@ -18,10 +18,8 @@
 #include "pmcount/options.hpp"
 
 namespace pmcount::run {
-class Session;
-}
 
-namespace pmcount::exact {
+class Session;
 
 /// How an engine runs: threads and progress reporting.
 struct EngineRun {
@@ -30,7 +28,7 @@ struct EngineRun {
     double progress_interval_s = 0.25;
     std::vector<int> gpus;  // GPU engines: the devices to use; empty: every visible one
     /// The count's session (checkpoints, MPI ranks, stop requests); none: plain threads.
-    run::Session* session = nullptr;
+    Session* session = nullptr;
     /// The surface Pfaffians' leaf (the whole graph): its embedding, vertex v being row v.
     const Embedding* embedding = nullptr;
 };
@@ -43,18 +41,17 @@ struct ChunkRecords {
     std::function<void(std::uint64_t chunk, const unsigned char* in)> load;
 };
 
-namespace detail {
+/// Whether an accumulator keeps its state in a `sums` vector.
 template <class Acc, class = void>
 struct HasSums : std::false_type {};
 template <class Acc>
 struct HasSums<Acc, std::void_t<decltype(std::declval<Acc&>().sums.data())>> : std::true_type {};
-}  // namespace detail
 
 /// Records of per-chunk accumulators: trivially copyable ones byte for byte, and those whose
 /// state is a `sums` vector (of the same length in every chunk) by its elements.
 template <class Acc>
 ChunkRecords records_of(std::vector<Acc>& partial) {
-    if constexpr (detail::HasSums<Acc>::value) {
+    if constexpr (HasSums<Acc>::value) {
         using Element = typename decltype(Acc::sums)::value_type;
         static_assert(std::is_trivially_copyable_v<Element>);
         const std::size_t bytes = partial.empty() ? 0 : partial[0].sums.size() * sizeof(Element);
@@ -206,4 +203,4 @@ inline EngineRun pass_run(const EngineRun& run, std::size_t pass, std::size_t pa
     return sub;
 }
 
-}  // namespace pmcount::exact
+}  // namespace pmcount::run

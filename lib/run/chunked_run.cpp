@@ -1,4 +1,4 @@
-#include "exact/chunked_run.hpp"
+#include "run/chunked_run.hpp"
 
 #include <omp.h>
 
@@ -8,7 +8,7 @@
 
 #include "run/session.hpp"
 
-namespace pmcount::exact {
+namespace pmcount::run {
 
 int resolve_threads(int requested) noexcept {
     return requested > 0 ? requested : std::max(1, omp_get_max_threads());
@@ -109,4 +109,4 @@ void run_chunk_batches(int bits, std::uint64_t chunks, std::size_t record_bytes,
         run, [&](run::Session& session) { session.run_task(bits, chunks, record_bytes, 1, work); });
 }
 
-}  // namespace pmcount::exact
+}  // namespace pmcount::run
