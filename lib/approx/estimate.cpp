@@ -1,6 +1,6 @@
 // The estimators' public entry points: validate and convert the input, settle exact zeros, prune
-// (+ variants), scale the whole matrix once, then draw samples in rounds on CPU threads or GPUs
-// until a stopping rule fires, and summarise them (log_mean.hpp).
+// (+ variants), scale the whole matrix once (setup.hpp), then draw samples in rounds on CPU
+// threads or GPUs (sources.hpp) until a stopping rule fires, and summarise them (log_mean.hpp).
 //
 // Phases:
 //   1. Entries: the positive entries as (row, col, value); a negative or non-finite value is
@@ -19,28 +19,27 @@
 //      by a relative error the same on any number of CPU threads (the GPU checks at other
 //      counts). Only --time shortens a round to what is predicted to fit.
 //   5. With particles > 1 the unit is a population of samples resampled as they go
-//      (approx/population.hpp, run_populations below): a round is as many populations as fit
-//      side by side, and the accumulator averages the populations' estimates.
-#include <omp.h>
-
+//      (approx/population.hpp, sources.cpp's run_populations; their size population_choice.hpp):
+//      a round is as many populations as fit side by side, and the accumulator averages the
+//      populations' estimates.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <variant>
 
+#include "approx/host_workspace.hpp"
 #include "approx/log_mean.hpp"
-#include "approx/population.hpp"
+#include "approx/population_choice.hpp"
 #include "approx/problem.hpp"
 #include "approx/rounds.hpp"
-#include "approx/sampler.hpp"
-#include "approx/sampler_device.hpp"
+#include "approx/setup.hpp"
+#include "approx/sources.hpp"
+#include "core/clock.hpp"
 #include "core/hash.hpp"
 #include "core/memory.hpp"
 #include "core/names.hpp"
@@ -58,68 +57,12 @@ namespace pmcount {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using approx::Entry;
+using approx::kSettingUp;
+using detail::Clock;
+using detail::seconds_since;
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 constexpr double kLn10 = 2.302585092994045684;
-
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-struct Entry {
-    vertex_t row;
-    vertex_t col;
-    double value;
-};
-
-using Problem = approx::SamplerProblem;
-
-/// Per-thread sampler state, contiguous (the GPU interleaves the same fields across threads).
-class HostWorkspace {
-public:
-    explicit HostWorkspace(vertex_t n)
-        : row_scale_(n),
-          col_scale_(n),
-          row_degree_(n),
-          col_degree_(n),
-          row_match_(n),
-          col_match_(n),
-          queue_(n),
-          row_stamp_(n),
-          row_parent_(n),
-          row_live_((n + 31) / 32),
-          col_live_((n + 31) / 32) {}
-    double& row_scale(vertex_t i) noexcept { return row_scale_[i]; }
-    double& col_scale(vertex_t j) noexcept { return col_scale_[j]; }
-    std::int32_t& row_degree(vertex_t i) noexcept { return row_degree_[i]; }
-    std::int32_t& col_degree(vertex_t j) noexcept { return col_degree_[j]; }
-    std::uint32_t& row_live(vertex_t k) noexcept { return row_live_[k]; }
-    std::uint32_t& col_live(vertex_t k) noexcept { return col_live_[k]; }
-    vertex_t& row_match(vertex_t i) noexcept { return row_match_[i]; }
-    vertex_t& col_match(vertex_t j) noexcept { return col_match_[j]; }
-    vertex_t& queue(std::int32_t k) noexcept { return queue_[k]; }
-    std::int32_t& row_stamp(vertex_t i) noexcept { return row_stamp_[i]; }
-    vertex_t& row_parent(vertex_t i) noexcept { return row_parent_[i]; }
-
-private:
-    std::vector<double> row_scale_, col_scale_;
-    std::vector<std::int32_t> row_degree_, col_degree_;
-    std::vector<vertex_t> row_match_, col_match_, queue_;
-    std::vector<std::int32_t> row_stamp_;
-    std::vector<vertex_t> row_parent_;
-    std::vector<std::uint32_t> row_live_, col_live_;
-};
-
-/// Bytes of one HostWorkspace of order n: its eleven arrays, and per array the allocator's
-/// header and rounding (about 32 bytes on glibc).
-double host_workspace_bytes(vertex_t n) {
-    const double arrays = (2 * sizeof(double) + 7 * sizeof(std::int32_t)) * static_cast<double>(n) +
-                          2 * sizeof(std::uint32_t) * std::ceil(n / 32.0);
-    return sizeof(HostWorkspace) + arrays + 11 * 32.0;
-}
-
-/// What the estimator's set-up was doing when stopped (pmcount::detail::throw_if_stopped).
-constexpr const char* kSettingUp = "setting up the estimator";
 
 /// A negative or non-finite entry, which no estimator can use. An InvalidArgument for callers
 /// that pass a matrix; estimate(const Input&) restates it against the file's row and column ids.
@@ -154,433 +97,6 @@ double checked_value(T v, vertex_t r, vertex_t c) {
     }
     return d;
 }
-
-BipartiteGraph pattern_of(vertex_t n, const std::vector<Entry>& entries) {
-    std::vector<BipartiteGraph::Edge> edges;
-    edges.reserve(entries.size());
-    for (const Entry& e : entries) {
-        edges.emplace_back(e.row, e.col);
-    }
-    return BipartiteGraph(n, n, std::move(edges));
-}
-
-/// Phase 2: keeps the entries inside one fine Dulmage–Mendelsohn block.
-std::vector<Entry> prune(const std::vector<Entry>& entries, const DMDecomposition& dm) {
-    std::vector<Entry> kept;
-    kept.reserve(entries.size());
-    for (const Entry& e : entries) {
-        const int block = dm.row_block[static_cast<std::size_t>(e.row)];
-        if (block >= 0 && block == dm.col_block[static_cast<std::size_t>(e.col)]) {
-            kept.push_back(e);
-        }
-    }
-    return kept;
-}
-
-Problem build_problem(vertex_t n, const std::vector<Entry>& entries, bool dense) {
-    Problem p;
-    p.n = n;
-    p.dense = dense;
-    const auto un = static_cast<std::size_t>(n);
-    p.row_degree.assign(un, 0);
-    p.col_degree.assign(un, 0);
-    for (const Entry& e : entries) {
-        ++p.row_degree[static_cast<std::size_t>(e.row)];
-        ++p.col_degree[static_cast<std::size_t>(e.col)];
-    }
-    if (dense) {
-        p.dense_values.assign(un * un, 0.0);
-        for (const Entry& e : entries) {
-            p.dense_values[static_cast<std::size_t>(e.row) * un + static_cast<std::size_t>(e.col)] =
-                e.value;
-        }
-        return p;
-    }
-    p.row_ptr.assign(un + 1, 0);
-    p.col_ptr.assign(un + 1, 0);
-    for (std::size_t k = 0; k < un; ++k) {
-        p.row_ptr[k + 1] = p.row_ptr[k] + p.row_degree[k];
-        p.col_ptr[k + 1] = p.col_ptr[k] + p.col_degree[k];
-    }
-    p.col_idx.resize(entries.size());
-    p.row_val.resize(entries.size());
-    p.row_idx.resize(entries.size());
-    p.col_val.resize(entries.size());
-    std::vector<std::int64_t> row_fill(p.row_ptr.begin(), p.row_ptr.end() - 1);
-    std::vector<std::int64_t> col_fill(p.col_ptr.begin(), p.col_ptr.end() - 1);
-    std::vector<Entry> sorted = entries;
-    std::sort(sorted.begin(), sorted.end(), [](const Entry& a, const Entry& b) {
-        return a.row != b.row ? a.row < b.row : a.col < b.col;
-    });
-    for (const Entry& e : sorted) {
-        const auto r = static_cast<std::size_t>(row_fill[static_cast<std::size_t>(e.row)]++);
-        p.col_idx[r] = e.col;
-        p.row_val[r] = e.value;
-        const auto c = static_cast<std::size_t>(col_fill[static_cast<std::size_t>(e.col)]++);
-        p.row_idx[c] = e.row;
-        p.col_val[c] = e.value;
-    }
-    return p;
-}
-
-/// Phase 3: Sinkhorn–Knopp on the whole matrix until every row sum of the scaled matrix is
-/// within 1e-9 of 1 (after the column pass the column sums are exactly 1), at most 10000 sweeps.
-/// The matrix has total support after pruning, so this converges (Sinkhorn and Knopp, Pacific
-/// J. Math. 1967); without pruning (scaling) the partial scaling is still a valid start.
-template <class Matrix>
-void scale_whole_matrix(const Matrix& a, Problem& p) {
-    const vertex_t n = p.n;
-    HostWorkspace w(n);
-    for (vertex_t k = 0; k < n; ++k) {
-        w.row_scale(k) = 1;
-        w.col_scale(k) = 1;
-    }
-    for (vertex_t k = 0; k < (n + 31) / 32; ++k) {
-        w.row_live(k) = w.col_live(k) = 0xFFFFFFFFu;
-    }
-    constexpr int kMaxSweeps = 10000;
-    constexpr double kTolerance = 1e-9;
-    for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
-        pmcount::detail::throw_if_stopped(kSettingUp);  // a sweep is O(nnz)
-        if (approx::detail::sinkhorn(a, w, 1) == approx::detail::Rescale::empty_line) {
-            break;
-        }
-        double worst = 0;
-        for (vertex_t i = 0; i < n; ++i) {
-            double s = 0;
-            a.for_row(i, [&](vertex_t j, double v) { s += v * w.col_scale(j); });
-            worst = std::max(worst, std::abs(s * w.row_scale(i) - 1));
-        }
-        if (worst < kTolerance) {
-            break;
-        }
-    }
-    p.row_scale.resize(static_cast<std::size_t>(n));
-    p.col_scale.resize(static_cast<std::size_t>(n));
-    for (vertex_t k = 0; k < n; ++k) {
-        p.row_scale[static_cast<std::size_t>(k)] = w.row_scale(k);
-        p.col_scale[static_cast<std::size_t>(k)] = w.col_scale(k);
-    }
-}
-
-approx::SamplerConfig sampler_config(const EstimateOptions& o, std::uint64_t particles) {
-    approx::SamplerConfig c;
-    c.sparsest_line =
-        o.estimator == Estimator::rasmussen_plus || o.estimator == Estimator::scaling_plus;
-    c.scaled = o.estimator == Estimator::scaling || o.estimator == Estimator::scaling_plus;
-    c.scale_every = o.scale_every;
-    c.scale_iters = o.scale_iters;
-    c.prune = c.sparsest_line;
-    // Exponent 0 resamples on plain weights: no potential to compute.
-    c.potential = c.scaled && particles > 1 && o.potential_exponent > 0;
-    c.potential_exponent = o.potential_exponent;
-    c.seed = o.seed;
-    return c;
-}
-
-/// How populations are drawn (EstimateOptions::particles, resample_every); particles = 1: none.
-struct PopulationPlan {
-    std::uint64_t particles = 1;
-    vertex_t every = 16;
-};
-
-/// Runs populations [first, first + count) of plan.particles particles each — population r's
-/// particle k draws as sample (first + r)·P + k — resampling every plan.every steps
-/// (population.hpp), at most `batch` populations side by side on `engine`; logs[r] is the log
-/// of population r's estimate. Resampling draws Philox(seed; stage, 1, population). With
-/// `stop_inside`, a stop request ends it between two stages (the logs are then meaningless).
-template <class Engine>
-void run_populations(Engine& engine, vertex_t n, const PopulationPlan& plan, std::uint64_t seed,
-                     std::uint64_t batch, std::uint64_t first, std::uint64_t count, double* logs,
-                     bool stop_inside) {
-    const std::uint64_t p = plan.particles;
-    std::vector<double> weights;
-    std::vector<std::uint32_t> ancestors;
-    for (std::uint64_t begin = 0; begin < count; begin += batch) {
-        const std::uint64_t size = std::min(batch, count - begin);
-        weights.resize(size * p);
-        ancestors.resize(size * p);
-        engine.begin_particles((first + begin) * p, size * p);
-        std::fill(logs + begin, logs + begin + size, 0.0);
-        for (std::uint32_t stage = 0;; ++stage) {
-            if (stop_inside && pmcount::detail::stop_requested()) {
-                return;  // a stage of a large population takes seconds
-            }
-            const vertex_t until = static_cast<vertex_t>(
-                std::min<std::int64_t>(n, static_cast<std::int64_t>(stage + 1) * plan.every));
-            engine.advance_particles(until);
-            engine.particle_log_weights(weights.data());
-            for (std::uint64_t r = 0; r < size; ++r) {
-                logs[begin + r] += approx::log_mean_weight(weights.data() + r * p, p);
-            }
-            if (until >= n) {
-                break;
-            }
-            for (std::uint64_t r = 0; r < size; ++r) {
-                std::uint32_t* a = ancestors.data() + r * p;
-                approx::systematic_ancestors(weights.data() + r * p, p,
-                                             approx::uniform01(seed, first + begin + r, stage, 1),
-                                             a);
-                for (std::uint64_t k = 0; k < p; ++k) {
-                    a[k] += static_cast<std::uint32_t>(r * p);
-                }
-            }
-            engine.select_particles(ancestors.data());
-        }
-    }
-}
-
-/// Draws samples [first, first + count) into logs, or populations of samples; one
-/// implementation per backend.
-class SampleSource {
-public:
-    virtual ~SampleSource() = default;
-    /// A stop request cuts a call short (between samples, or between a population's stages),
-    /// leaving meaningless logs: set where one process draws them all (under MPI a round is
-    /// finished everywhere, and rank 0 decides the stop).
-    bool stop_inside = false;
-    virtual void sample(std::uint64_t first, std::uint64_t count, double* logs) = 0;
-    virtual double device_seconds() const { return 0; }
-    /// Samples that keep the source busy; rounds are never shorter.
-    virtual std::uint64_t min_round() const { return 1024; }
-    /// Populations per round that keep the source busy (all side by side).
-    virtual std::uint64_t population_round() = 0;
-    /// log estimates of populations [first, first + count).
-    virtual void populations(std::uint64_t first, std::uint64_t count, double* logs) = 0;
-};
-
-/// Particles on CPU threads, each with a contiguous workspace; resampling copies workspaces.
-class CpuParticles {
-public:
-    CpuParticles(const Problem& p, approx::SamplerConfig config, int threads)
-        : problem_(p), config_(config), threads_(threads) {}
-
-    /// As SampleSource::stop_inside (the workspaces of a large population take seconds).
-    bool stop_inside = false;
-
-    void begin_particles(std::uint64_t first, std::uint64_t count) {
-        first_ = first;
-        while (states_.size() < count) {
-            if (stop_inside && detail::stop_requested()) {
-                return;  // run_populations leaves before the first stage
-            }
-            states_.emplace_back(problem_.n);
-            next_.emplace_back(problem_.n);
-        }
-        cursors_.resize(count);
-        next_cursors_.resize(count);
-        const approx::SamplerStart start = problem_.start();
-        const auto total = static_cast<std::int64_t>(count);
-#pragma omp parallel for schedule(static) num_threads(threads_)
-        for (std::int64_t k = 0; k < total; ++k) {
-            approx::begin_sample(problem_.n, start, config_, states_[static_cast<std::size_t>(k)],
-                                 cursors_[static_cast<std::size_t>(k)]);
-        }
-    }
-    void advance_particles(vertex_t until) {
-        if (problem_.dense) {
-            advance(problem_.dense_view(), until);
-        } else {
-            advance(problem_.sparse_view(), until);
-        }
-    }
-    void particle_log_weights(double* out) const {
-        for (std::size_t k = 0; k < cursors_.size(); ++k) {
-            out[k] = cursors_[k].log_estimate + cursors_[k].log_potential;
-        }
-    }
-    void select_particles(const std::uint32_t* ancestors) {
-        const auto total = static_cast<std::int64_t>(cursors_.size());
-#pragma omp parallel for schedule(static) num_threads(threads_)
-        for (std::int64_t k = 0; k < total; ++k) {
-            const auto to = static_cast<std::size_t>(k);
-            const std::size_t from = ancestors[to];
-            next_[to] = states_[from];
-            next_cursors_[to] = cursors_[from];
-            if (next_cursors_[to].log_estimate > kNegInf) {
-                next_cursors_[to].log_estimate = -next_cursors_[to].log_potential;
-            }
-        }
-        std::swap(states_, next_);
-        std::swap(cursors_, next_cursors_);
-    }
-
-private:
-    template <class Matrix>
-    void advance(const Matrix& a, vertex_t until) {
-        const auto total = static_cast<std::int64_t>(cursors_.size());
-#pragma omp parallel for schedule(dynamic, 4) num_threads(threads_)
-        for (std::int64_t k = 0; k < total; ++k) {
-            const auto i = static_cast<std::size_t>(k);
-            approx::advance_sample(a, config_, states_[i], cursors_[i],
-                                   first_ + static_cast<std::uint64_t>(k), until);
-        }
-    }
-
-    const Problem& problem_;
-    approx::SamplerConfig config_;
-    int threads_;
-    std::uint64_t first_ = 0;
-    std::vector<HostWorkspace> states_, next_;
-    std::vector<approx::SampleCursor> cursors_, next_cursors_;
-};
-
-class CpuSource : public SampleSource {
-public:
-    CpuSource(const Problem& p, approx::SamplerConfig config, int threads, PopulationPlan plan)
-        : problem_(p),
-          config_(config),
-          threads_(threads),
-          plan_(plan),
-          particles_(p, config, threads) {
-        for (int t = 0; t < threads; ++t) {
-            workspaces_.emplace_back(p.n);
-        }
-    }
-    void sample(std::uint64_t first, std::uint64_t count, double* logs) override {
-        if (problem_.dense) {
-            run(problem_.dense_view(), first, count, logs);
-        } else {
-            run(problem_.sparse_view(), first, count, logs);
-        }
-    }
-    /// Enough particles for 64 per thread, at least one population.
-    std::uint64_t population_round() override {
-        constexpr std::uint64_t kParticlesPerThread = 64;
-        const std::uint64_t wanted = kParticlesPerThread * static_cast<std::uint64_t>(threads_);
-        return std::max<std::uint64_t>(1, wanted / plan_.particles);
-    }
-    void populations(std::uint64_t first, std::uint64_t count, double* logs) override {
-        particles_.stop_inside = stop_inside;
-        run_populations(particles_, problem_.n, plan_, config_.seed, population_round(), first,
-                        count, logs, stop_inside);
-    }
-
-private:
-    template <class Matrix>
-    void run(const Matrix& a, std::uint64_t first, std::uint64_t count, double* logs) {
-        const approx::SamplerStart start = problem_.start();
-        const auto total = static_cast<std::int64_t>(count);
-#pragma omp parallel for schedule(dynamic, 8) num_threads(threads_)
-        for (std::int64_t k = 0; k < total; ++k) {
-            if (stop_inside && detail::stop_requested()) {
-                continue;
-            }
-            HostWorkspace& w = workspaces_[static_cast<std::size_t>(omp_get_thread_num())];
-            logs[k] = approx::sample_log_estimate(a, start, config_, w,
-                                                  first + static_cast<std::uint64_t>(k));
-        }
-    }
-
-    const Problem& problem_;
-    approx::SamplerConfig config_;
-    int threads_;
-    PopulationPlan plan_;
-    CpuParticles particles_;
-    std::vector<HostWorkspace> workspaces_;
-};
-
-/// The GPUs share each round in equal contiguous parts (populations: in proportion to what each
-/// holds), one host thread per GPU.
-class GpuSource : public SampleSource {
-public:
-    GpuSource(const Problem& p, approx::SamplerConfig config, const std::vector<int>& gpus,
-              PopulationPlan plan)
-        : n_(p.n), seed_(config.seed), plan_(plan) {
-        for (const int device : gpus) {
-            samplers_.push_back(backend::cuda::make_gpu_sampler({device, &p, config}));
-        }
-    }
-    /// Every GPU holds as many whole populations as fit at once.
-    std::uint64_t population_round() override {
-        std::uint64_t round = 0;
-        for (const auto& g : samplers_) {
-            round += g->population_capacity(plan_.particles) / plan_.particles;
-        }
-        return round;
-    }
-    /// The GPUs split the populations in proportion to what they hold, one host thread each.
-    void populations(std::uint64_t first, std::uint64_t count, double* logs) override {
-        std::vector<std::uint64_t> batch;
-        std::uint64_t total = 0;
-        for (const auto& g : samplers_) {
-            batch.push_back(g->population_capacity(plan_.particles) / plan_.particles);
-            total += batch.back();
-        }
-        std::vector<std::uint64_t> bounds{0};  // GPU g takes populations [bounds[g], bounds[g + 1])
-        for (std::size_t g = 0; g < samplers_.size(); ++g) {
-            bounds.push_back(g + 1 == samplers_.size() ? count
-                                                       : bounds[g] + count * batch[g] / total);
-        }
-        on_each_gpu([&](std::size_t g) {
-            run_populations(*samplers_[g], n_, plan_, seed_, batch[g], first + bounds[g],
-                            bounds[g + 1] - bounds[g], logs + bounds[g], stop_inside);
-        });
-    }
-    void sample(std::uint64_t first, std::uint64_t count, double* logs) override {
-        const std::uint64_t parts = samplers_.size();
-        on_each_gpu([&](std::size_t g) {
-            const std::uint64_t begin = count * g / parts, end = count * (g + 1) / parts;
-            samplers_[g]->sample(first + begin, end - begin, logs + begin);
-        });
-    }
-    std::uint64_t min_round() const override {
-        std::uint64_t slots = 0;
-        for (const auto& g : samplers_) {
-            slots += g->slots();
-        }
-        return std::max<std::uint64_t>(1024, slots);
-    }
-    double device_seconds() const override {
-        double s = 0;
-        for (const auto& g : samplers_) {
-            s = std::max(s, g->device_seconds());
-        }
-        return s;
-    }
-    std::string description() const {
-        std::string d;
-        for (const auto& g : samplers_) {
-            d += (d.empty() ? "" : ", ") + g->description();
-        }
-        return d;
-    }
-
-private:
-    /// work(g) for every GPU g, one host thread each (none for a single GPU); the first
-    /// exception is rethrown after all have finished.
-    template <class Work>
-    void on_each_gpu(Work&& work) {
-        if (samplers_.size() == 1) {
-            work(std::size_t{0});
-            return;
-        }
-        std::vector<std::thread> workers;
-        std::vector<std::exception_ptr> errors(samplers_.size());
-        for (std::size_t g = 0; g < samplers_.size(); ++g) {
-            workers.emplace_back([&, g] {
-                try {
-                    work(g);
-                } catch (...) {
-                    errors[g] = std::current_exception();
-                }
-            });
-        }
-        for (auto& w : workers) {
-            w.join();
-        }
-        for (const auto& e : errors) {
-            if (e) {
-                std::rethrow_exception(e);
-            }
-        }
-    }
-
-    vertex_t n_;
-    std::uint64_t seed_;
-    PopulationPlan plan_;
-    std::vector<std::unique_ptr<backend::cuda::GpuSampler>> samplers_;
-};
 
 EstimateResult zero_result(const EstimateOptions& o, vertex_t n, edge_t nnz, std::string note) {
     EstimateResult r;
@@ -644,168 +160,6 @@ void validate(const EstimateOptions& o) {
     run::check_run_options(o);
 }
 
-// ---- Automatic populations (EstimateOptions::particles = 0) ----------------------------------
-// Measured on grids (docs/estimators.md): with P ≈ 8n particles resampled every 16 steps on the
-// potential Φ^0.6, a population's log has sd ≈ 0.04 from 16×16 to 64×64, where independent
-// samples' logs spread like 0.15·√n (1.6, 3.4, 6.8) and their relative variance like
-// exp(sd²): populations win from n ≈ 100 on, and cost no more per sample. The interval needs 16
-// populations or more, so a sample budget caps P at budget / 16; below kMinAutoParticles the
-// samples are drawn independently.
-constexpr std::uint64_t kParticlesPerRow = 8;
-constexpr std::uint64_t kMinAutoParticles = 64;
-constexpr std::uint64_t kMaxAutoParticles = 16384;
-constexpr vertex_t kAutoResampleEvery = 16;
-constexpr std::uint64_t kMinPopulations = 16;
-// Without a stopping rule, populations run until the 95% interval's half-width is 1%, for at
-// most kDefaultTime_s (the 64×64 grid: about 1.2% in that time on one H100).
-constexpr double kDefaultRelError = 0.01;
-constexpr double kDefaultTime_s = 120;
-
-std::uint64_t power_of_two_at_most(std::uint64_t x) {
-    std::uint64_t p = 1;
-    while (p * 2 <= x) {
-        p *= 2;
-    }
-    return p;
-}
-
-std::uint64_t power_of_two_at_least(std::uint64_t x) {
-    std::uint64_t p = 1;
-    while (p < x) {
-        p *= 2;
-    }
-    return p;
-}
-
-/// Without a stopping rule: 100 000 independent samples, or populations until the interval's
-/// half-width is kDefaultRelError (at most kDefaultTime_s).
-PopulationChoice with_stopping_rules(PopulationChoice c, const EstimateOptions& o) {
-    c.samples = o.samples;
-    c.rel_error = o.rel_error;
-    c.time_s = o.time_s;
-    if (o.samples == 0 && o.time_s == 0 && o.rel_error == 0) {
-        if (c.particles > 1) {
-            c.rel_error = kDefaultRelError;
-            c.time_s = kDefaultTime_s;
-        } else {
-            c.samples = 100000;
-        }
-    }
-    return c;
-}
-
-}  // namespace
-
-PopulationChoice choose_populations(vertex_t n, const EstimateOptions& o) {
-    PopulationChoice c;
-    c.resample_every = o.resample_every > 0 ? o.resample_every : kAutoResampleEvery;
-    c.potential_exponent = o.potential_exponent;
-    if (o.particles > 0) {
-        c.particles = o.particles;
-        c.reason = o.particles == 1 ? "independent samples (asked for)" : "particles asked for";
-        return with_stopping_rules(c, o);
-    }
-    std::uint64_t p =
-        std::clamp(power_of_two_at_least(kParticlesPerRow * static_cast<std::uint64_t>(n)),
-                   kMinAutoParticles, kMaxAutoParticles);
-    c.reason = "automatic: about 8 particles per row (" + std::to_string(n) + " rows)";
-    if (o.samples > 0 && p * kMinPopulations > o.samples) {
-        p = power_of_two_at_most(o.samples / kMinPopulations);
-        c.reason = "automatic: the sample budget allows 16 populations of " + std::to_string(p);
-        if (p < kMinAutoParticles) {
-            p = 1;
-            c.reason = "automatic: independent samples (a budget of " + std::to_string(o.samples) +
-                       " is too small for 16 populations of " + std::to_string(kMinAutoParticles) +
-                       ")";
-        }
-    }
-    c.particles = p;
-    c = with_stopping_rules(c, o);
-    // (Not under a checkpoint: a resumed run must draw populations of the same size.)
-    c.time_pilot = p > kMinAutoParticles && c.time_s > 0 && o.checkpoint.empty();
-    return c;
-}
-
-namespace {
-
-// Under a time limit, a population of 16384 particles on the 64×64 grid takes about 250 s on 2
-// cores: the default's 16 populations would overrun 120 s sixteenfold. The CPU estimator (GPUs
-// run a population in seconds) therefore times a pilot, populations of kMinAutoParticles drawn
-// on all threads and discarded, and halves an automatic P until kMinPopulations populations are
-// predicted within kPopulationTimeShare of the limit (a population's time is linear in P; one
-// population runs on all threads, and ranks run populations side by side). Independent samples
-// make a poor pilot: on the 32×32 grid they cost 4.5× a population's particle.
-constexpr double kPopulationTimeShare = 0.5;
-constexpr double kPilotSeconds = 0.05;
-constexpr std::uint64_t kPilotFirstPopulation = std::uint64_t{1} << 50;  // clear of the run's
-
-/// Wall seconds per particle of populations of `pilot` (all threads busy): draws one round of
-/// populations, doubling the count until a draw takes kPilotSeconds.
-double seconds_per_particle(SampleSource& pilot, std::uint64_t particles) {
-    std::uint64_t count = pilot.population_round();
-    std::vector<double> logs;
-    while (true) {
-        logs.resize(count);
-        const auto start = Clock::now();
-        pilot.populations(kPilotFirstPopulation, count, logs.data());
-        pmcount::detail::throw_if_stopped(kSettingUp);  // (the pilot's populations stop early)
-        const double seconds = seconds_since(start);
-        if (seconds >= kPilotSeconds || count >= 1024) {
-            return seconds / static_cast<double>(count * particles);
-        }
-        count *= 2;
-    }
-}
-
-/// The automatic P halved until kMinPopulations populations are predicted within
-/// kPopulationTimeShare of the time limit, from the pilot's time per particle (rank 0's, so that
-/// every rank agrees); the halving is added to choice.reason and choice.particles.
-std::uint64_t particles_within_time(SampleSource& pilot, PopulationChoice& choice, int ranks) {
-    double per_particle = seconds_per_particle(pilot, kMinAutoParticles);
-    if (ranks > 1) {
-        std::vector<std::uint64_t> bits(1);
-        std::memcpy(bits.data(), &per_particle, sizeof per_particle);
-        run::mpi::broadcast(bits);
-        std::memcpy(&per_particle, bits.data(), sizeof per_particle);
-    }
-    const double rounds = std::ceil(static_cast<double>(kMinPopulations) / ranks);
-    auto predicted = [&](std::uint64_t p) {
-        return rounds * static_cast<double>(p) * per_particle;
-    };
-    std::uint64_t p = choice.particles;
-    while (p > kMinAutoParticles && predicted(p) > kPopulationTimeShare * choice.time_s) {
-        p /= 2;
-    }
-    if (p != choice.particles) {
-        char text[160];
-        std::snprintf(text, sizeof text,
-                      "; halved to %llu: %llu populations predicted in %.3g s of the %.3g s limit "
-                      "(pilot: %.3g ms per particle)",
-                      static_cast<unsigned long long>(p),
-                      static_cast<unsigned long long>(kMinPopulations), predicted(p), choice.time_s,
-                      per_particle * 1e3);
-        choice.reason += text;
-        choice.particles = p;
-    }
-    return p;
-}
-
-std::vector<int> visible_gpus(const EstimateOptions& o, bool required) {
-    std::string status;
-    const auto devices =
-        backend::cuda::compiled() ? backend::cuda::devices(status) : std::vector<DeviceInfo>{};
-    if (devices.empty()) {
-        if (required) {
-            if (!backend::cuda::compiled()) {
-                throw NotCompiled("--backend cuda: this build has no CUDA backend");
-            }
-            throw DeviceError("--backend cuda: no GPU visible (" + status + ")");
-        }
-        return {};
-    }
-    return run::mpi::gpus_to_use(devices, o.gpus, o.distributed);
-}
-
 EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entry> entries,
                                   const EstimateOptions& options);
 
@@ -833,11 +187,11 @@ EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entr
         identity = estimate_identity(rows, cols, entries, options, choose_populations(n, options));
     }
     // Phase 1: the pattern must have a perfect matching.
-    const BipartiteGraph pattern = pattern_of(n, entries);
+    const BipartiteGraph pattern = approx::pattern_of(n, entries);
     PopulationChoice choice = choose_populations(n, options);
-    PopulationPlan plan{choice.particles, choice.resample_every};
+    approx::PopulationPlan plan{choice.particles, choice.resample_every};
     const bool populations = plan.particles > 1;
-    const approx::SamplerConfig config = sampler_config(options, plan.particles);
+    const approx::SamplerConfig config = approx::sampler_config(options, plan.particles);
     Matching matching;
     if (config.sparsest_line) {
         DMDecomposition dm = dulmage_mendelsohn(pattern);
@@ -845,7 +199,7 @@ EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entr
             return zero_result(options, n, input_nnz,
                                "the nonzero pattern has no perfect matching");
         }
-        entries = prune(entries, dm);  // phase 2
+        entries = approx::prune(entries, dm);  // phase 2
         // Its edges lie in perfect matchings, hence inside fine blocks: it survives the pruning.
         matching = std::move(dm.matching);
     } else if (!maximum_matching(pattern).is_perfect()) {
@@ -861,17 +215,13 @@ EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entr
                                std::to_string(n) + "×" + std::to_string(n) + " doubles");
     }
     pmcount::detail::throw_if_stopped(kSettingUp);
-    Problem problem = build_problem(n, entries, dense);
+    approx::SamplerProblem problem = approx::build_problem(n, entries, dense);
     if (config.prune) {
         problem.row_match = matching.row_match;
         problem.col_match = matching.col_match;
     }
     if (config.scaled) {  // phase 3
-        if (dense) {
-            scale_whole_matrix(problem.dense_view(), problem);
-        } else {
-            scale_whole_matrix(problem.sparse_view(), problem);
-        }
+        approx::scale_whole_matrix(problem);
     }
 
     EstimateResult result;
@@ -882,26 +232,24 @@ EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entr
     result.nnz = static_cast<edge_t>(entries.size());
     result.seed = options.seed;
 
-    const std::vector<int> gpus = options.backend == Backend::cpu
-                                      ? std::vector<int>{}
-                                      : visible_gpus(options, options.backend == Backend::cuda);
-    std::unique_ptr<SampleSource> source;
+    const std::vector<int> gpus =
+        options.backend == Backend::cpu
+            ? std::vector<int>{}
+            : approx::visible_gpus(options, options.backend == Backend::cuda);
+    std::unique_ptr<approx::SampleSource> source;
     if (!gpus.empty()) {
-        auto gpu = std::make_unique<GpuSource>(problem, config, gpus, plan);
+        source = approx::gpu_source(problem, config, gpus, plan);
         result.backend = "cuda";
-        result.device = gpu->description();
-        source = std::move(gpu);
+        result.device = source->description();
     } else {
         result.threads = run::resolve_threads(options.threads);
         result.backend = "cpu";
         const int ranks = options.distributed ? std::max(1, run::mpi::size()) : 1;
         if (choice.time_pilot) {
-            CpuSource pilot(problem, config, result.threads,
-                            PopulationPlan{kMinAutoParticles, plan.every});
-            pilot.stop_inside = ranks == 1;
-            plan.particles = particles_within_time(pilot, choice, ranks);
+            plan.particles = approx::particles_within_time(problem, config, result.threads,
+                                                           plan.every, choice, ranks);
         }
-        source = std::make_unique<CpuSource>(problem, config, result.threads, plan);
+        source = approx::cpu_source(problem, config, result.threads, plan);
     }
     result.particles_reason = choice.reason;
     {
@@ -912,7 +260,8 @@ EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entr
         const double side_by_side = static_cast<double>(
             populations ? source->population_round() * plan.particles : std::uint64_t{0});
         const double per_particle =
-            (gpus.empty() ? 2 * (host_workspace_bytes(n) + sizeof(approx::SampleCursor)) : 0) +
+            (gpus.empty() ? 2 * (approx::host_workspace_bytes(n) + sizeof(approx::SampleCursor))
+                          : 0) +
             sizeof(double) + sizeof(std::uint32_t);
         detail::require_memory(
             side_by_side * per_particle, options.max_memory, "the estimator's populations need",
