@@ -134,7 +134,10 @@ class Result:
     to cancellation and counted again (certified, else double-double; the note says so), else "".
     log10_abs: log10 |value| (useful when a floating value overflows a double).
     method, backend, arithmetic, device, note: what ran and why.
-    timings, stats, structure: the C++ library's CountResult fields, as dicts.
+    timings, stats, structure: the C++ library's CountResult fields, as dicts keyed by the C++
+    names (pmcount._core.Timings, CountStats, StructureReport; the structure's leaves as dicts of
+    BlockReport), the structure's and each leaf's ``predicted_s`` also as ``predicted_seconds``
+    and its ``plan_text`` as ``plan``, their names before pmcount 0.2.
     """
 
     value: Union[int, float, complex]
@@ -156,32 +159,31 @@ class Result:
     structure: Dict[str, Any] = field(default_factory=dict)
 
     @staticmethod
-    def _from(d: Dict[str, Any]) -> "Result":
-        if d["is_exact"]:
-            magnitude = int.from_bytes(d["exact_magnitude"], "little")
-            value: Union[int, float, complex] = -magnitude if d["exact_negative"] else magnitude
-        elif d["kind"] == "complex":
-            value = complex(d["complex_value"])
+    def _from(r: _core.CountResult) -> "Result":
+        if r.is_exact:
+            value: Union[int, float, complex] = r.exact
+        elif r.kind == "complex":
+            value = complex(r.complex_value)
         else:
-            value = float(d["value"])
+            value = float(r.value)
         return Result(
             value=value,
-            exact=bool(d["is_exact"]),
-            error=float(d["abs_error"]),
-            rel_error=float(d["rel_error"]),
-            log10_abs=float(d["log10_abs"]),
-            kind=d["kind"],
-            error_kind=d["error_kind"],
-            escalated_from=d["escalated_from"],
-            method=d["method"],
-            backend=d["backend"],
-            arithmetic=d["arithmetic"],
-            device=d["device"],
-            note=d["note"],
-            explained_only=bool(d["explained_only"]),
-            timings=dict(d["timings"]),
-            stats=dict(d["stats"]),
-            structure=dict(d["structure"]),
+            exact=r.is_exact,
+            error=r.abs_error,
+            rel_error=r.rel_error,
+            log10_abs=r.log10_abs,
+            kind=r.kind,
+            error_kind=r.error_kind,
+            escalated_from=r.escalated_from,
+            method=r.method,
+            backend=r.backend,
+            arithmetic=r.arithmetic,
+            device=r.device,
+            note=r.note,
+            explained_only=r.explained_only,
+            timings=_fields(r.timings),
+            stats=_fields(r.stats),
+            structure=_structure(r.structure),
         )
 
     def _public(self, full: bool) -> Any:
@@ -194,9 +196,37 @@ class Result:
         return FloatResult(self.value, self)
 
 
+def _fields(struct: Any) -> Dict[str, Any]:
+    """The fields of a pmcount._core struct as a dict by their C++ names (its properties, in the
+    order the binding declares them), nested structs and lists of them as dicts too."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, list):
+            return [plain(item) for item in value]
+        return _fields(value) if type(value).__module__ == _core.__name__ else value
+
+    return {name: plain(getattr(struct, name)) for name, attribute in vars(type(struct)).items()
+            if isinstance(attribute, property)}
+
+
+# StructureReport's and BlockReport's fields by their names in pmcount 0.1's dicts.
+_OLD_STRUCTURE_KEYS = {"predicted_s": "predicted_seconds", "plan_text": "plan"}
+
+
+def _structure(report: _core.StructureReport) -> Dict[str, Any]:
+    """Result.structure: the report's fields, and under their old names too."""
+    def with_old_keys(d: Dict[str, Any]) -> Dict[str, Any]:
+        d.update({old: d[name] for name, old in _OLD_STRUCTURE_KEYS.items() if name in d})
+        return d
+
+    d = with_old_keys(_fields(report))
+    d["leaves"] = [with_old_keys(leaf) for leaf in d["leaves"]]
+    return d
+
+
 @dataclass
 class Estimate:
-    """An estimate with its confidence interval (all of the C++ EstimateResult in ``raw``).
+    """An estimate with its confidence interval (all of the C++ EstimateResult in ``raw``, a dict
+    by the C++ names).
 
     value: the estimate (a float; ``inf`` when it overflows a double: use ``log10``).
     ci: (low, high) at ``confidence`` (default 95%); ``log10_ci`` the same in log10.
@@ -244,41 +274,50 @@ def _progress_callback(progress: Progress) -> Tuple[Any, Callable[[], None]]:
 
 def _count_options(
     where: str,
+    *,
     method: Any = "auto",
     precision: Any = "auto",
     backend: Any = "auto",
     threads: Any = 0,
     gpus: Any = None,
-    structure: Any = True,
+    gpu_kernels: Any = "auto",
+    dulmage_mendelsohn: Any = True,
     reductions: Any = True,
     general: Any = False,
     explain_only: bool = False,
-    max_time: Any = None,
-    gpu_kernels: Any = "auto",
-) -> Dict[str, Any]:
-    """The options of a count, each checked (pmcount._arguments) and named after `where`."""
-    return {
-        "method": _arguments.choice(method, where, "method"),
-        "precision": _arguments.choice(precision, where, "precision"),
-        "backend": _arguments.choice(backend, where, "backend"),
-        "threads": _arguments.threads(threads, where),
-        "gpus": _arguments.devices(gpus, where),
-        "gpu_kernels": _arguments.choice(gpu_kernels, where, "gpu_kernels"),
-        "structure": _arguments.flag(structure, where, "structure"),
-        "reductions": _arguments.flag(reductions, where, "reductions"),
-        "general": _arguments.flag(general, where, "general"),
-        "explain_only": explain_only,
-        "max_time": _arguments.limit(max_time, where, "max_time", "seconds"),
-        "progress": None,
-    }
+    max_predicted_seconds: Any = None,
+    structure: Any = _arguments.NOT_GIVEN,
+    max_time: Any = _arguments.NOT_GIVEN,
+) -> _core.CountOptions:
+    """The options of a count, each checked (pmcount._arguments) and named after `where`;
+    `structure` and `max_time` are the deprecated names of `dulmage_mendelsohn` and
+    `max_predicted_seconds`."""
+    o = _core.CountOptions()
+    o.method = _arguments.choice(method, where, "method")
+    o.precision = _arguments.choice(precision, where, "precision")
+    o.backend = _arguments.choice(backend, where, "backend")
+    o.threads = _arguments.threads(threads, where)
+    o.gpus = _arguments.devices(gpus, where)
+    o.gpu_kernels = _arguments.choice(gpu_kernels, where, "gpu_kernels")
+    name, value = _arguments.renamed(where, "structure", structure, "dulmage_mendelsohn",
+                                     dulmage_mendelsohn, True)
+    o.dulmage_mendelsohn = _arguments.flag(value, where, name)
+    o.reductions = _arguments.flag(reductions, where, "reductions")
+    o.general = _arguments.flag(general, where, "general")
+    o.explain_only = explain_only
+    name, value = _arguments.renamed(where, "max_time", max_time, "max_predicted_seconds",
+                                     max_predicted_seconds, None)
+    limit = _arguments.limit(value, where, name, "seconds")
+    o.max_predicted_seconds = limit if limit > 0 else math.inf
+    o.progress_interval_s = 0.1
+    return o
 
 
-def _run(call: Callable[..., Dict[str, Any]], args: Tuple[Any, ...], options: Dict[str, Any],
-         progress: Progress) -> Result:
+def _run(call: Callable[..., _core.CountResult], args: Tuple[Any, ...],
+         options: _core.CountOptions, progress: Progress) -> Result:
     callback, close = _progress_callback(progress)
-    options = dict(options, progress=callback)
     try:
-        return Result._from(call(*args, options))
+        return Result._from(call(*args, options, callback))
     finally:
         close()
 
@@ -337,7 +376,7 @@ def _triplets(shape: Tuple[int, int], rows: np.ndarray, cols: np.ndarray,
 
 
 def _sparse_call(name: str, shape: Tuple[int, int], rows: np.ndarray, cols: np.ndarray,
-                 values: np.ndarray, options: Dict[str, Any], progress: Progress) -> Result:
+                 values: np.ndarray, options: _core.CountOptions, progress: Progress) -> Result:
     """permanent / hafnian of the matrix with entries values[k] at (rows[k], cols[k])."""
     call = getattr(_core, f"{name}_sparse_{_suffix(values.dtype)}")
     return _run(call, _triplets(shape, rows, cols, values), options, progress)
@@ -570,7 +609,7 @@ def _reduced(kind: str, m: Any, p: int) -> Any:
     return out
 
 
-def _big_integer_call(name: str, kind: str, m: Any, options: Dict[str, Any],
+def _big_integer_call(name: str, kind: str, m: Any, options: _core.CountOptions,
                       progress: Progress) -> Result:
     """perm(A) or haf(A) of a matrix with Python ints beyond int64, exactly: both are integer
     polynomials in the entries, so the count of A reduced modulo a prime p (an exact int64 count)
@@ -578,12 +617,13 @@ def _big_integer_call(name: str, kind: str, m: Any, options: Dict[str, Any],
     spare that must agree, rebuild it by the Chinese remainder theorem. Each prime costs one
     exact count of the reduced matrix (entries of 30 bits). A floating precision counts the
     entries as doubles instead, as asked."""
-    if options["precision"] not in ("auto", "exact"):
+    if options.precision not in ("auto", "exact"):
         return _matrix_call(name, kind, _as_floats(kind, m, name), options, progress)
-    if options["explain_only"]:
+    if options.explain_only:
         return _matrix_call(name, kind, _reduced(kind, m, next(_primes_below(
             _BIG_MODULUS_LIMIT))), options, progress)
-    exact = dict(options, precision="exact")
+    exact = _core.CountOptions(options)
+    exact.precision = "exact"
     needed = 2 * _big_bound(name, kind, m) + 1  # the product of the moduli must exceed this
     value, modulus, primes, last = 0, 1, 0, None
     for p in _primes_below(_BIG_MODULUS_LIMIT):
@@ -643,7 +683,7 @@ def _binary_edges(kind: str, m: Any, what: str) -> np.ndarray:
         np.stack([np.asarray(rows)[keep], np.asarray(cols)[keep]], axis=1).astype(np.int64))
 
 
-def _matrix_call(name: str, kind: str, m: Any, options: Dict[str, Any],
+def _matrix_call(name: str, kind: str, m: Any, options: _core.CountOptions,
                  progress: Progress) -> Result:
     if _is_big(kind, m):
         return _big_integer_call(name, kind, m, options, progress)
@@ -680,7 +720,7 @@ def _rotation(graph: Any, nodes: List[Any], embedding: Any, where: str) -> List[
     return rotation
 
 
-def _graph_result(graph: Any, where: str, options: Dict[str, Any], progress: Progress,
+def _graph_result(graph: Any, where: str, options: _core.CountOptions, progress: Progress,
                   embedding: Any = None) -> Result:
     """Perfect matchings of a networkx graph, or of the bipartite graph of a 0-1 matrix."""
     if embedding is not None and not _is_networkx(graph):
@@ -712,7 +752,7 @@ def _graph_result(graph: Any, where: str, options: Dict[str, Any], progress: Pro
     return _bipartite_result(kind, m, where, options, progress)
 
 
-def _bipartite_result(kind: str, m: Any, where: str, options: Dict[str, Any],
+def _bipartite_result(kind: str, m: Any, where: str, options: _core.CountOptions,
                       progress: Progress) -> Result:
     """Perfect matchings of the bipartite graph of a 0-1 matrix."""
     edges = _binary_edges(kind, m, where)
@@ -731,12 +771,14 @@ def count_perfect_matchings(
     gpus: Optional[Sequence[int]] = None,
     gpu_kernels: str = "auto",
     general: bool = False,
-    structure: bool = True,
+    dulmage_mendelsohn: bool = True,
     reductions: bool = True,
-    max_time: Optional[float] = None,
+    max_predicted_seconds: Optional[float] = None,
     progress: Progress = False,
     full: bool = False,
     embedding: Optional[Mapping] = None,
+    structure: Any = _arguments.NOT_GIVEN,
+    max_time: Any = _arguments.NOT_GIVEN,
 ) -> Union[int, Result]:
     """The exact number of perfect matchings of ``G``, as a Python ``int``.
 
@@ -754,9 +796,12 @@ def count_perfect_matchings(
     engines get the matrix: "auto", "tables" (one kernel per order) or "generated" (a kernel
     compiled for this matrix; docs/gpu.md).
     general: count through the general-graph path even when G is bipartite (for checking).
-    structure, reductions: the structure front end (switch off only to measure it).
-    max_time: raise ProblemTooLargeError instead of starting a count predicted to take longer
-    than this many seconds (None, 0 or inf: no limit, as the CLI's ``--max-time 0``).
+    dulmage_mendelsohn, reductions: the structure front end's split (Dulmage–Mendelsohn blocks;
+    for a general graph the matching, component and block split) and its reductions (switch off
+    only to measure them).
+    max_predicted_seconds: raise ProblemTooLargeError instead of starting a count predicted to
+    take longer than this many seconds (None, 0 or inf: no limit, as the CLI's
+    ``--max-predicted-seconds 0``).
     progress: True for a progress bar, or a callable(fraction, elapsed_seconds).
     full: return the :class:`Result` (method, timings, structure) instead of the int.
     embedding: G's drawing on a surface, for a networkx ``Graph``: a dict from each node with an
@@ -765,6 +810,8 @@ def count_perfect_matchings(
     (the torus) is then also countable as four Pfaffians in polynomial time (method
     "pfaffian-surface"); a drawing that does not fit G raises InvalidInputError, one of higher
     genus InvalidArgumentError.
+    structure, max_time: the names of dulmage_mendelsohn and max_predicted_seconds before
+    pmcount 0.2, deprecated (DeprecationWarning); they still work.
     An argument out of its range raises InvalidArgumentError (a ValueError) naming the range; one
     of the wrong type, TypeError.
 
@@ -781,8 +828,11 @@ def count_perfect_matchings(
     3
     """
     where = "count_perfect_matchings"
-    options = _count_options(where, method, "exact", backend, threads, gpus, structure,
-                             reductions, general, False, max_time, gpu_kernels)
+    options = _count_options(
+        where, method=method, precision="exact", backend=backend, threads=threads, gpus=gpus,
+        gpu_kernels=gpu_kernels, dulmage_mendelsohn=dulmage_mendelsohn, reductions=reductions,
+        general=general, max_predicted_seconds=max_predicted_seconds, structure=structure,
+        max_time=max_time)
     full = _arguments.flag(full, where, "full")
     progress = _arguments.progress(progress, where)
     return _graph_result(G, where, options, progress, embedding)._public(full)
@@ -796,11 +846,13 @@ def count_cycle_covers(
     threads: int = 0,
     gpus: Optional[Sequence[int]] = None,
     gpu_kernels: str = "auto",
-    structure: bool = True,
+    dulmage_mendelsohn: bool = True,
     reductions: bool = True,
-    max_time: Optional[float] = None,
+    max_predicted_seconds: Optional[float] = None,
     progress: Progress = False,
     full: bool = False,
+    structure: Any = _arguments.NOT_GIVEN,
+    max_time: Any = _arguments.NOT_GIVEN,
 ) -> Union[int, Result]:
     """The exact number of cycle covers of a directed graph, as a Python ``int``.
 
@@ -816,8 +868,10 @@ def count_cycle_covers(
     9
     """
     where = "count_cycle_covers"
-    options = _count_options(where, method, "exact", backend, threads, gpus, structure,
-                             reductions, False, False, max_time, gpu_kernels)
+    options = _count_options(
+        where, method=method, precision="exact", backend=backend, threads=threads, gpus=gpus,
+        gpu_kernels=gpu_kernels, dulmage_mendelsohn=dulmage_mendelsohn, reductions=reductions,
+        max_predicted_seconds=max_predicted_seconds, structure=structure, max_time=max_time)
     full = _arguments.flag(full, where, "full")
     progress = _arguments.progress(progress, where)
     if _is_networkx(D):
@@ -909,11 +963,13 @@ def permanent(
     cols: Optional[Sequence[int]] = None,
     gpus: Optional[Sequence[int]] = None,
     gpu_kernels: str = "auto",
-    structure: bool = True,
+    dulmage_mendelsohn: bool = True,
     reductions: bool = True,
-    max_time: Optional[float] = None,
+    max_predicted_seconds: Optional[float] = None,
     progress: Progress = False,
     full: bool = False,
+    structure: Any = _arguments.NOT_GIVEN,
+    max_time: Any = _arguments.NOT_GIVEN,
 ) -> Union[int, FloatResult, ComplexResult, Result]:
     """perm(A) = Σ over permutations σ of Π_i a_{i,σ(i)}.
 
@@ -943,8 +999,10 @@ def permanent(
     58
     """
     where = "permanent"
-    options = _count_options(where, method, precision, backend, threads, gpus, structure,
-                             reductions, False, False, max_time, gpu_kernels)
+    options = _count_options(
+        where, method=method, precision=precision, backend=backend, threads=threads, gpus=gpus,
+        gpu_kernels=gpu_kernels, dulmage_mendelsohn=dulmage_mendelsohn, reductions=reductions,
+        max_predicted_seconds=max_predicted_seconds, structure=structure, max_time=max_time)
     full = _arguments.flag(full, where, "full")
     progress = _arguments.progress(progress, where)
     kind, m = _matrix(A, where)
@@ -962,11 +1020,13 @@ def hafnian(
     threads: int = 0,
     *,
     gpus: Optional[Sequence[int]] = None,
-    structure: bool = True,
+    dulmage_mendelsohn: bool = True,
     reductions: bool = True,
-    max_time: Optional[float] = None,
+    max_predicted_seconds: Optional[float] = None,
     progress: Progress = False,
     full: bool = False,
+    structure: Any = _arguments.NOT_GIVEN,
+    max_time: Any = _arguments.NOT_GIVEN,
 ) -> Union[int, FloatResult, ComplexResult, Result]:
     """haf(A) = Σ over the perfect matchings M of the complete graph of Π_{uv ∈ M} a_uv, for a
     symmetric matrix (the diagonal is not used): the weighted number of perfect matchings of the
@@ -978,8 +1038,10 @@ def hafnian(
     15
     """
     where = "hafnian"
-    options = _count_options(where, method, precision, backend, threads, gpus, structure,
-                             reductions, False, False, max_time)
+    options = _count_options(
+        where, method=method, precision=precision, backend=backend, threads=threads, gpus=gpus,
+        dulmage_mendelsohn=dulmage_mendelsohn, reductions=reductions,
+        max_predicted_seconds=max_predicted_seconds, structure=structure, max_time=max_time)
     full = _arguments.flag(full, where, "full")
     progress = _arguments.progress(progress, where)
     kind, m = _matrix(A, where)
@@ -988,7 +1050,7 @@ def hafnian(
 
 
 _EXPLAIN_OPTIONS = ("method", "precision", "backend", "threads", "gpus", "gpu_kernels",
-                    "structure", "reductions", "general", "max_time")
+                    "dulmage_mendelsohn", "reductions", "general", "max_predicted_seconds")
 
 
 def explain(G: Any, *, hafnian: bool = False, progress: Progress = False,
@@ -999,11 +1061,12 @@ def explain(G: Any, *, hafnian: bool = False, progress: Progress = False,
 
     G: anything :func:`count_perfect_matchings` takes, or a matrix (its permanent; with
     ``hafnian=True`` its hafnian). Options (method, precision, backend, threads, gpus,
-    gpu_kernels, structure, reductions, general, max_time) as for :func:`permanent`.
+    gpu_kernels, dulmage_mendelsohn, reductions, general, max_predicted_seconds; the deprecated
+    structure and max_time) as for :func:`permanent`.
     """
     where = "explain"
     for name in options:
-        if name not in _EXPLAIN_OPTIONS:
+        if name not in _EXPLAIN_OPTIONS and name not in ("structure", "max_time"):
             raise TypeError(f"explain() got an unexpected keyword argument {name!r} (it takes "
                             f"{', '.join(_EXPLAIN_OPTIONS)})")
     opts = _count_options(where, explain_only=True, **options)
@@ -1075,46 +1138,46 @@ def estimate(
     True
     """
     where = "estimate"
-    opts = {
-        "estimator": _arguments.choice(estimator, where, "estimator"),
-        "backend": _arguments.choice(backend, where, "backend"),
-        "threads": _arguments.threads(threads, where),
-        "gpus": _arguments.devices(gpus, where),
-        "samples": _arguments.count_or_none(samples, where, "samples", " (0 or None: no limit)"),
-        "time": _arguments.limit(time, where, "time", "seconds"),
-        "rel_error": 0.0 if rel_error is None else _arguments.real(
-            rel_error, where, "rel_error", 0, math.inf, open_high=True,
-            meaning=" (the interval's relative half-width; 0 or None: no target)"),
-        "confidence": _arguments.real(confidence, where, "confidence", 0, 1, open_low=True,
-                                      open_high=True),
-        "seed": _arguments.integer(seed, where, "seed", 0, _arguments.UINT64_MAX),
-        "particles": _arguments.integer(particles, where, "particles", 0, 2**30,
-                                        " (0: automatic, 1: independent samples)"),
-        "resample_every": _arguments.integer(resample_every, where, "resample_every", 0,
-                                             _arguments.INT32_MAX, " (0: every 16 steps)"),
-    }
+    opts = _core.EstimateOptions()
+    opts.estimator = _arguments.choice(estimator, where, "estimator")
+    opts.backend = _arguments.choice(backend, where, "backend")
+    opts.threads = _arguments.threads(threads, where)
+    opts.gpus = _arguments.devices(gpus, where)
+    opts.samples = _arguments.count_or_none(samples, where, "samples", " (0 or None: no limit)")
+    opts.time_s = _arguments.limit(time, where, "time", "seconds")
+    opts.rel_error = 0.0 if rel_error is None else _arguments.real(
+        rel_error, where, "rel_error", 0, math.inf, open_high=True,
+        meaning=" (the interval's relative half-width; 0 or None: no target)")
+    opts.confidence = _arguments.real(confidence, where, "confidence", 0, 1, open_low=True,
+                                      open_high=True)
+    opts.seed = _arguments.integer(seed, where, "seed", 0, _arguments.UINT64_MAX)
+    opts.particles = _arguments.integer(particles, where, "particles", 0, 2**30,
+                                        " (0: automatic, 1: independent samples)")
+    opts.resample_every = _arguments.integer(resample_every, where, "resample_every", 0,
+                                             _arguments.INT32_MAX, " (0: every 16 steps)")
     progress = _arguments.progress(progress, where)
     callback, close = _progress_callback(progress)
-    opts["progress"] = callback
     try:
-        raw = _graph_estimate(G, opts) if _is_networkx(G) else _matrix_estimate(G, opts)
+        r = _graph_estimate(G, opts, callback) if _is_networkx(G) else \
+            _matrix_estimate(G, opts, callback)
     finally:
         close()
     return Estimate(
-        value=float(raw["value"]),
-        log10=float(raw["log10_value"]),
-        ci=(_power10(raw["log10_ci_low"]), _power10(raw["log10_ci_high"])),
-        log10_ci=(float(raw["log10_ci_low"]), float(raw["log10_ci_high"])),
-        confidence=float(raw["confidence"]),
-        rel_std_error=float(raw["rel_std_error"]),
-        samples=int(raw["samples"]),
-        seconds=float(raw["seconds"]),
-        note=str(raw["note"]),
-        raw=dict(raw),
+        value=r.value,
+        log10=r.log10_value,
+        ci=(_power10(r.log10_ci_low), _power10(r.log10_ci_high)),
+        log10_ci=(r.log10_ci_low, r.log10_ci_high),
+        confidence=r.confidence,
+        rel_std_error=r.rel_std_error,
+        samples=r.samples,
+        seconds=r.seconds,
+        note=r.note,
+        raw=_fields(r),
     )
 
 
-def _graph_estimate(G: Any, opts: Dict[str, Any]) -> Dict[str, Any]:
+def _graph_estimate(G: Any, opts: _core.EstimateOptions,
+                    callback: Any) -> _core.EstimateResult:
     """estimate() of a networkx graph: its sides found by pmcount, parallel edges summed."""
     if G.is_directed():
         raise TypeError("estimate takes an undirected bipartite graph; for the cycle covers of a "
@@ -1141,11 +1204,14 @@ def _graph_estimate(G: Any, opts: Dict[str, Any]) -> Dict[str, Any]:
     pairs = np.stack([position[lr[:, 0]], position[lr[:, 1]]], axis=1).astype(np.int64)
     if counts is not None and np.any(counts > 1):
         return _core.estimate_sparse_int(
-            *_triplets((len(left), len(right)), pairs[:, 0], pairs[:, 1], counts), opts)
-    return _core.estimate_bipartite(len(left), len(right), np.ascontiguousarray(pairs), opts)
+            *_triplets((len(left), len(right)), pairs[:, 0], pairs[:, 1], counts), opts,
+            callback)
+    return _core.estimate_bipartite(len(left), len(right), np.ascontiguousarray(pairs), opts,
+                                    callback)
 
 
-def _matrix_estimate(G: Any, opts: Dict[str, Any]) -> Dict[str, Any]:
+def _matrix_estimate(G: Any, opts: _core.EstimateOptions,
+                     callback: Any) -> _core.EstimateResult:
     """estimate() of a matrix: the bipartite graph of a 0-1 one, else the permanent, dense or
     sparse as given."""
     kind, m = _matrix(G, "estimate")
@@ -1158,12 +1224,12 @@ def _matrix_estimate(G: Any, opts: Dict[str, Any]) -> Dict[str, Any]:
         m = _as_floats(kind, m, "estimate")
     if _is_binary(kind, m):
         edges = _binary_edges(kind, m, "estimate")
-        return _core.estimate_bipartite(m.shape[0], m.shape[1], edges, opts)
+        return _core.estimate_bipartite(m.shape[0], m.shape[1], edges, opts, callback)
     suffix = _suffix(m.dtype)
     if kind == "sparse":
         return getattr(_core, f"estimate_sparse_{suffix}")(
-            *_triplets(m.shape, m.row, m.col, m.data), opts)
-    return getattr(_core, f"estimate_dense_{suffix}")(m, opts)
+            *_triplets(m.shape, m.row, m.col, m.data), opts, callback)
+    return getattr(_core, f"estimate_dense_{suffix}")(m, opts, callback)
 
 
 def _power10(x: float) -> float:

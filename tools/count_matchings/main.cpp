@@ -537,8 +537,12 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     app.add_flag("--explain", explain,
                  "print the plan (decomposition, reductions, engine and predicted time per block) "
                  "without counting");
-    app.add_flag("--no-dm", no_dm, "skip the Dulmage–Mendelsohn decomposition (to measure it)");
-    app.add_flag("--no-reduce", no_reduce, "skip the Forbert–Marx reductions (to measure them)");
+    app.add_flag("--no-dulmage-mendelsohn", no_dm,
+                 "skip the Dulmage–Mendelsohn decomposition (general graphs: the matching, "
+                 "component and block split; to measure it)");
+    app.add_flag("--no-reductions", no_reduce,
+                 "skip the Forbert–Marx reductions (general graphs: the forced-edge and degree-2 "
+                 "reductions; to measure them)");
     app.add_option("--max-memory", max_memory_text,
                    "refuse, in one line, what is predicted to need more memory than this (the "
                    "planner's structures, an engine's tables, the estimator's populations): "
@@ -553,25 +557,41 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
                                                      "limit)";
             },
             "SIZE"));
-    app.add_option("--max-time", max_time,
-                   "refuse plans predicted to take longer than this many seconds (0: no limit)")
-        ->check(number_at_least(0, false))
-        ->capture_default_str();
+    auto* max_predicted = app.add_option("--max-predicted-seconds", max_time,
+                                         "refuse plans predicted to take longer than this many "
+                                         "seconds (0: no limit)")
+                              ->check(number_at_least(0, false))
+                              ->capture_default_str();
     auto* cp = app.add_option("--checkpoint", checkpoint,
                               "record finished work in this file (atomically, every "
-                              "--checkpoint-every seconds and on SIGINT/SIGTERM)");
+                              "--checkpoint-interval seconds and on SIGINT/SIGTERM)");
     app.add_flag("--resume", resume,
                  "continue from the --checkpoint file (same input, precision and engines; "
                  "--approx: same estimator, seed and populations)")
         ->needs(cp);
-    app.add_option("--checkpoint-every", checkpoint_every, "seconds between checkpoint writes")
-        ->check(number_at_least(0, false))
-        ->capture_default_str();
+    auto* checkpoint_interval =
+        app.add_option("--checkpoint-interval", checkpoint_every,
+                       "seconds between checkpoint writes")
+            ->check(number_at_least(0, false))
+            ->capture_default_str();
     app.add_option("--dot", dot_path,
                    "write the Dulmage–Mendelsohn decomposition as Graphviz DOT to this file");
     app.add_flag("--json", json, "print one JSON object with the value, method and timings");
     app.add_flag("-q,--quiet", quiet, "print only the value (no summary, warnings or progress)");
     app.add_flag("--version", version, "print version, build and GPU information");
+
+    // The names these options had before they took the library's (CountOptions): still accepted.
+    const char* deprecated = "Deprecated names (before pmcount 0.2)";
+    app.add_flag("--no-dm", no_dm, "deprecated: --no-dulmage-mendelsohn")->group(deprecated);
+    app.add_flag("--no-reduce", no_reduce, "deprecated: --no-reductions")->group(deprecated);
+    app.add_option("--max-time", max_time, "deprecated: --max-predicted-seconds")
+        ->check(number_at_least(0, false))
+        ->excludes(max_predicted)
+        ->group(deprecated);
+    app.add_option("--checkpoint-every", checkpoint_every, "deprecated: --checkpoint-interval")
+        ->check(number_at_least(0, false))
+        ->excludes(checkpoint_interval)
+        ->group(deprecated);
 
     // Estimators (pmcount/approx.hpp): an estimate with a confidence interval instead of the
     // exact count. Stops at whichever of --samples, --time, --rel-error comes first.
@@ -580,9 +600,9 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     pmcount::EstimateOptions estimate_options;
     app.add_flag("--approx", approx,
                  "estimate instead of counting exactly (default estimator scaling+); the options "
-                 "of an exact count (--method, --precision, --gpu-kernels, --general, --no-dm, "
-                 "--no-reduce, --max-time) are refused with it, and those marked --approx below "
-                 "without it");
+                 "of an exact count (--method, --precision, --gpu-kernels, --general, "
+                 "--no-dulmage-mendelsohn, --no-reductions, --max-predicted-seconds) are refused "
+                 "with it, and those marked --approx below without it");
     app.add_option("--estimator", estimator,
                    "rasmussen, rasmussen+, scaling, scaling+ (implies --approx)")
         ->capture_default_str();
@@ -643,9 +663,10 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
     // An exact count's options given to an estimate, or an estimator's to an exact count, would be
     // dropped silently (--approx --method ryser estimated with Scaling+): refused in one line, as
     // a pair of counting flags is.
-    static const std::vector<const char*> kExactOnly{"--method",   "--precision", "--gpu-kernels",
-                                                     "--general",  "--no-dm",     "--no-reduce",
-                                                     "--max-time", "--embedding"};
+    static const std::vector<const char*> kExactOnly{
+        "--method",         "--precision",     "--gpu-kernels",           "--general",
+        "--no-dm",          "--no-reduce",     "--max-time",              "--embedding",
+        "--no-reductions", "--no-dulmage-mendelsohn", "--max-predicted-seconds"};
     static const std::vector<const char*> kEstimateOnly{
         "--samples",   "--time",           "--rel-error",
         "--seed",      "--scale-every",    "--scale-iters",
