@@ -17,7 +17,7 @@ work=$(mktemp -d)
 run() {  # label, then count_matchings arguments
     local label=$1
     shift
-    "$build/bin/count_matchings" --no-dm --no-reduce --max-time 0 --json "$@" |
+    "$build/bin/count_matchings" --no-dulmage-mendelsohn --no-reductions --max-predicted-seconds 0 --json "$@" |
         python3 -c "import json, sys; d = json.load(sys.stdin); print(json.dumps({'run': '$label',
             'n': d['n'], 'value': d['value'], 'arithmetic': d['arithmetic'], 'backend': d['backend'],
             'count_s': d['timings']['count_s'], 'rel_error': d.get('rel_error'),

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, List, Optional
+import warnings
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
@@ -24,6 +25,31 @@ INT32_MAX = 2**31 - 1
 MAX_THREADS = _core.max_threads
 # GPU device indices, as the CLI's --gpus takes them.
 MAX_GPU = 1023
+
+
+class _NotGiven:
+    """The default of a deprecated keyword: the caller did not give it."""
+
+    def __repr__(self) -> str:
+        return "<not given>"
+
+
+NOT_GIVEN = _NotGiven()
+
+
+def renamed(where: str, old: str, old_value: Any, new: str, new_value: Any,
+            default: Any) -> Tuple[str, Any]:
+    """(name, value) of an option given under its new name or its deprecated old one: the old
+    keyword still works, with a DeprecationWarning pointing at the caller of the public function,
+    and the checks' messages then name it as the caller wrote it. Both at once is a TypeError
+    (unless the new one has its default, which giving the old one overrides)."""
+    if old_value is NOT_GIVEN:
+        return new, new_value
+    if new_value is not default:
+        raise TypeError(f"{where}: {old} is the deprecated name of {new}; give one of them")
+    # The caller of renamed → _count_options → the public function → its caller.
+    warnings.warn(f"{where}: {old} is deprecated, use {new}", DeprecationWarning, stacklevel=4)
+    return old, old_value
 
 
 def show(value: Any) -> str:

@@ -1,7 +1,8 @@
 // pmcount._core: the C++ library's public API (include/pmcount/*.hpp) for the Python package.
 // Thin on purpose: graphs arrive as vertex counts and edge arrays, matrices as NumPy arrays or
-// coordinate triplets, and results leave as dicts; pmcount/__init__.py turns networkx, SciPy and
-// NumPy objects into these and the dicts into Python values. Every long call releases the GIL and
+// coordinate triplets, options and results are the library's own structs bound as classes
+// (CountOptions, CountResult, ...); pmcount/__init__.py turns networkx, SciPy and NumPy objects
+// into these and the results into Python values. Every long call releases the GIL and
 // checks for Ctrl-C from its progress callback (the engines report progress from the calling
 // thread) and, through a SIGINT handler of its own, asks the engines to stop, so
 // KeyboardInterrupt stops it and the engine unwinds normally.
@@ -17,13 +18,14 @@
 
 #include <atomic>
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <exception>
-#include <initializer_list>
 #include <limits>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -35,6 +37,8 @@
 #include "pmcount/generate.hpp"
 #include "pmcount/graph.hpp"
 #include "pmcount/matrix.hpp"
+#include "pmcount/options.hpp"
+#include "pmcount/result.hpp"
 #include "pmcount/structure.hpp"
 
 namespace nb = nanobind;
@@ -122,69 +126,49 @@ pmcount::SparseMatrix<T> sparse_of(std::int64_t n_rows, std::int64_t n_cols,
     return {r, c, std::move(entries)};
 }
 
-// ---- options ------------------------------------------------------------------------------------
+// ---- options and results -----------------------------------------------------------------------
+// The library's option and result structs bound as classes, field by field: the one list of their
+// fields on the Python side (pmcount/__init__.py reads them by name, python/tests/test_stubs.py
+// checks the list against the headers). Enums are read and written as the CLI's names (the
+// library's to_string and *_from_string, so Python and the CLI accept the same spellings);
+// `progress` is no field here: it is each call's own argument (install_progress below).
 
-/// The engines' progress callback: with the GIL, raise a pending KeyboardInterrupt (or whatever
-/// a signal handler raised) as a C++ exception that unwinds the engine, then report to the user's
-/// callable (fraction, elapsed seconds), whose exceptions unwind the same way. The callable is a
-/// borrowed pointer: the Python caller's frame keeps it alive for the whole call, and copying a
-/// raw pointer needs no GIL.
-template <class Options>
-void install_progress(Options& options, PyObject* callback) {
-    options.progress = [callback](const pmcount::Progress& p) {
-        nb::gil_scoped_acquire gil;
-        if (PyErr_CheckSignals() != 0) {
-            throw nb::python_error();
+/// E from its to_string() name, for the enums without a parser of their own (result fields).
+template <class E, std::size_t N>
+E named(std::string_view name, const E (&values)[N], const char* what) {
+    for (const E e : values) {
+        if (name == pmcount::to_string(e)) {
+            return e;
         }
-        if (callback != Py_None) {
-            const nb::handle user(callback);
-            user(p.fraction, p.elapsed_s);
-        }
-    };
+    }
+    throw pmcount::InvalidArgument("unknown " + std::string(what) + " '" + std::string(name) + "'");
 }
 
-pmcount::CountOptions count_options(const nb::dict& o) {
-    pmcount::CountOptions options;
-    options.method = pmcount::method_from_string(nb::cast<std::string>(o["method"]));
-    options.precision = pmcount::precision_from_string(nb::cast<std::string>(o["precision"]));
-    options.backend = pmcount::backend_from_string(nb::cast<std::string>(o["backend"]));
-    options.threads = nb::cast<int>(o["threads"]);
-    options.gpus = nb::cast<std::vector<int>>(o["gpus"]);
-    options.gpu_kernels = pmcount::gpu_kernels_from_string(nb::cast<std::string>(o["gpu_kernels"]));
-    options.dulmage_mendelsohn = nb::cast<bool>(o["structure"]);
-    options.reductions = nb::cast<bool>(o["reductions"]);
-    options.general = nb::cast<bool>(o["general"]);
-    options.explain_only = nb::cast<bool>(o["explain_only"]);
-    const double max_time = nb::cast<double>(o["max_time"]);
-    options.max_predicted_seconds =
-        max_time > 0 ? max_time : std::numeric_limits<double>::infinity();
-    options.progress_interval_s = 0.1;
-    install_progress(options, o["progress"].ptr());
-    return options;
+pmcount::ValueKind value_kind_from_string(std::string_view name) {
+    constexpr pmcount::ValueKind kKinds[] = {pmcount::ValueKind::binary,
+                                             pmcount::ValueKind::integer, pmcount::ValueKind::real,
+                                             pmcount::ValueKind::complex};
+    return named(name, kKinds, "value kind");
 }
 
-pmcount::EstimateOptions estimate_options(const nb::dict& o) {
-    pmcount::EstimateOptions options;
-    options.estimator = pmcount::estimator_from_string(nb::cast<std::string>(o["estimator"]));
-    options.backend = pmcount::backend_from_string(nb::cast<std::string>(o["backend"]));
-    options.threads = nb::cast<int>(o["threads"]);
-    options.gpus = nb::cast<std::vector<int>>(o["gpus"]);
-    options.samples = nb::cast<std::uint64_t>(o["samples"]);
-    options.time_s = nb::cast<double>(o["time"]);
-    options.rel_error = nb::cast<double>(o["rel_error"]);
-    options.confidence = nb::cast<double>(o["confidence"]);
-    options.seed = nb::cast<std::uint64_t>(o["seed"]);
-    options.particles = nb::cast<std::uint64_t>(o["particles"]);
-    options.resample_every = nb::cast<int>(o["resample_every"]);
-    install_progress(options, o["progress"].ptr());
-    return options;
+pmcount::StopReason stop_reason_from_string(std::string_view name) {
+    constexpr pmcount::StopReason kReasons[] = {
+        pmcount::StopReason::samples, pmcount::StopReason::time, pmcount::StopReason::rel_error,
+        pmcount::StopReason::exact};
+    return named(name, kReasons, "stop reason");
 }
 
-// ---- results ------------------------------------------------------------------------------------
+/// An enum field as a str property: its to_string() name, set through `parse`.
+template <class Class, class S, class E>
+void def_name(Class& c, const char* name, E S::*field, E (*parse)(std::string_view)) {
+    c.def_prop_rw(
+        name, [field](const S& s) { return std::string(pmcount::to_string(s.*field)); },
+        [field, parse](S& s, const std::string& text) { s.*field = parse(text); });
+}
 
-/// |x| of a BigInt as little-endian bytes (Python: int.from_bytes(..., "little")), so that no
-/// decimal conversion (and no digit limit of int(str)) stands between the count and the user.
-nb::bytes magnitude_bytes(const pmcount::BigInt& x) {
+/// |x| of a BigInt as little-endian bytes, read by int.from_bytes, so that no decimal conversion
+/// (and no digit limit of int(str)) stands between the count and the user.
+nb::int_ python_int(const pmcount::BigInt& x) {
     const std::vector<std::uint64_t>& limbs = x.magnitude();
     std::string bytes(limbs.size() * 8, '\0');
     for (std::size_t k = 0; k < limbs.size(); ++k) {
@@ -192,110 +176,223 @@ nb::bytes magnitude_bytes(const pmcount::BigInt& x) {
             bytes[8 * k + b] = static_cast<char>((limbs[k] >> (8 * b)) & 0xff);
         }
     }
-    return nb::bytes(bytes.data(), bytes.size());
-}
-
-/// A dict from (key, value) pairs.
-nb::dict items(std::initializer_list<std::pair<const char*, nb::object>> entries) {
-    nb::dict d;
-    for (const auto& [key, value] : entries) {
-        d[key] = value;
+    nb::object magnitude = nb::module_::import_("builtins")
+                               .attr("int")
+                               .attr("from_bytes")(nb::bytes(bytes.data(), bytes.size()), "little");
+    if (x.is_negative()) {
+        magnitude = nb::steal(PyNumber_Negative(magnitude.ptr()));
     }
-    return d;
+    return nb::borrow<nb::int_>(magnitude);
 }
 
-nb::dict structure_dict(const pmcount::StructureReport& s) {
-    nb::list leaves;
-    for (const pmcount::BlockReport& b : s.leaves) {
-        leaves.append(items({{"order", nb::cast(b.order)},
-                             {"nnz", nb::cast(b.nnz)},
-                             {"engine", nb::cast(b.engine)},
-                             {"origin", nb::cast(b.origin)},
-                             {"predicted_seconds", nb::cast(b.predicted_s)},
-                             {"seconds", nb::cast(b.seconds)}}));
+/// A Python int as a BigInt, through the same little-endian bytes.
+pmcount::BigInt big_int(const nb::int_& value) {
+    const bool negative = PyObject_RichCompareBool(value.ptr(), nb::int_(0).ptr(), Py_LT) == 1;
+    const nb::object magnitude = nb::steal(PyNumber_Absolute(value.ptr()));
+    const auto bits = nb::cast<std::size_t>(magnitude.attr("bit_length")());
+    std::vector<std::uint64_t> limbs((bits + 63) / 64);
+    const auto bytes = nb::cast<nb::bytes>(magnitude.attr("to_bytes")(limbs.size() * 8, "little"));
+    const auto* data = static_cast<const unsigned char*>(bytes.data());
+    for (std::size_t k = 0; k < limbs.size(); ++k) {
+        for (int b = 0; b < 8; ++b) {
+            limbs[k] |= static_cast<std::uint64_t>(data[8 * k + b]) << (8 * b);
+        }
     }
-    return items({{"dulmage_mendelsohn", nb::cast(s.dulmage_mendelsohn)},
-                  {"reductions", nb::cast(s.reductions)},
-                  {"matching_size", nb::cast(s.matching_size)},
-                  {"hall_rows", nb::cast(s.hall_rows)},
-                  {"hall_cols", nb::cast(s.hall_cols)},
-                  {"general", nb::cast(s.general)},
-                  {"tutte_set", nb::cast(s.tutte_set)},
-                  {"tutte_odd_components", nb::cast(s.tutte_odd_components)},
-                  {"block_orders", nb::cast(s.block_orders)},
-                  {"dropped_entries", nb::cast(s.dropped_entries)},
-                  {"eliminated", nb::cast(s.eliminated)},
-                  {"merged", nb::cast(s.merged)},
-                  {"split", nb::cast(s.split)},
-                  {"leaves", nb::cast(leaves)},
-                  {"predicted_seconds", nb::cast(s.predicted_s)},
-                  {"plan", nb::cast(s.plan_text)}});
+    return pmcount::BigInt::from_limbs(negative, std::move(limbs));
 }
 
-nb::dict result_dict(const pmcount::CountResult& r) {
-    nb::dict d;
-    d["kind"] = pmcount::to_string(r.kind);
-    d["is_exact"] = r.is_exact;
-    d["exact_negative"] = r.exact.is_negative();
-    d["exact_magnitude"] = magnitude_bytes(r.exact);
-    d["value"] = r.value;
-    d["complex_value"] = r.complex_value;
-    d["mantissa"] = r.mantissa;
-    d["exponent2"] = r.exponent2;
-    d["log10_abs"] = r.log10_abs;
-    d["sign"] = r.sign;
-    d["rel_error"] = r.rel_error;
-    d["abs_error"] = r.abs_error;
-    d["error_kind"] = r.error_kind;
-    d["escalated_from"] = r.escalated_from;
-    d["method"] = r.method;
-    d["backend"] = r.backend;
-    d["device"] = r.device;
-    d["arithmetic"] = r.arithmetic;
-    d["note"] = r.note;
-    d["explained_only"] = r.explained_only;
-    d["timings"] = items({{"preprocess_s", nb::cast(r.timings.preprocess_s)},
-                          {"count_s", nb::cast(r.timings.count_s)},
-                          {"device_s", nb::cast(r.timings.device_s)},
-                          {"total_s", nb::cast(r.timings.total_s)}});
-    d["stats"] = items({{"n", nb::cast(r.stats.n)},
-                        {"nnz", nb::cast(r.stats.nnz)},
-                        {"threads", nb::cast(r.stats.threads)},
-                        {"primes", nb::cast(r.stats.primes)},
-                        {"gray_steps", nb::cast(r.stats.gray_steps)},
-                        {"multiply_adds", nb::cast(r.stats.multiply_adds)}});
-    d["structure"] = structure_dict(r.structure);
-    return d;
+void bind_options(nb::module_& m) {
+    using pmcount::CountOptions;
+    using pmcount::EstimateOptions;
+    using pmcount::RunOptions;
+    nb::class_<RunOptions> r(m, "RunOptions",
+                             "pmcount::RunOptions (include/pmcount/options.hpp), what counts and "
+                             "estimates are both told; the progress callback is each call's own "
+                             "argument");
+    r.def(nb::init<>());
+    def_name(r, "backend", &RunOptions::backend, &pmcount::backend_from_string);
+    r.def_rw("gpus", &RunOptions::gpus)
+        .def_rw("threads", &RunOptions::threads)
+        .def_rw("max_memory", &RunOptions::max_memory)
+        .def_rw("checkpoint", &RunOptions::checkpoint)
+        .def_rw("resume", &RunOptions::resume)
+        .def_rw("checkpoint_interval_s", &RunOptions::checkpoint_interval_s)
+        .def_rw("distributed", &RunOptions::distributed);
+
+    nb::class_<CountOptions, RunOptions> c(m, "CountOptions",
+                                           "pmcount::CountOptions (include/pmcount/options.hpp)");
+    c.def(nb::init<>()).def(nb::init<const CountOptions&>(), "other"_a);
+    def_name(c, "method", &CountOptions::method, &pmcount::method_from_string);
+    def_name(c, "precision", &CountOptions::precision, &pmcount::precision_from_string);
+    def_name(c, "gpu_kernels", &CountOptions::gpu_kernels, &pmcount::gpu_kernels_from_string);
+    c.def_rw("dulmage_mendelsohn", &CountOptions::dulmage_mendelsohn)
+        .def_rw("reductions", &CountOptions::reductions)
+        .def_rw("general", &CountOptions::general)
+        .def_rw("explain_only", &CountOptions::explain_only)
+        .def_rw("max_predicted_seconds", &CountOptions::max_predicted_seconds)
+        .def_rw("progress_interval_s", &CountOptions::progress_interval_s);
+
+    nb::class_<EstimateOptions, RunOptions> e(
+        m, "EstimateOptions", "pmcount::EstimateOptions (include/pmcount/options.hpp)");
+    e.def(nb::init<>()).def(nb::init<const EstimateOptions&>(), "other"_a);
+    def_name(e, "estimator", &EstimateOptions::estimator, &pmcount::estimator_from_string);
+    def_name(e, "layout", &EstimateOptions::layout, &pmcount::estimator_layout_from_string);
+    e.def_rw("samples", &EstimateOptions::samples)
+        .def_rw("time_s", &EstimateOptions::time_s)
+        .def_rw("rel_error", &EstimateOptions::rel_error)
+        .def_rw("confidence", &EstimateOptions::confidence)
+        .def_rw("seed", &EstimateOptions::seed)
+        .def_rw("scale_every", &EstimateOptions::scale_every)
+        .def_rw("scale_iters", &EstimateOptions::scale_iters)
+        .def_rw("particles", &EstimateOptions::particles)
+        .def_rw("resample_every", &EstimateOptions::resample_every)
+        .def_rw("potential_exponent", &EstimateOptions::potential_exponent);
 }
 
-nb::dict estimate_dict(const pmcount::EstimateResult& r) {
-    nb::dict d;
-    d["estimator"] = r.estimator;
-    d["layout"] = r.layout;
-    d["backend"] = r.backend;
-    d["device"] = r.device;
-    d["log10_value"] = r.log10_value;
-    d["value"] = r.value;
-    d["rel_std_error"] = r.rel_std_error;
-    d["log10_ci_low"] = r.log10_ci_low;
-    d["log10_ci_high"] = r.log10_ci_high;
-    d["confidence"] = r.confidence;
-    d["samples"] = r.samples;
-    d["particles"] = r.particles;
-    d["particles_reason"] = r.particles_reason;
-    d["populations"] = r.populations;
-    d["zero_fraction"] = r.zero_fraction;
-    d["effective_samples"] = r.effective_samples;
-    d["max_share"] = r.max_share;
-    d["stopped"] = pmcount::to_string(r.stopped);
-    d["n"] = r.n;
-    d["nnz"] = r.nnz;
-    d["threads"] = r.threads;
-    d["seed"] = r.seed;
-    d["seconds"] = r.seconds;
-    d["sample_seconds"] = r.sample_seconds;
-    d["note"] = r.note;
-    return d;
+void bind_count_result(nb::module_& m) {
+    using pmcount::BlockReport;
+    using pmcount::CountResult;
+    using pmcount::CountStats;
+    using pmcount::StructureReport;
+    using pmcount::Timings;
+    nb::class_<Timings>(m, "Timings", "pmcount::Timings (include/pmcount/result.hpp)")
+        .def(nb::init<>())
+        .def_rw("preprocess_s", &Timings::preprocess_s)
+        .def_rw("count_s", &Timings::count_s)
+        .def_rw("device_s", &Timings::device_s)
+        .def_rw("codegen_s", &Timings::codegen_s)
+        .def_rw("compile_s", &Timings::compile_s)
+        .def_rw("kernel_cache", &Timings::kernel_cache)
+        .def_rw("total_s", &Timings::total_s);
+    nb::class_<CountStats>(m, "CountStats", "pmcount::CountStats (include/pmcount/result.hpp)")
+        .def(nb::init<>())
+        .def_rw("n", &CountStats::n)
+        .def_rw("nnz", &CountStats::nnz)
+        .def_rw("threads", &CountStats::threads)
+        .def_rw("ranks", &CountStats::ranks)
+        .def_rw("resumed_chunks", &CountStats::resumed_chunks)
+        .def_rw("primes", &CountStats::primes)
+        .def_rw("gray_steps", &CountStats::gray_steps)
+        .def_rw("multiply_adds", &CountStats::multiply_adds);
+    nb::class_<BlockReport>(m, "BlockReport", "pmcount::BlockReport (include/pmcount/result.hpp)")
+        .def(nb::init<>())
+        .def_rw("order", &BlockReport::order)
+        .def_rw("nnz", &BlockReport::nnz)
+        .def_rw("engine", &BlockReport::engine)
+        .def_rw("origin", &BlockReport::origin)
+        .def_rw("predicted_s", &BlockReport::predicted_s)
+        .def_rw("seconds", &BlockReport::seconds);
+    nb::class_<StructureReport>(m, "StructureReport",
+                                "pmcount::StructureReport (include/pmcount/result.hpp)")
+        .def(nb::init<>())
+        .def_rw("dulmage_mendelsohn", &StructureReport::dulmage_mendelsohn)
+        .def_rw("reductions", &StructureReport::reductions)
+        .def_rw("matching_size", &StructureReport::matching_size)
+        .def_rw("hall_rows", &StructureReport::hall_rows)
+        .def_rw("hall_cols", &StructureReport::hall_cols)
+        .def_rw("general", &StructureReport::general)
+        .def_rw("tutte_set", &StructureReport::tutte_set)
+        .def_rw("tutte_odd_components", &StructureReport::tutte_odd_components)
+        .def_rw("block_orders", &StructureReport::block_orders)
+        .def_rw("dropped_entries", &StructureReport::dropped_entries)
+        .def_rw("eliminated", &StructureReport::eliminated)
+        .def_rw("merged", &StructureReport::merged)
+        .def_rw("split", &StructureReport::split)
+        .def_rw("leaves", &StructureReport::leaves)
+        .def_rw("predicted_s", &StructureReport::predicted_s)
+        .def_rw("machine_speed_measured", &StructureReport::machine_speed_measured)
+        .def_rw("plan_text", &StructureReport::plan_text);
+    nb::class_<CountResult> c(m, "CountResult",
+                              "pmcount::CountResult (include/pmcount/result.hpp); `exact` is a "
+                              "Python int");
+    c.def(nb::init<>());
+    def_name(c, "kind", &CountResult::kind, &value_kind_from_string);
+    c.def_rw("is_exact", &CountResult::is_exact)
+        .def_prop_rw(
+            "exact", [](const CountResult& r) { return python_int(r.exact); },
+            [](CountResult& r, const nb::int_& value) { r.exact = big_int(value); })
+        .def_rw("value", &CountResult::value)
+        .def_rw("complex_value", &CountResult::complex_value)
+        .def_rw("mantissa", &CountResult::mantissa)
+        .def_rw("exponent2", &CountResult::exponent2)
+        .def_rw("log10_abs", &CountResult::log10_abs)
+        .def_rw("sign", &CountResult::sign)
+        .def_rw("rel_error", &CountResult::rel_error)
+        .def_rw("abs_error", &CountResult::abs_error)
+        .def_rw("error_kind", &CountResult::error_kind)
+        .def_rw("escalated_from", &CountResult::escalated_from)
+        .def_rw("method", &CountResult::method)
+        .def_rw("backend", &CountResult::backend)
+        .def_rw("device", &CountResult::device)
+        .def_rw("arithmetic", &CountResult::arithmetic)
+        .def_rw("note", &CountResult::note)
+        .def_rw("timings", &CountResult::timings)
+        .def_rw("stats", &CountResult::stats)
+        .def_rw("structure", &CountResult::structure)
+        .def_rw("explained_only", &CountResult::explained_only)
+        .def("value_string", &CountResult::value_string);
+}
+
+void bind_estimate_result(nb::module_& m) {
+    using pmcount::EstimateResult;
+    nb::class_<EstimateResult> c(m, "EstimateResult",
+                                 "pmcount::EstimateResult (include/pmcount/result.hpp)");
+    c.def(nb::init<>())
+        .def_rw("estimator", &EstimateResult::estimator)
+        .def_rw("layout", &EstimateResult::layout)
+        .def_rw("backend", &EstimateResult::backend)
+        .def_rw("device", &EstimateResult::device)
+        .def_rw("log10_value", &EstimateResult::log10_value)
+        .def_rw("value", &EstimateResult::value)
+        .def_rw("rel_std_error", &EstimateResult::rel_std_error)
+        .def_rw("log10_ci_low", &EstimateResult::log10_ci_low)
+        .def_rw("log10_ci_high", &EstimateResult::log10_ci_high)
+        .def_rw("confidence", &EstimateResult::confidence)
+        .def_rw("samples", &EstimateResult::samples)
+        .def_rw("particles", &EstimateResult::particles)
+        .def_rw("particles_reason", &EstimateResult::particles_reason)
+        .def_rw("populations", &EstimateResult::populations)
+        .def_rw("resumed_samples", &EstimateResult::resumed_samples)
+        .def_rw("zero_fraction", &EstimateResult::zero_fraction)
+        .def_rw("effective_samples", &EstimateResult::effective_samples)
+        .def_rw("max_share", &EstimateResult::max_share)
+        .def_rw("log_sd", &EstimateResult::log_sd);
+    def_name(c, "stopped", &EstimateResult::stopped, &stop_reason_from_string);
+    c.def_rw("n", &EstimateResult::n)
+        .def_rw("nnz", &EstimateResult::nnz)
+        .def_rw("threads", &EstimateResult::threads)
+        .def_rw("ranks", &EstimateResult::ranks)
+        .def_rw("seed", &EstimateResult::seed)
+        .def_rw("seconds", &EstimateResult::seconds)
+        .def_rw("sample_seconds", &EstimateResult::sample_seconds)
+        .def_rw("note", &EstimateResult::note);
+}
+
+// ---- calls --------------------------------------------------------------------------------------
+
+/// The progress argument of every call: None or a callable(fraction, elapsed_seconds).
+using ProgressArg = std::optional<nb::callable>;
+
+/// The engines' progress callback: with the GIL, raise a pending KeyboardInterrupt (or whatever
+/// a signal handler raised) as a C++ exception that unwinds the engine, then report to the user's
+/// callable (fraction, elapsed seconds), whose exceptions unwind the same way. The callable is a
+/// borrowed pointer: the call's own argument keeps it alive for the whole call, and copying a raw
+/// pointer needs no GIL (the options are copied on threads that do not hold it).
+template <class Options>
+Options with_progress(const Options& given, const ProgressArg& progress) {
+    Options options = given;
+    PyObject* callback = progress ? progress->ptr() : nullptr;
+    options.progress = [callback](const pmcount::Progress& p) {
+        nb::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) {
+            throw nb::python_error();
+        }
+        if (callback != nullptr) {
+            const nb::handle user(callback);
+            user(p.fraction, p.elapsed_s);
+        }
+    };
+    return options;
 }
 
 /// While a call runs without the GIL, SIGINT also asks the engines to stop
@@ -347,26 +444,16 @@ private:
     static inline std::atomic<bool> seen_{false};
 };
 
-/// Runs `count` without the GIL.
+/// Runs `call` without the GIL; SIGINT stops it (SigintGuard).
 template <class F>
-nb::dict counted(F&& count) {
-    pmcount::CountResult r;
+auto released(F&& call) {
+    decltype(call()) r;
     {
         const SigintGuard sigint;
         nb::gil_scoped_release release;
-        r = count();
+        r = call();
     }
-    return result_dict(r);
-}
-template <class F>
-nb::dict estimated(F&& estimate) {
-    pmcount::EstimateResult r;
-    {
-        const SigintGuard sigint;
-        nb::gil_scoped_release release;
-        r = estimate();
-    }
-    return estimate_dict(r);
+    return r;
 }
 
 // ---- exceptions ---------------------------------------------------------------------------------
@@ -410,11 +497,20 @@ void translate(const std::exception_ptr& p, void*) {
     }
 }
 
+/// The options type a binding takes, as an argument.
+template <class O>
+struct OptionsOf {
+    using type = O;
+};
+
 }  // namespace
 
 NB_MODULE(_core, m) {
     m.doc() = "pmcount's C++ library (internal: use the pmcount package)";
     nb::register_exception_translator(translate);
+    bind_options(m);
+    bind_count_result(m);
+    bind_estimate_result(m);
 
     m.def("version", [] { return std::string(pmcount::build_info().version); });
     m.attr("max_threads") = pmcount::kMaxThreads;
@@ -441,74 +537,83 @@ NB_MODULE(_core, m) {
 
     m.def(
         "count_bipartite",
-        [](std::int64_t n_left, std::int64_t n_right, const Pairs& edges, const nb::dict& o) {
+        [](std::int64_t n_left, std::int64_t n_right, const Pairs& edges,
+           const pmcount::CountOptions& o, const ProgressArg& progress) {
             const pmcount::BipartiteGraph g(checked_order(n_left, "left side"),
                                             checked_order(n_right, "right side"),
                                             pairs_of(edges, n_left, n_right));
-            const pmcount::CountOptions options = count_options(o);
-            return counted([&] { return pmcount::count_perfect_matchings(g, options); });
+            const pmcount::CountOptions options = with_progress(o, progress);
+            return released([&] { return pmcount::count_perfect_matchings(g, options); });
         },
-        "n_left"_a, "n_right"_a, "edges"_a, "options"_a);
+        "n_left"_a, "n_right"_a, "edges"_a, "options"_a, "progress"_a = nb::none());
     m.def(
         "count_general",
-        [](std::int64_t n, const Pairs& edges, const nb::dict& o) {
+        [](std::int64_t n, const Pairs& edges, const pmcount::CountOptions& o,
+           const ProgressArg& progress) {
             const pmcount::UndirectedGraph g(checked_order(n, "vertex count"),
                                              pairs_of(edges, n, n));
-            const pmcount::CountOptions options = count_options(o);
-            return counted([&] { return pmcount::count_perfect_matchings(g, options); });
+            const pmcount::CountOptions options = with_progress(o, progress);
+            return released([&] { return pmcount::count_perfect_matchings(g, options); });
         },
-        "n"_a, "edges"_a, "options"_a);
+        "n"_a, "edges"_a, "options"_a, "progress"_a = nb::none());
     m.def(
         "count_embedded",
         [](std::int64_t n, const Pairs& edges, const std::vector<std::vector<vertex_t>>& rotation,
-           const nb::dict& o) {
+           const pmcount::CountOptions& o, const ProgressArg& progress) {
             const pmcount::UndirectedGraph g(checked_order(n, "vertex count"),
                                              pairs_of(edges, n, n));
             const pmcount::Embedding embedding{rotation};
-            const pmcount::CountOptions options = count_options(o);
-            return counted([&] { return pmcount::count_perfect_matchings(g, embedding, options); });
+            const pmcount::CountOptions options = with_progress(o, progress);
+            return released(
+                [&] { return pmcount::count_perfect_matchings(g, embedding, options); });
         },
-        "n"_a, "edges"_a, "rotation"_a, "options"_a);
+        "n"_a, "edges"_a, "rotation"_a, "options"_a, "progress"_a = nb::none());
     m.def(
         "count_cycle_covers",
-        [](std::int64_t n, const Pairs& arcs, const nb::dict& o) {
+        [](std::int64_t n, const Pairs& arcs, const pmcount::CountOptions& o,
+           const ProgressArg& progress) {
             const pmcount::Digraph g(checked_order(n, "vertex count"), pairs_of(arcs, n, n));
-            const pmcount::CountOptions options = count_options(o);
-            return counted([&] { return pmcount::count_cycle_covers(g, options); });
+            const pmcount::CountOptions options = with_progress(o, progress);
+            return released([&] { return pmcount::count_cycle_covers(g, options); });
         },
-        "n"_a, "arcs"_a, "options"_a);
+        "n"_a, "arcs"_a, "options"_a, "progress"_a = nb::none());
 
     // permanent / hafnian / estimate of dense (NumPy) and sparse (triplet) matrices, per entry
-    // type: NAME_dense_SUFFIX(a, options) and NAME_sparse_SUFFIX(n_rows, n_cols, rows, cols,
-    // values, options) both run `run(matrix, options)`.
+    // type: NAME_dense_SUFFIX(a, options, progress) and NAME_sparse_SUFFIX(n_rows, n_cols, rows,
+    // cols, values, options, progress) both run `run(matrix, options with the progress)`.
     auto matrices = [&m](auto tag, const char* suffix) {
         using T = decltype(tag);
-        auto dense_and_sparse = [&m, suffix](const char* name, auto run) {
+        auto dense_and_sparse = [&m, suffix](const char* name, auto options_of, auto run) {
+            using Options = typename decltype(options_of)::type;
             m.def((std::string(name) + "_dense_" + suffix).c_str(),
-                  [run](const Matrix2D<T>& a, const nb::dict& o) { return run(dense_of(a), o); },
-                  "a"_a, "options"_a);
+                  [run](const Matrix2D<T>& a, const Options& o, const ProgressArg& progress) {
+                      return run(dense_of(a), with_progress(o, progress));
+                  },
+                  "a"_a, "options"_a, "progress"_a = nb::none());
             m.def((std::string(name) + "_sparse_" + suffix).c_str(),
                   [run](std::int64_t n_rows, std::int64_t n_cols, const Vector<std::int64_t>& rows,
-                        const Vector<std::int64_t>& cols, const Vector<T>& values,
-                        const nb::dict& o) {
-                      return run(sparse_of<T>(n_rows, n_cols, rows, cols, values), o);
+                        const Vector<std::int64_t>& cols, const Vector<T>& values, const Options& o,
+                        const ProgressArg& progress) {
+                      return run(sparse_of<T>(n_rows, n_cols, rows, cols, values),
+                                 with_progress(o, progress));
                   },
-                  "n_rows"_a, "n_cols"_a, "rows"_a, "cols"_a, "values"_a, "options"_a);
+                  "n_rows"_a, "n_cols"_a, "rows"_a, "cols"_a, "values"_a, "options"_a,
+                  "progress"_a = nb::none());
         };
-        dense_and_sparse("permanent", [](const auto& matrix, const nb::dict& o) {
-            const pmcount::CountOptions options = count_options(o);
-            return counted([&] { return pmcount::permanent(matrix, options); });
+        constexpr OptionsOf<pmcount::CountOptions> count;
+        dense_and_sparse("permanent", count, [](const auto& matrix, const auto& options) {
+            return released([&] { return pmcount::permanent(matrix, options); });
         });
-        dense_and_sparse("hafnian", [](const auto& matrix, const nb::dict& o) {
-            const pmcount::CountOptions options = count_options(o);
-            return counted([&] { return pmcount::hafnian(matrix, options); });
+        dense_and_sparse("hafnian", count, [](const auto& matrix, const auto& options) {
+            return released([&] { return pmcount::hafnian(matrix, options); });
         });
         // The estimators take nonnegative real matrices (an integer one is read as real).
         if constexpr (!std::is_same_v<T, std::complex<double>>) {
-            dense_and_sparse("estimate", [](const auto& matrix, const nb::dict& o) {
-                const pmcount::EstimateOptions options = estimate_options(o);
-                return estimated([&] { return pmcount::estimate_permanent(matrix, options); });
-            });
+            dense_and_sparse(
+                "estimate", OptionsOf<pmcount::EstimateOptions>{},
+                [](const auto& matrix, const auto& options) {
+                    return released([&] { return pmcount::estimate_permanent(matrix, options); });
+                });
         }
     };
     matrices(std::int64_t{}, "int");
@@ -517,14 +622,15 @@ NB_MODULE(_core, m) {
 
     m.def(
         "estimate_bipartite",
-        [](std::int64_t n_left, std::int64_t n_right, const Pairs& edges, const nb::dict& o) {
+        [](std::int64_t n_left, std::int64_t n_right, const Pairs& edges,
+           const pmcount::EstimateOptions& o, const ProgressArg& progress) {
             const pmcount::BipartiteGraph g(checked_order(n_left, "left side"),
                                             checked_order(n_right, "right side"),
                                             pairs_of(edges, n_left, n_right));
-            const pmcount::EstimateOptions options = estimate_options(o);
-            return estimated([&] { return pmcount::estimate_perfect_matchings(g, options); });
+            const pmcount::EstimateOptions options = with_progress(o, progress);
+            return released([&] { return pmcount::estimate_perfect_matchings(g, options); });
         },
-        "n_left"_a, "n_right"_a, "edges"_a, "options"_a);
+        "n_left"_a, "n_right"_a, "edges"_a, "options"_a, "progress"_a = nb::none());
 
     m.def(
         "bipartition",

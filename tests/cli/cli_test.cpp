@@ -741,6 +741,61 @@ TEST_F(CountMatchingsCli, TimeLimitRefusesAHopelessPlan) {
     EXPECT_EQ(count_lines(r.err), 1u) << r.err;
 }
 
+TEST_F(CountMatchingsCli, OptionsTakeTheLibrarysNamesAndTheOldOnesStillWork) {
+    // --no-dulmage-mendelsohn, --no-reductions, --max-predicted-seconds and
+    // --checkpoint-interval are CountOptions' names; --no-dm, --no-reduce, --max-time and
+    // --checkpoint-every, their names before, still do the same.
+    const std::string blocks = write("b.mtx", two_block_matrix_market());
+    for (const char* flags : {"--no-dulmage-mendelsohn --no-reductions", "--no-dm --no-reduce"}) {
+        const Outcome off = run(std::string("--json ") + flags + " b.mtx");
+        EXPECT_EQ(off.status, kOk) << flags << ": " << off.err;
+        const auto j = nlohmann::json::parse(off.out);
+        EXPECT_EQ(j["value"], "36") << flags;
+        EXPECT_EQ(j["structure"]["dulmage_mendelsohn"], false) << flags;
+        EXPECT_EQ(j["structure"]["reductions_enabled"], false) << flags;
+        EXPECT_EQ(j["structure"]["leaves"].size(), 1u) << flags;
+    }
+    const std::string ones = write("j.mtx", all_ones_matrix_market(50));
+    for (const char* limit : {"--max-predicted-seconds 60", "--max-time 60"}) {
+        const Outcome r = run(std::string("--no-dulmage-mendelsohn ") + limit + " j.mtx");
+        EXPECT_EQ(r.status, kRuntimeError) << limit;
+        EXPECT_NE(r.err.find("predicted to take"), std::string::npos) << limit << ": " << r.err;
+    }
+    EXPECT_EQ(run("--max-predicted-seconds -1 b.mtx").err,
+              "count_matchings: --max-predicted-seconds: '-1' is below 0 (see --help)\n");
+    EXPECT_EQ(run("--checkpoint-interval x b.mtx").err,
+              "count_matchings: --checkpoint-interval: 'x' is not a number (see --help)\n");
+    for (const char* both : {"--max-time 5 --max-predicted-seconds 5",
+                             "--checkpoint c --checkpoint-every 1 --checkpoint-interval 1"}) {
+        const Outcome r = run(std::string(both) + " b.mtx");
+        EXPECT_EQ(r.status, kUsage) << both;
+        EXPECT_NE(r.err.find("excludes"), std::string::npos) << both << ": " << r.err;
+    }
+    for (const char* interval : {"--checkpoint-interval 0.5", "--checkpoint-every 0.5"}) {
+        const Outcome r = run(std::string("-q --checkpoint c.ckpt ") + interval + " b.mtx");
+        EXPECT_EQ(r.status, kOk) << interval << ": " << r.err;
+        EXPECT_EQ(r.out, "36\n") << interval;
+    }
+    for (const char* exact_only :
+         {"--no-dulmage-mendelsohn", "--no-reductions", "--max-predicted-seconds"}) {
+        EXPECT_EQ(run(std::string("--approx ") + exact_only + (exact_only[2] == 'm' ? " 5" : "") +
+                      " b.mtx")
+                      .err,
+                  "count_matchings: " + std::string(exact_only) +
+                      " applies to exact counts, not to --approx (see --help)\n");
+    }
+    // --help lists the old names apart, each with its new one.
+    const std::string help = run("--help").out;
+    const std::size_t deprecated = help.find("Deprecated names");
+    ASSERT_NE(deprecated, std::string::npos) << help;
+    for (const char* old_and_new :
+         {"--no-dm", "deprecated: --no-dulmage-mendelsohn", "--no-reduce",
+          "deprecated: --no-reductions", "--max-time", "deprecated: --max-predicted-seconds",
+          "--checkpoint-every", "deprecated: --checkpoint-interval"}) {
+        EXPECT_NE(help.find(old_and_new, deprecated), std::string::npos) << old_and_new;
+    }
+}
+
 TEST_F(CountMatchingsCli, ApproxJsonCarriesTheEstimateAndItsInterval) {
     // A budget of 4000 on n = 64 has room for 16 populations of 128 (of 250 at most): 32
     // populations, the last one whole (4096 samples).
