@@ -15,8 +15,8 @@
 # headers of include/pmcount/ that it implements. The vocabulary headers below (the graph,
 # matrix, option and result types, errors) are seen by every module.
 get_filename_component(PMCOUNT_LAYERS_ROOT ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
-set(PMCOUNT_VOCABULARY_HEADERS array_view.hpp big_int.hpp build_info.hpp error.hpp graph.hpp
-    matrix.hpp options.hpp result.hpp types.hpp)
+set(PMCOUNT_VOCABULARY_HEADERS array_view.hpp big_int.hpp build_info.hpp decomposition.hpp error.hpp
+    graph.hpp matrix.hpp options.hpp result.hpp types.hpp)
 
 function(pmcount_layer name)
     cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "USES;HEADERS")

@@ -36,6 +36,8 @@
 
 namespace pmcount {
 
+struct DMDecomposition;  // decomposition.hpp
+
 enum class InputFormat { automatic, edge_list, matrix_market };
 
 /// How a file is read (see the file comment): automatic; bipartite (an undirected edge list must
@@ -143,5 +145,10 @@ void write_edge_list(std::ostream& out, const SparseMatrix<T>& matrix);
 void write_matrix_market(std::ostream& out, const BipartiteGraph& graph);
 template <class T>
 void write_matrix_market(std::ostream& out, const SparseMatrix<T>& matrix);
+
+/// Graphviz DOT drawing of a Dulmage–Mendelsohn decomposition of `graph` (decomposition.hpp;
+/// structure.hpp's dulmage_mendelsohn computes it): one cluster per fine block, matched edges
+/// bold, edges between blocks (dropped from every perfect matching) dashed.
+void write_dot(std::ostream& out, const BipartiteGraph& graph, const DMDecomposition& dm);
 
 }  // namespace pmcount

@@ -5,6 +5,7 @@
 #include "pmcount/big_int.hpp"
 #include "pmcount/build_info.hpp"
 #include "pmcount/count.hpp"
+#include "pmcount/decomposition.hpp"
 #include "pmcount/distributed.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/generate.hpp"

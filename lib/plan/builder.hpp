@@ -32,6 +32,7 @@
 #include "plan/cost_model.hpp"
 #include "plan/engines.hpp"
 #include "plan/plan.hpp"
+#include "plan/walk_estimate.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/structure.hpp"
 #include "run/chunked_run.hpp"
@@ -347,7 +348,7 @@ private:
             // most often).
             facts.entries_per_step = static_cast<double>(a.nnz()) / std::max<vertex_t>(1, a.rows());
             if (a.rows() >= kMinWalkEstimateOrder && walk_matters()) {
-                const exact::SparseWalkEstimate& walk = walk_estimate(*dense);
+                const SparseWalkEstimate& walk = walk_estimate(*dense);
                 facts.term_fraction = walk.term_fraction;
                 facts.visit_fraction = walk.visit_fraction;
                 facts.entries_per_step = walk.entries_per_step;
@@ -617,14 +618,14 @@ private:
 
     /// The walk estimate of `a`, once per matrix: a split attempt plans its parts without
     /// splits and then again with them, and the same part turns up under several attempts.
-    const exact::SparseWalkEstimate& walk_estimate(const DenseMatrix<T>& a) {
+    const SparseWalkEstimate& walk_estimate(const DenseMatrix<T>& a) {
         std::string key(sizeof(vertex_t) + a.data().size() * sizeof(T), '\0');
         const vertex_t n = a.rows();
         std::memcpy(key.data(), &n, sizeof n);
         std::memcpy(key.data() + sizeof n, a.data().data(), a.data().size() * sizeof(T));
         auto it = walks_.find(key);
         if (it == walks_.end()) {
-            it = walks_.emplace(std::move(key), exact::estimate_sparse_walk(a)).first;
+            it = walks_.emplace(std::move(key), estimate_sparse_walk(a)).first;
         }
         return it->second;
     }
@@ -633,7 +634,7 @@ private:
     StructureReport& report_;
     int splits_left_;
     bool splits_allowed_ = true;
-    std::unordered_map<std::string, exact::SparseWalkEstimate> walks_;
+    std::unordered_map<std::string, SparseWalkEstimate> walks_;
     std::unordered_map<std::string, PatternFacts> patterns_;
 };
 

@@ -2,19 +2,17 @@
 //
 // Phases: (1) the weighted adjacency of all V = n_left + n_right vertices; (2) candidate orders
 // and their widths, the narrowest kept; (3) a step plan: each frontier vertex gets a slot (a bit
-// of the 64-bit state mask) when it enters the frontier and frees it when processed; (4) the DP,
-// one step per vertex: the live states are kept as a sorted list of masks; a step's new list is
-// a serial k-way merge of the old list's images under the step's transitions (each a fixed XOR,
-// so each image stays sorted), then the new values are pulled from the old states in parallel (no
-// write conflicts, same result for any thread count), reading the old values in increasing
-// addresses per transition. Workspaces: two sorted mask lists, per new state one source per
-// transition, the merge's per-transition lists, and two value arrays of live × words entries.
+// of the 64-bit state mask) when it enters the frontier and frees it when processed — these in
+// frontier_order.cpp; (4) here, the DP, one step per vertex: the live states are kept as a sorted
+// list of masks; a step's new list is a serial k-way merge of the old list's images under the
+// step's transitions (each a fixed XOR, so each image stays sorted), then the new values are
+// pulled from the old states in parallel (no write conflicts, same result for any thread count),
+// reading the old values in increasing addresses per transition. Workspaces: two sorted mask lists,
+// per new state one source per transition, the merge's per-transition lists, and two value arrays
+// of live × words entries.
 //
-// Arithmetics: exact values are two's-complement integers of L 64-bit limbs (ring Z/2^(64L):
-// additions and multiplications by a word wrap exactly as the true values do as long as those
-// fit), and L grows before a step could overflow, from a running bound on the magnitude that is
-// re-measured when it gets near the top. Floating values carry a common power-of-two scale and,
-// alongside, the same DP over |a_ij| for the error bound.
+// Arithmetics (exact integers of growing width; floating values with a common scale and the
+// error bound's magnitudes): frontier_arithmetic.hpp.
 #include "exact/frontier/frontier.hpp"
 
 #include <immintrin.h>
@@ -22,20 +20,17 @@
 
 #include <algorithm>
 #include <atomic>
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/cuthill_mckee_ordering.hpp>
 #include <cmath>
 #include <exception>
 #include <limits>
 #include <memory>
-#include <set>
 #include <string>
 #include <thread>
-#include <tuple>
 #include <type_traits>
 
 #include "core/stop.hpp"
-#include "numeric/int128.hpp"
+#include "exact/frontier/frontier_arithmetic.hpp"
+#include "exact/frontier/frontier_order.hpp"
 #include "numeric/scaled.hpp"
 #include "pmcount/error.hpp"
 
@@ -43,518 +38,11 @@ namespace pmcount::exact {
 
 namespace {
 
-using numeric::uint128_t;
+using frontier::BigArith;
+using frontier::FloatArith;
+using frontier::Prepared;
+using frontier::StepPlan;
 constexpr double kUnitRoundoff = 0x1p-53;
-
-// ---- (1) adjacency
-// ---------------------------------------------------------------------------------
-
-/// Both sides as one graph: vertex x < n_left is row x, otherwise column x − n_left. Each
-/// adjacency entry carries the CSR position of its matrix entry (the weight).
-struct Adjacency {
-    vertex_t n_left = 0;
-    std::vector<edge_t> offsets;
-    std::vector<vertex_t> neighbours;
-    std::vector<edge_t> entry;
-
-    vertex_t size() const { return static_cast<vertex_t>(offsets.size()) - 1; }
-    edge_t begin(vertex_t x) const { return offsets[static_cast<std::size_t>(x)]; }
-    edge_t end(vertex_t x) const { return offsets[static_cast<std::size_t>(x) + 1]; }
-};
-
-/// From a matrix (its nonzero entries) or from a graph (every edge, entry = CSR position).
-template <class IsEdge>
-Adjacency make_adjacency(vertex_t n_left, vertex_t n_right, const std::vector<edge_t>& row_offsets,
-                         const std::vector<vertex_t>& col_indices, IsEdge is_edge) {
-    Adjacency adj;
-    adj.n_left = n_left;
-    const auto total = static_cast<std::size_t>(n_left + n_right);
-    std::vector<edge_t> degree(total, 0);
-    for (vertex_t r = 0; r < n_left; ++r) {
-        for (edge_t e = row_offsets[static_cast<std::size_t>(r)];
-             e < row_offsets[static_cast<std::size_t>(r) + 1]; ++e) {
-            if (is_edge(e)) {
-                ++degree[static_cast<std::size_t>(r)];
-                ++degree[static_cast<std::size_t>(n_left +
-                                                  col_indices[static_cast<std::size_t>(e)])];
-            }
-        }
-    }
-    adj.offsets.assign(total + 1, 0);
-    for (std::size_t x = 0; x < total; ++x) {
-        adj.offsets[x + 1] = adj.offsets[x] + degree[x];
-    }
-    adj.neighbours.resize(static_cast<std::size_t>(adj.offsets.back()));
-    adj.entry.resize(adj.neighbours.size());
-    std::vector<edge_t> fill(adj.offsets.begin(), adj.offsets.end() - 1);
-    for (vertex_t r = 0; r < n_left; ++r) {
-        for (edge_t e = row_offsets[static_cast<std::size_t>(r)];
-             e < row_offsets[static_cast<std::size_t>(r) + 1]; ++e) {
-            if (!is_edge(e)) {
-                continue;
-            }
-            const vertex_t c = n_left + col_indices[static_cast<std::size_t>(e)];
-            const auto pr = static_cast<std::size_t>(fill[static_cast<std::size_t>(r)]++);
-            const auto pc = static_cast<std::size_t>(fill[static_cast<std::size_t>(c)]++);
-            adj.neighbours[pr] = c;
-            adj.entry[pr] = e;
-            adj.neighbours[pc] = r;
-            adj.entry[pc] = e;
-        }
-    }
-    return adj;
-}
-
-// ---- (2) orders and widths
-// ------------------------------------------------------------------------
-
-/// What an interrupted order search was doing (pmcount::detail::throw_if_stopped: per candidate, and every
-/// 65536 vertices of the greedy orders).
-constexpr const char* kOrdering = "planning the count (frontier order)";
-
-double central_binomial(int m) {
-    return std::round(
-        std::exp(std::lgamma(m + 1.0) - std::lgamma(m / 2 + 1.0) - std::lgamma(m - m / 2 + 1.0)));
-}
-
-/// Width, slots and the state bound of f.order.
-void measure(const Adjacency& adj, FrontierOrder& f) {
-    const auto total = static_cast<std::size_t>(adj.size());
-    std::vector<char> processed(total, 0), on_frontier(total, 0);
-    int frontier = 0;
-    f.width = f.slots = 0;
-    f.states = f.peak_states = 0;
-    std::size_t step = 0;
-    for (const vertex_t x : f.order) {
-        if ((++step & 0xffff) == 0) {
-            pmcount::detail::throw_if_stopped(kOrdering);
-        }
-        int entering = 0;
-        for (edge_t e = adj.begin(x); e < adj.end(x); ++e) {
-            const auto y = static_cast<std::size_t>(adj.neighbours[static_cast<std::size_t>(e)]);
-            if (processed[y] == 0 && on_frontier[y] == 0 && y != static_cast<std::size_t>(x)) {
-                on_frontier[y] = 1;
-                ++entering;
-            }
-        }
-        const int held = on_frontier[static_cast<std::size_t>(x)] != 0 ? 1 : 0;
-        f.slots = std::max(f.slots, frontier + entering);
-        frontier += entering - held;
-        on_frontier[static_cast<std::size_t>(x)] = 0;
-        processed[static_cast<std::size_t>(x)] = 1;
-        f.width = std::max(f.width, frontier);
-        const double states = central_binomial(frontier);
-        f.states += states;
-        f.peak_states = std::max(f.peak_states, states);
-    }
-}
-
-/// Greedy order from `start`: always process the frontier vertex (in order of arrival) whose
-/// processing brings the fewest new vertices onto the frontier; when the frontier empties, the
-/// next unprocessed vertex of `fallback`. The frontier is kept ordered by (gain, arrival), so a
-/// step costs O(log w) per gain change instead of a scan of the frontier: O(E log w) in all
-/// (the scan made the 1000×1000 grid's planning take minutes). Empty when the frontier grows
-/// past `width_cap`.
-std::vector<vertex_t> greedy_order(const Adjacency& adj, vertex_t start,
-                                   const std::vector<vertex_t>& fallback, int width_cap) {
-    const auto total = static_cast<std::size_t>(adj.size());
-    std::vector<char> processed(total, 0), on_frontier(total, 0);
-    std::vector<int> gain(total, 0);  // unprocessed neighbours not on the frontier
-    std::vector<std::int64_t> arrival(total, 0);
-    for (std::size_t x = 0; x < total; ++x) {
-        gain[x] = static_cast<int>(adj.end(static_cast<vertex_t>(x)) -
-                                   adj.begin(static_cast<vertex_t>(x)));
-    }
-    // (gain, arrival, vertex) of every frontier vertex; the first is the next to process.
-    std::set<std::tuple<int, std::int64_t, vertex_t>> frontier;
-    std::int64_t arrivals = 0;
-    std::vector<vertex_t> order;
-    order.reserve(total);
-    std::size_t next_fallback = 0;
-    // A vertex leaving the "unprocessed, off the frontier" set lowers its neighbours' gains.
-    const auto leaves_outside = [&](vertex_t y) {
-        for (edge_t e = adj.begin(y); e < adj.end(y); ++e) {
-            const vertex_t z = adj.neighbours[static_cast<std::size_t>(e)];
-            const auto k = static_cast<std::size_t>(z);
-            if (on_frontier[k] != 0) {
-                frontier.erase({gain[k], arrival[k], z});
-                frontier.insert({gain[k] - 1, arrival[k], z});
-            }
-            --gain[k];
-        }
-    };
-    while (order.size() < total) {
-        if ((order.size() & 0xffff) == 0) {
-            pmcount::detail::throw_if_stopped(kOrdering);
-        }
-        vertex_t x;
-        if (!frontier.empty()) {
-            x = std::get<2>(*frontier.begin());
-            frontier.erase(frontier.begin());
-            on_frontier[static_cast<std::size_t>(x)] = 0;
-        } else {
-            if (order.empty()) {
-                x = start;
-            } else {
-                while (processed[static_cast<std::size_t>(fallback[next_fallback])] != 0) {
-                    ++next_fallback;
-                }
-                x = fallback[next_fallback];
-            }
-            leaves_outside(x);
-        }
-        processed[static_cast<std::size_t>(x)] = 1;
-        order.push_back(x);
-        for (edge_t e = adj.begin(x); e < adj.end(x); ++e) {
-            const vertex_t y = adj.neighbours[static_cast<std::size_t>(e)];
-            const auto k = static_cast<std::size_t>(y);
-            if (processed[k] == 0 && on_frontier[k] == 0) {
-                on_frontier[k] = 1;
-                arrival[k] = arrivals++;
-                frontier.insert({gain[k], arrival[k], y});
-                leaves_outside(y);
-            }
-        }
-        if (frontier.size() > static_cast<std::size_t>(width_cap)) {
-            return {};  // wider than anything that could matter: abandoned
-        }
-    }
-    return order;
-}
-
-FrontierOrder best_order(const Adjacency& adj, int width_cap) {
-    pmcount::detail::throw_if_stopped(kOrdering);
-    const vertex_t total = adj.size();
-    std::vector<FrontierOrder> candidates;
-    // Cuthill–McKee from Boost's pseudo-peripheral start (per component) and its reverse.
-    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
-    auto g = std::make_shared<Graph>(static_cast<std::size_t>(total));
-    for (vertex_t x = 0; x < total; ++x) {
-        if ((x & 0xffff) == 0) {
-            pmcount::detail::throw_if_stopped(kOrdering);
-        }
-        for (edge_t e = adj.begin(x); e < adj.end(x); ++e) {
-            if (x < adj.neighbours[static_cast<std::size_t>(e)]) {
-                boost::add_edge(
-                    static_cast<std::size_t>(x),
-                    static_cast<std::size_t>(adj.neighbours[static_cast<std::size_t>(e)]), *g);
-            }
-        }
-    }
-    // Boost's ordering cannot check the stop flag (1–2 s on 4·10^6 vertices): on large graphs
-    // it runs on a thread of its own while this one does.
-    const auto cuthill_mckee = [g] {
-        std::vector<std::size_t> order;
-        order.reserve(boost::num_vertices(*g));
-        if (boost::num_vertices(*g) > 0) {
-            boost::cuthill_mckee_ordering(*g, std::back_inserter(order));
-        }
-        return order;
-    };
-    constexpr vertex_t kInterruptibleFrom = 65536;
-    const std::vector<std::size_t> cm = total < kInterruptibleFrom
-                                            ? cuthill_mckee()
-                                            : pmcount::detail::run_interruptibly(cuthill_mckee, kOrdering);
-    FrontierOrder forward;
-    forward.order.assign(cm.begin(), cm.end());
-    forward.heuristic = "cuthill-mckee";
-    FrontierOrder reverse;
-    reverse.order.assign(cm.rbegin(), cm.rend());
-    reverse.heuristic = "reverse cuthill-mckee";
-    candidates.push_back(forward);
-    candidates.push_back(reverse);
-    // Index order: row i, then column i (a band around the diagonal stays narrow).
-    FrontierOrder index;
-    index.heuristic = "index";
-    for (vertex_t i = 0; i < std::max(adj.n_left, total - adj.n_left); ++i) {
-        if (i < adj.n_left) {
-            index.order.push_back(i);
-        }
-        if (adj.n_left + i < total) {
-            index.order.push_back(adj.n_left + i);
-        }
-    }
-    candidates.push_back(index);
-    if (total > 0) {
-        for (const vertex_t start : {forward.order.front(), forward.order.back()}) {
-            FrontierOrder greedy;
-            greedy.order =
-                greedy_order(adj, start,
-                             start == forward.order.front() ? forward.order : reverse.order,
-                             width_cap);
-            greedy.heuristic = "greedy";
-            if (!greedy.order.empty()) {
-                candidates.push_back(std::move(greedy));
-            }
-        }
-    }
-    FrontierOrder* best = nullptr;
-    for (FrontierOrder& c : candidates) {
-        pmcount::detail::throw_if_stopped(kOrdering);
-        measure(adj, c);
-        if (best == nullptr || c.states < best->states) {
-            best = &c;
-        }
-    }
-    return *best;
-}
-
-// ---- (3) step plan
-// --------------------------------------------------------------------------------
-
-struct StepPlan {
-    std::vector<std::uint64_t>
-        vertex_bit;  ///< per step: the processed vertex's bit, 0 if off the frontier
-    /// Per step: the bits of the vertices that enter the frontier (take a slot) at this step. No
-    /// state before the step holds them; a slot may have served another vertex earlier.
-    std::vector<std::uint64_t> entering;
-    std::vector<edge_t> forward_offsets;     ///< per step: its unprocessed neighbours …
-    std::vector<std::uint64_t> forward_bit;  ///< … their bits
-    std::vector<edge_t> forward_entry;       ///< … and the matrix entry of the edge
-};
-
-StepPlan plan_steps(const Adjacency& adj, const std::vector<vertex_t>& order, int width) {
-    const auto total = static_cast<std::size_t>(adj.size());
-    StepPlan plan;
-    std::vector<int> slot(total, -1);
-    std::vector<char> processed(total, 0);
-    std::vector<int> free_slots(static_cast<std::size_t>(width));
-    for (int s = 0; s < width; ++s) {
-        free_slots[static_cast<std::size_t>(s)] = width - 1 - s;
-    }
-    plan.forward_offsets.push_back(0);
-    for (const vertex_t x : order) {
-        std::uint64_t entering = 0;
-        for (edge_t e = adj.begin(x); e < adj.end(x); ++e) {
-            const auto y = static_cast<std::size_t>(adj.neighbours[static_cast<std::size_t>(e)]);
-            if (processed[y] != 0) {
-                continue;
-            }
-            if (slot[y] < 0) {
-                slot[y] = free_slots.back();
-                free_slots.pop_back();
-                entering |= std::uint64_t{1} << slot[y];
-            }
-            plan.forward_bit.push_back(std::uint64_t{1} << slot[y]);
-            plan.forward_entry.push_back(adj.entry[static_cast<std::size_t>(e)]);
-        }
-        plan.forward_offsets.push_back(static_cast<edge_t>(plan.forward_bit.size()));
-        plan.entering.push_back(entering);
-        const int s = slot[static_cast<std::size_t>(x)];
-        plan.vertex_bit.push_back(s < 0 ? 0 : std::uint64_t{1} << s);
-        if (s >= 0) {
-            free_slots.push_back(s);
-        }
-        processed[static_cast<std::size_t>(x)] = 1;
-    }
-    return plan;
-}
-
-// ---- arithmetics
-// ----------------------------------------------------------------------------------
-
-/// Two's-complement integers of `limbs` words; weights int64.
-class BigArith {
-public:
-    using Word = std::uint64_t;
-    explicit BigArith(const std::vector<std::int64_t>& weights) : weights_(weights) {}
-    std::size_t words() const { return limbs_; }
-
-    /// Makes room for one more step whose values grow at most by the factor 2^growth_log2.
-    void before_step(std::vector<Word>& values, std::size_t live, double growth_log2) {
-        bound_bits_ += growth_log2;
-        if (bound_bits_ + 2 <= 64.0 * static_cast<double>(limbs_)) {
-            return;
-        }
-        bound_bits_ = measured_bits(values, live) + growth_log2;
-        const auto needed = static_cast<std::size_t>(std::ceil((bound_bits_ + 2) / 64.0));
-        if (needed <= limbs_) {
-            return;
-        }
-        // Two spare limbs: regrowth (a copy of the live values) then comes every ≥ 128 bits of
-        // growth, while the values themselves never carry more than two idle limbs.
-        const std::size_t grown = needed + 2;
-        std::vector<Word> wider(live * grown);
-        for (std::size_t i = 0; i < live; ++i) {
-            const Word* s = &values[i * limbs_];
-            const Word extension = (s[limbs_ - 1] >> 63) != 0 ? ~Word{0} : 0;
-            std::copy(s, s + limbs_, &wider[i * grown]);
-            std::fill(&wider[i * grown + limbs_], &wider[(i + 1) * grown], extension);
-        }
-        values.swap(wider);
-        limbs_ = grown;
-    }
-    using Dot = BigInt;
-    static std::int64_t exponent() { return 0; }
-    void set_one(Word* d) const {
-        std::fill(d, d + limbs_, Word{0});
-        d[0] = 1;
-    }
-    /// dot += a·b (a in this arithmetic, b in `other`, whose width may differ).
-    void dot(Dot& sum, const Word* a, const BigArith& other, const Word* b) const {
-        sum += value(a) * other.value(b);
-    }
-    void copy(Word* d, const Word* s) const { std::copy(s, s + limbs_, d); }
-    /// d = w·s.
-    void assign_mul(Word* d, const Word* s, edge_t entry) const {
-        const std::int64_t w = weights_[static_cast<std::size_t>(entry)];
-        if (w == 1) {
-            copy(d, s);
-            return;
-        }
-        std::fill(d, d + limbs_, Word{0});
-        add_mul(d, s, entry);
-    }
-    /// d = a + w·b in one pass when w = 1 (the common 0-1 case: saves a copy of a).
-    void sum_mul(Word* d, const Word* a, const Word* b, edge_t entry) const {
-        if (weights_[static_cast<std::size_t>(entry)] != 1) {
-            copy(d, a);
-            add_mul(d, b, entry);
-            return;
-        }
-        unsigned char carry = 0;
-        for (std::size_t i = 0; i < limbs_; ++i) {
-            unsigned long long sum = 0;
-            carry = _addcarry_u64(carry, a[i], b[i], &sum);
-            d[i] = sum;
-        }
-    }
-    /// d += w·s.
-    void add_mul(Word* d, const Word* s, edge_t entry) const {
-        const std::int64_t w = weights_[static_cast<std::size_t>(entry)];
-        if (w == 1) {
-            unsigned char carry = 0;
-            for (std::size_t i = 0; i < limbs_; ++i) {
-                unsigned long long sum = 0;
-                carry = _addcarry_u64(carry, d[i], s[i], &sum);
-                d[i] = sum;
-            }
-            return;
-        }
-        // d ± |w|·s modulo 2^(64L): the product of the two's-complement s by a word is exact in
-        // that ring.
-        const Word m = w < 0 ? ~static_cast<Word>(w) + 1 : static_cast<Word>(w);
-        Word mul_carry = 0;
-        unsigned char carry = 0;
-        for (std::size_t i = 0; i < limbs_; ++i) {
-            const uint128_t p = uint128_t{s[i]} * m + mul_carry;
-            const Word low = static_cast<Word>(p);
-            mul_carry = static_cast<Word>(p >> 64);
-            if (w > 0) {
-                const uint128_t sum = uint128_t{d[i]} + low + carry;
-                d[i] = static_cast<Word>(sum);
-                carry = static_cast<unsigned char>(sum >> 64);
-            } else {
-                const uint128_t diff = uint128_t{d[i]} - low - carry;
-                d[i] = static_cast<Word>(diff);
-                carry = static_cast<unsigned char>((diff >> 64) != 0 ? 1 : 0);
-            }
-        }
-    }
-    /// Bits of growth per step: log2(1 + Σ|w|) over the step's entries.
-    double growth_log2(const StepPlan& plan, std::size_t step) const {
-        double sum = 1;
-        for (edge_t k = plan.forward_offsets[step]; k < plan.forward_offsets[step + 1]; ++k) {
-            sum += std::fabs(static_cast<double>(weights_[static_cast<std::size_t>(
-                plan.forward_entry[static_cast<std::size_t>(k)])]));
-        }
-        return std::log2(sum) + 1e-9;
-    }
-    BigInt value(const Word* v) const {
-        const bool negative = (v[limbs_ - 1] >> 63) != 0;
-        std::vector<std::uint64_t> magnitude(v, v + limbs_);
-        if (negative) {  // two's complement negation
-            unsigned char carry = 1;
-            for (auto& limb : magnitude) {
-                const uint128_t sum = uint128_t{~limb} + carry;
-                limb = static_cast<std::uint64_t>(sum);
-                carry = static_cast<unsigned char>(sum >> 64);
-            }
-        }
-        while (!magnitude.empty() && magnitude.back() == 0) {
-            magnitude.pop_back();
-        }
-        return BigInt::from_limbs(negative, std::move(magnitude));
-    }
-
-private:
-    /// Bits of the largest magnitude among the live values (top limbs that are pure sign
-    /// extension are skipped; the rest counts in full).
-    double measured_bits(const std::vector<Word>& values, std::size_t live) const {
-        std::size_t top = 1;
-        for (std::size_t i = 0; i < live; ++i) {
-            const Word* v = &values[i * limbs_];
-            const Word extension = (v[limbs_ - 1] >> 63) != 0 ? ~Word{0} : 0;
-            std::size_t used = limbs_;
-            while (used > top && v[used - 1] == extension) {
-                --used;
-            }
-            top = std::max(top, used);
-        }
-        return 64.0 * static_cast<double>(top);
-    }
-
-    const std::vector<std::int64_t>& weights_;
-    std::size_t limbs_ = 1;
-    double bound_bits_ = 1;
-};
-
-/// Values and, in the second word, the same DP over |weights| (for the error bound); a common
-/// scale 2^exponent keeps both in range.
-template <class T>
-class FloatArith {
-public:
-    using Word = T;
-    explicit FloatArith(const std::vector<T>& weights) : weights_(weights) {}
-    static std::size_t words() { return 2; }
-    void before_step(std::vector<Word>& values, std::size_t live, double) {
-        double largest = 0;
-        for (std::size_t i = 0; i < live; ++i) {
-            largest = std::max(largest, std::abs(values[2 * i + 1]));
-        }
-        if (largest == 0 || (largest < 0x1p400 && largest > 0x1p-400)) {
-            return;
-        }
-        int e = 0;
-        std::frexp(largest, &e);
-        for (std::size_t i = 0; i < 2 * live; ++i) {
-            values[i] = values[i] * std::ldexp(1.0, -e);
-        }
-        exponent_ += e;
-    }
-    /// Σ a·b and Σ |a|·|b| (the magnitude lanes), each a mantissa with the exponent of both
-    /// scales.
-    struct Dot {
-        T value{};
-        double magnitude = 0;
-    };
-    static void set_one(Word* d) { d[0] = d[1] = T(1); }
-    void dot(Dot& sum, const Word* a, const FloatArith&, const Word* b) const {
-        sum.value += a[0] * b[0];
-        sum.magnitude += std::abs(a[1]) * std::abs(b[1]);
-    }
-    static void copy(Word* d, const Word* s) { d[0] = s[0], d[1] = s[1]; }
-    void assign_mul(Word* d, const Word* s, edge_t entry) const {
-        const T w = weights_[static_cast<std::size_t>(entry)];
-        d[0] = w * s[0];
-        d[1] = std::abs(w) * s[1];
-    }
-    void sum_mul(Word* d, const Word* a, const Word* b, edge_t entry) const {
-        copy(d, a);
-        add_mul(d, b, entry);
-    }
-    void add_mul(Word* d, const Word* s, edge_t entry) const {
-        const T w = weights_[static_cast<std::size_t>(entry)];
-        d[0] += w * s[0];
-        d[1] += std::abs(w) * s[1];
-    }
-    static double growth_log2(const StepPlan&, std::size_t) { return 0; }
-    std::int64_t exponent() const { return exponent_; }
-
-private:
-    const std::vector<T>& weights_;
-    std::int64_t exponent_ = 0;
-};
 
 // ---- (4) the DP
 // -----------------------------------------------------------------------------------
@@ -845,40 +333,13 @@ DpOutcome<Arith> run_dp(const Arith& arith, const StepPlan& plan, const run::Eng
     return out;
 }
 
-template <class T>
-struct Prepared {
-    Adjacency adj;
-    FrontierOrder order;
-    StepPlan plan;
-};
-
-template <class T>
-Prepared<T> prepare(const SparseMatrix<T>& a) {
-    if (!a.is_square()) {
-        throw DimensionMismatch("frontier needs a square matrix, got " + std::to_string(a.rows()) +
-                                "×" + std::to_string(a.cols()));
-    }
-    Prepared<T> p;
-    p.adj = make_adjacency(a.rows(), a.cols(), a.row_offsets(), a.col_indices(), [&a](edge_t e) {
-        return a.values()[static_cast<std::size_t>(e)] != T{};
-    });
-    p.order = best_order(p.adj, std::numeric_limits<int>::max());
-    if (p.order.width > kMaxFrontierWidth || p.order.slots > 63) {
-        throw ProblemTooLarge("frontier: the narrowest vertex order found has width " +
-                              std::to_string(p.order.width) + ", beyond the engine's limit of " +
-                              std::to_string(kMaxFrontierWidth) + "; use another engine");
-    }
-    p.plan = plan_steps(p.adj, p.order.order, p.order.slots);
-    return p;
-}
-
 std::string describe(const FrontierOrder& order) {
     return "frontier width " + std::to_string(order.width) + " (" + order.heuristic + " order)";
 }
 
 template <class T>
 FloatOutcome frontier_float(const SparseMatrix<T>& a, const run::EngineRun& run) {
-    const Prepared<T> p = prepare(a);
+    const Prepared p = frontier::prepare(a);
     const FloatArith<T> arith(a.values());
     FloatOutcome out;
     const auto dp = run_dp(arith, p.plan, run);
@@ -907,14 +368,8 @@ FloatOutcome frontier_float(const SparseMatrix<T>& a, const run::EngineRun& run)
 
 }  // namespace
 
-FrontierOrder frontier_order(const BipartiteGraph& graph, int width_cap) {
-    return best_order(make_adjacency(graph.n_left(), graph.n_right(), graph.left_offsets(),
-                                     graph.left_adjacency(), [](edge_t) { return true; }),
-                      width_cap);
-}
-
 ExactOutcome frontier_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run) {
-    const Prepared<std::int64_t> p = prepare(a);
+    const Prepared p = frontier::prepare(a);
     ExactOutcome out;
     const auto dp = run_dp(BigArith(a.values()), p.plan, run);
     out.value = dp.dot;

@@ -15,10 +15,13 @@
 // checks this with small primes, where such false zeros are frequent.
 #pragma once
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
+#include "exact/ryser/gray_code.hpp"
 #include "exact/ryser/ryser.hpp"
 #include "pmcount/matrix.hpp"
 #include "pmcount/options.hpp"
@@ -67,38 +70,32 @@ DenseMatrix<std::int64_t> pattern_of(const DenseMatrix<T>& a) {
     return p;
 }
 
-/// What the sparse engines meet on a matrix, for the planner's cost model.
-struct SparseWalkEstimate {
-    /// Fraction of the 2^(n−1) Gray indices whose y has no zero: the terms that need a product.
-    double term_fraction = 1;
-    /// Fraction SkipPer visits: its terms and the indices its jumps land on.
-    double visit_fraction = 1;
-    /// SpaRyser: mean nonzeros of the column flipped by a Gray step (SortOrder).
-    double entries_per_step = 0;
-    /// The Gray columns are 0-1: with exact lanes SkipPer takes its 0-1 path.
-    bool binary = false;
-    /// The 0-1 path's sub-blocks (numeric/sub_block_bits.hpp): 2^sub_bits terms share one static
-    /// product, and `dynamic_rows` rows change inside one.
-    int sub_bits = 0;
-    int dynamic_rows = 0;
-    /// The 0-1 path's rows that can be zero (even y(∅) ≤ 0): those a visit tests.
-    int tested_rows = 0;
-    /// Samples taken to estimate the fractions (the tree's probes, or the windows of the Gray
-    /// code walked where the probes did not settle); 0 when the whole walk was taken (then they
-    /// are exact).
-    std::uint64_t windows = 0;
-    /// Whether the fractions are known: the whole walk, the tree's probes settled (standard
-    /// error ≤ 50%), or the windows met 64 term visits. Otherwise they are a guess that may
-    /// miss by orders of magnitude, and the planner says so.
-    bool trusted = true;
-};
+/// SkipPer's jump: the Gray index at which every zero row (bit s of zero_rows) has been touched
+/// again, the largest of their next touches (thesis eq. 5.1), at least k + 1 and at most end.
+/// (The engine and the planner's walk estimate, plan/walk_estimate.hpp, both walk by it.)
+inline std::uint64_t skip_target(std::uint64_t k, std::uint64_t zero_rows,
+                                 const std::uint64_t* row_mask, std::uint64_t end) noexcept {
+    std::uint64_t target = k + 1;
+    for (std::uint64_t rows = zero_rows; rows != 0 && target < end; rows &= rows - 1) {
+        const std::uint64_t mask = row_mask[lowest_set_bit(rows)];
+        target = mask == 0 ? end : std::max(target, next_step_flipping(k, mask));
+    }
+    return std::min(target, end);
+}
 
-/// Estimates SkipPer's walk (SkipOrder, its jump rule, exact zero tests on the entries) from
-/// seeded windows of the Gray code, each walked as the engine walks it; the whole walk when it has
-/// at most 2^16 blocks, or when `whole` (sparse_ryser.cpp gives the method and its accuracy).
-/// Deterministic.
+/// Blocks of SkipPer's 0-1 path span at most 2^16 indices (and never more than a chunk).
+inline constexpr int kMaxFreeBits = 16;
+
+/// Whether every entry is 0 or 1 (SkipOrder's `binary`).
 template <class T>
-SparseWalkEstimate estimate_sparse_walk(const DenseMatrix<T>& a, bool whole = false);
+bool is_binary(const DenseMatrix<T>& a) {
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+        return std::all_of(a.data().begin(), a.data().end(),
+                           [](std::int64_t v) { return v == 0 || v == 1; });
+    } else {
+        return false;
+    }
+}
 
 ExactOutcome sparse_ryser_exact(const DenseMatrix<std::int64_t>& a, bool binary,
                                 SparseVariant variant, const run::EngineRun& run);

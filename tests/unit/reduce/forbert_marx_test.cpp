@@ -1,10 +1,11 @@
 // Forbert–Marx rules: each preserves the permanent (checked by brute force on random matrices).
+#include "reduce/forbert_marx.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "exact/brute_force.hpp"
-#include "reduce/forbert_marx.hpp"
 
 namespace pmcount::reduce {
 namespace {
@@ -89,8 +90,9 @@ TEST(ForbertMarx, MergeRefusesIntegerOverflow) {
 
 TEST(ForbertMarx, MergeWorksOnColumnsToo) {
     // Column 2 has entries 2 (row 0) and 5 (row 1): merge rows 0 and 1.
-    const SparseMatrix<std::int64_t> a(3, 3, {{0, 0, 1}, {0, 1, 1}, {0, 2, 2}, {1, 0, 3}, {1, 1, 1},
-                                             {1, 2, 5}, {2, 0, 1}, {2, 1, 4}});
+    const SparseMatrix<std::int64_t> a(
+        3, 3,
+        {{0, 0, 1}, {0, 1, 1}, {0, 2, 2}, {1, 0, 3}, {1, 1, 1}, {1, 2, 5}, {2, 0, 1}, {2, 1, 4}});
     WorkMatrix<std::int64_t> w(a);
     ASSERT_EQ(w.line(1, 2).size(), 2u);
     ASSERT_TRUE(w.merge(1, 2));

@@ -34,7 +34,8 @@ SparseMatrix<T> random_reducible(vertex_t n, double density, std::uint64_t seed,
         block_of[static_cast<std::size_t>(i)] = block;
     }
     const bool keep_diagonal = rng() % 5 != 0;  // a fifth may lack a perfect matching
-    std::vector<vertex_t> row_perm(static_cast<std::size_t>(n)), col_perm(static_cast<std::size_t>(n));
+    std::vector<vertex_t> row_perm(static_cast<std::size_t>(n)),
+        col_perm(static_cast<std::size_t>(n));
     std::iota(row_perm.begin(), row_perm.end(), 0);
     std::iota(col_perm.begin(), col_perm.end(), 0);
     std::shuffle(row_perm.begin(), row_perm.end(), rng);
@@ -42,12 +43,14 @@ SparseMatrix<T> random_reducible(vertex_t n, double density, std::uint64_t seed,
     std::vector<Triplet<T>> entries;
     for (vertex_t i = 0; i < n; ++i) {
         for (vertex_t j = 0; j < n; ++j) {
-            const vertex_t bi = block_of[static_cast<std::size_t>(i)], bj = block_of[static_cast<std::size_t>(j)];
+            const vertex_t bi = block_of[static_cast<std::size_t>(i)],
+                           bj = block_of[static_cast<std::size_t>(j)];
             const bool present = (i == j && keep_diagonal) || (bi <= bj && coin(rng));
             if (present) {
                 const T v = draw(rng);
                 if (v != T{}) {
-                    entries.push_back({row_perm[static_cast<std::size_t>(i)], col_perm[static_cast<std::size_t>(j)], v});
+                    entries.push_back({row_perm[static_cast<std::size_t>(i)],
+                                       col_perm[static_cast<std::size_t>(j)], v});
                 }
             }
         }
@@ -95,7 +98,8 @@ TEST(FrontEnd, FloatingCountsAgreeWithinTheirErrorBounds) {
             const auto a = random_reducible<double>(n, 0.3, 900 + seed, [&](std::mt19937_64& rng) {
                 return kind == 0 ? unit(rng) : (rng() % 2 == 0 ? -unit(rng) : unit(rng));
             });
-            const CountResult on = permanent(a, switched(true)), off = permanent(a, switched(false));
+            const CountResult on = permanent(a, switched(true)),
+                              off = permanent(a, switched(false));
             EXPECT_LE(std::fabs(on.value - off.value), on.abs_error + off.abs_error + 1e-300)
                 << "seed " << seed;
         } else {
@@ -103,8 +107,10 @@ TEST(FrontEnd, FloatingCountsAgreeWithinTheirErrorBounds) {
                 n, 0.3, 900 + seed, [&](std::mt19937_64& rng) {
                     return std::complex<double>(unit(rng) - 0.5, unit(rng) - 0.5);
                 });
-            const CountResult on = permanent(a, switched(true)), off = permanent(a, switched(false));
-            EXPECT_LE(std::abs(on.complex_value - off.complex_value), on.abs_error + off.abs_error + 1e-300)
+            const CountResult on = permanent(a, switched(true)),
+                              off = permanent(a, switched(false));
+            EXPECT_LE(std::abs(on.complex_value - off.complex_value),
+                      on.abs_error + off.abs_error + 1e-300)
                 << "seed " << seed;
         }
     }
@@ -164,7 +170,8 @@ TEST(FrontEnd, UnequalSidesGiveZeroWithAReason) {
 }
 
 TEST(FrontEnd, ExplainReportsThePlanWithoutCounting) {
-    const auto a = random_reducible<std::int64_t>(40, 0.3, 7, [](std::mt19937_64&) { return std::int64_t{1}; });
+    const auto a = random_reducible<std::int64_t>(40, 0.3, 7,
+                                                  [](std::mt19937_64&) { return std::int64_t{1}; });
     CountOptions options;
     options.explain_only = true;
     const CountResult r = permanent(a, options);
@@ -181,7 +188,8 @@ TEST(FrontEnd, ExplainReportsThePlanWithoutCounting) {
 }
 
 TEST(FrontEnd, PlansOverTheTimeLimitAreRefused) {
-    const auto a = random_reducible<std::int64_t>(60, 0.3, 11, [](std::mt19937_64&) { return std::int64_t{1}; });
+    const auto a = random_reducible<std::int64_t>(60, 0.3, 11,
+                                                  [](std::mt19937_64&) { return std::int64_t{1}; });
     CountOptions options = switched(false);
     options.max_predicted_seconds = 3600;
     EXPECT_THROW(permanent(a, options), ProblemTooLarge);
@@ -246,9 +254,9 @@ TEST(FrontEnd, AStopRequestInterruptsPlanning) {
         EXPECT_NO_THROW(count_perfect_matchings(g, options));
     }
     request_stop();
-    EXPECT_THROW(count_perfect_matchings(UndirectedGraph(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}),
-                                         options),
-                 Interrupted);
+    EXPECT_THROW(
+        count_perfect_matchings(UndirectedGraph(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}), options),
+        Interrupted);
     clear_stop_request();
     // Asked during the plan of the 500×500 grid (seconds here; most of it in Boost's planarity
     // test, which cannot check the flag and runs on a thread of its own): the plan ends within
@@ -263,7 +271,8 @@ TEST(FrontEnd, AStopRequestInterruptsPlanning) {
     try {
         count_perfect_matchings(grid, options);
     } catch (const Interrupted& e) {
-        stopped_at = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        stopped_at =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         EXPECT_NE(std::string(e.what()).find("interrupted while"), std::string::npos) << e.what();
     }
     stopper.join();

@@ -1,10 +1,14 @@
 // write_dot: the Dulmage–Mendelsohn decomposition as a Graphviz graph. Left vertices are boxes
 // "r<i>", right vertices ellipses "c<j>"; each fine block is a cluster; the coarse horizontal and
 // vertical parts are clusters of their own; matched edges are bold, edges that join different
-// blocks (and so lie in no perfect matching) are dashed.
+// blocks (and so lie in no perfect matching) are dashed. The writer reads the decomposition
+// (pmcount/decomposition.hpp) as the other writers read a graph or a matrix, without the
+// structure module that computes it.
 #include <ostream>
+#include <string>
 
-#include "pmcount/structure.hpp"
+#include "pmcount/decomposition.hpp"
+#include "pmcount/io.hpp"
 
 namespace pmcount {
 
