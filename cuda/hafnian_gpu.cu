@@ -25,6 +25,7 @@
 #include "common/multi_gpu.cuh"
 #include "exact/hafnian/hafnian_device.hpp"
 #include "hafnian_plan.cuh"
+#include "kernels/hafnian_abi.cuh"
 #include "nvrtc_cache.cuh"
 #include "pmcount/error.hpp"
 
@@ -32,32 +33,20 @@ namespace pmcount::backend::cuda {
 
 namespace {
 
-using u64 = unsigned long long;
+using pmcount_hafnian::u64;
 
-constexpr int kMaxPairs = 32;         // pmcount_hafnian::kMaxPairs
-constexpr int kMaxSubtreeLevels = 6;  // pmcount_hafnian::kMaxSubtreeLevels
-constexpr int kExpandThreads = 128;   // pmcount_hafnian::kExpandThreads
-constexpr int kRecordDoubles = 8;     // pmcount_hafnian::kRecordDoubles
+using pmcount_hafnian::kExpandThreads;
+using pmcount_hafnian::kMaxPairs;
+using pmcount_hafnian::kMaxSubtreeLevels;
+using pmcount_hafnian::kRecordDoubles;
 static_assert(kHafnianFloatWords <= kRecordDoubles, "a unit record holds a task record's words");
 static_assert(kMaxGpuHafnianOrder / 2 <= kMaxPairs, "the kernels' pool table is too short");
 static_assert(HafnianPolicy::kSubtreeLevels <= kMaxSubtreeLevels, "one leaf per lane at most");
+static_assert(pmcount_hafnian::kSegmentTasks == kHafnianSegmentTasks, "one segment size");
 constexpr auto kSegmentTasks = static_cast<int>(kHafnianSegmentTasks);
 
-/// Mirrors pmcount_hafnian::Params in the kernel source (same layout).
-struct HafnianParams {
-    const void* matrix;
-    void* replay[2];
-    void* pool[kMaxPairs + 1];
-    const void* zero;
-    double* records;
-    u64 first_root;
-    u64 barrett;
-    int root_level;
-    int subtree_levels;
-    int roots;
-    std::uint32_t prime;
-    std::uint32_t shared_offset[kMaxSubtreeLevels];
-};
+/// The kernels' parameters (kernels/hafnian_abi.cuh, compiled into both).
+using HafnianParams = pmcount_hafnian::Params;
 
 std::size_t element_bytes(GpuHafnianMode mode) {
     switch (mode) {

@@ -24,6 +24,7 @@
 
 #include "cuda/ryser_dense_source.hpp"
 #include "cuda/ryser_sparse_source.hpp"
+#include "kernels/ryser_abi.cuh"
 #include "common/cuda_status.cuh"
 #include "common/device_buffer.cuh"
 #include "common/float_records.cuh"
@@ -39,7 +40,7 @@ namespace pmcount::backend::cuda {
 
 namespace {
 
-using u64 = unsigned long long;
+using pmcount_gpu::u64;
 __extension__ using u128 = unsigned __int128;
 
 /// Launch policy for sm_90 (H100/H200), from timings of the n = 40 double kernel on an H100.
@@ -67,25 +68,12 @@ using Policy = LaunchPolicy90;
 static_assert(Policy::kChunkLog2 <= kGpuCertifiedChunkLog2,
               "the certified error bound counts the terms one thread sums into a pair");
 
-/// Mirrors pmcount_gpu::Params and the work geometry in the kernel source (same layout).
-struct KernelParams {
-    const double* columns;
-    const double* base;
-    double* records;
-    u64* counter;
-    u64 first_group;
-    u64 group_count;
-    u64 chunk_count;
-    int chunk_log2;
-    int primes;
-    std::uint32_t p[kGpuMaxPrimes];
-    std::uint32_t neg_p_inverse[kGpuMaxPrimes];
-    std::uint32_t r96[kGpuMaxPrimes];
-    double row_error[64];
-};
-constexpr int kGroupChunks = 32;
-constexpr int kGroupsPerSegment = 256;
-constexpr int kRecordDoubles = 8;
+/// The kernels' parameters and work geometry (kernels/ryser_abi.cuh, compiled into both).
+using KernelParams = pmcount_gpu::Params;
+using pmcount_gpu::kGroupChunks;
+using pmcount_gpu::kGroupsPerSegment;
+using pmcount_gpu::kRecordDoubles;
+static_assert(pmcount_gpu::kMaxPrimes == kGpuMaxPrimes, "one launch's primes");
 /// The kernel's shape (pmcount_gpu::Shape in the kernel source, a template argument of the
 /// kernel, so this is its only definition). Chosen from timings on an H100 (seconds for the whole
 /// range, docs/gpu.md):
@@ -410,22 +398,7 @@ GpuRyserResult ryser_dense(const GpuRyserJob& job) {
 
 namespace {
 
-/// Mirrors pmcount_gpu::SparseTables (same layout).
-struct SparseTablesArg {
-    const double* values;
-    const double* base;
-    const int* col_start;
-    const int* col_row;
-    const std::uint64_t* row_mask;  // the kernel's u64: the same 64-bit type
-    const std::uint64_t* test_mask;
-    const std::uint64_t* test_low;
-    const std::uint64_t* test_low_bit;
-    const int* test_count;
-    int entries;
-    int tests;
-    int free_bits;
-    int sub_bits;
-};
+using SparseTablesArg = pmcount_gpu::SparseTables;
 
 /// The sparse kernels' program: the dense source (arithmetic, records) and the sparse one.
 const std::string& sparse_program() {
@@ -643,10 +616,10 @@ GpuRyserResult ryser_sparse(const GpuSparseJob& job) {
         t.base = memory.upload(job.base);
         t.col_start = memory.upload(job.col_start);
         t.col_row = memory.upload(job.col_row);
-        t.row_mask = memory.upload(job.row_mask);
-        t.test_mask = memory.upload(job.test_mask);
-        t.test_low = memory.upload(job.test_low);
-        t.test_low_bit = memory.upload(job.test_low_bit);
+        t.row_mask = reinterpret_cast<const u64*>(memory.upload(job.row_mask));
+        t.test_mask = reinterpret_cast<const u64*>(memory.upload(job.test_mask));
+        t.test_low = reinterpret_cast<const u64*>(memory.upload(job.test_low));
+        t.test_low_bit = reinterpret_cast<const u64*>(memory.upload(job.test_low_bit));
         t.test_count = memory.upload(job.test_count);
         t.entries = static_cast<int>(job.col_row.size());
         t.tests = static_cast<int>(job.test_mask.size());
