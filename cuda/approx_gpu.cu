@@ -30,7 +30,8 @@
 
 #include "approx/sampler.hpp"
 #include "approx/sampler_device.hpp"
-#include "cuda_status.cuh"
+#include "common/cuda_status.cuh"
+#include "common/device_buffer.cuh"
 #include "pmcount/error.hpp"
 
 namespace pmcount::backend::cuda {
@@ -161,44 +162,8 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
     }
 }
 
-/// A device copy of a host vector, freed with the owner.
-template <class T>
-class DeviceArray {
-public:
-    DeviceArray() = default;
-    explicit DeviceArray(const std::vector<T>& host) { assign(host); }
-    DeviceArray(const DeviceArray&) = delete;
-    DeviceArray& operator=(const DeviceArray&) = delete;
-    ~DeviceArray() { release(); }
-
-    void allocate(std::size_t count) {
-        release();
-        if (count > 0) {
-            check(cudaMalloc(&data_, count * sizeof(T)), "cudaMalloc (estimator)");
-        }
-        size_ = count;
-    }
-    void assign(const std::vector<T>& host) {
-        allocate(host.size());
-        if (!host.empty()) {
-            check(cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
-                  "cudaMemcpy to device (estimator)");
-        }
-    }
-    T* get() const noexcept { return data_; }
-    std::size_t size() const noexcept { return size_; }
-
-private:
-    void release() noexcept {
-        if (data_ != nullptr) {
-            cudaFree(data_);
-            data_ = nullptr;
-        }
-        size_ = 0;
-    }
-    T* data_ = nullptr;
-    std::size_t size_ = 0;
-};
+constexpr const char* kAllocate = "cudaMalloc (estimator)";
+constexpr const char* kCopy = "cudaMemcpy to device (estimator)";
 
 /// Bytes of one sample's workspace (the fields `config` uses).
 std::uint64_t workspace_bytes(vertex_t order, const approx::SamplerConfig& config) {
@@ -211,11 +176,11 @@ std::uint64_t workspace_bytes(vertex_t order, const approx::SamplerConfig& confi
 
 /// The device arrays behind one WorkspaceArrays of `slots` interleaved workspaces.
 struct WorkspaceStore {
-    DeviceArray<double> row_scale, col_scale;
-    DeviceArray<std::int32_t> row_degree, col_degree;
-    DeviceArray<std::uint32_t> row_live, col_live;
-    DeviceArray<vertex_t> row_match, col_match, queue, row_parent;
-    DeviceArray<std::int32_t> row_stamp;
+    DeviceBuffer<double> row_scale, col_scale;
+    DeviceBuffer<std::int32_t> row_degree, col_degree;
+    DeviceBuffer<std::uint32_t> row_live, col_live;
+    DeviceBuffer<vertex_t> row_match, col_match, queue, row_parent;
+    DeviceBuffer<std::int32_t> row_stamp;
     WorkspaceArrays view;
 
     void allocate(vertex_t order, const approx::SamplerConfig& config, std::uint64_t slots) {
@@ -223,27 +188,27 @@ struct WorkspaceStore {
         const std::uint64_t words = (n + 31) / 32;
         view = WorkspaceArrays{};
         view.slots = slots;
-        row_live.allocate(words * slots);
-        col_live.allocate(words * slots);
+        row_live.allocate(words * slots, kAllocate);
+        col_live.allocate(words * slots, kAllocate);
         view.row_live = row_live.get();
         view.col_live = col_live.get();
         if (config.scaled) {
-            row_scale.allocate(n * slots);
-            col_scale.allocate(n * slots);
+            row_scale.allocate(n * slots, kAllocate);
+            col_scale.allocate(n * slots, kAllocate);
             view.row_scale = row_scale.get();
             view.col_scale = col_scale.get();
         }
         if (config.sparsest_line) {
-            row_degree.allocate(n * slots);
-            col_degree.allocate(n * slots);
+            row_degree.allocate(n * slots, kAllocate);
+            col_degree.allocate(n * slots, kAllocate);
             view.row_degree = row_degree.get();
             view.col_degree = col_degree.get();
         }
         if (config.prune) {
             for (auto* array : {&row_match, &col_match, &queue, &row_parent}) {
-                array->allocate(n * slots);
+                array->allocate(n * slots, kAllocate);
             }
-            row_stamp.allocate(n * slots);
+            row_stamp.allocate(n * slots, kAllocate);
             view.row_match = row_match.get();
             view.col_match = col_match.get();
             view.queue = queue.get();
@@ -263,19 +228,19 @@ public:
         check(cudaGetDeviceProperties(&prop, device_), "cudaGetDeviceProperties");
         name_ = prop.name;
         dense_ = p.dense;
-        dense_values_.assign(p.dense_values);
-        row_ptr_.assign(p.row_ptr);
-        col_ptr_.assign(p.col_ptr);
-        col_idx_.assign(p.col_idx);
-        row_idx_.assign(p.row_idx);
-        row_val_.assign(p.row_val);
-        col_val_.assign(p.col_val);
-        row_scale0_.assign(p.row_scale);
-        col_scale0_.assign(p.col_scale);
-        row_degree0_.assign(p.row_degree);
-        col_degree0_.assign(p.col_degree);
-        row_match0_.assign(p.row_match);
-        col_match0_.assign(p.col_match);
+        dense_values_.assign(p.dense_values, kCopy, kAllocate);
+        row_ptr_.assign(p.row_ptr, kCopy, kAllocate);
+        col_ptr_.assign(p.col_ptr, kCopy, kAllocate);
+        col_idx_.assign(p.col_idx, kCopy, kAllocate);
+        row_idx_.assign(p.row_idx, kCopy, kAllocate);
+        row_val_.assign(p.row_val, kCopy, kAllocate);
+        col_val_.assign(p.col_val, kCopy, kAllocate);
+        row_scale0_.assign(p.row_scale, kCopy, kAllocate);
+        col_scale0_.assign(p.col_scale, kCopy, kAllocate);
+        row_degree0_.assign(p.row_degree, kCopy, kAllocate);
+        col_degree0_.assign(p.col_degree, kCopy, kAllocate);
+        row_match0_.assign(p.row_match, kCopy, kAllocate);
+        col_match0_.assign(p.col_match, kCopy, kAllocate);
         multiprocessors_ = prop.multiProcessorCount;
         slots_ = independent_slots();
     }
@@ -291,7 +256,7 @@ public:
         }
         const WorkspaceArrays& workspaces = independent_.view;
         if (out_.size() < count) {
-            out_.allocate(count);
+            out_.allocate(count, kAllocate);
         }
         const std::uint64_t active = std::min<std::uint64_t>(workspaces.slots, count);
         const unsigned blocks =
@@ -357,9 +322,9 @@ public:
         if (population_[0].view.slots < count) {
             for (int b = 0; b < 2; ++b) {
                 population_[b].allocate(n_, job_config_, count);
-                cursors_[b].allocate(count);
+                cursors_[b].allocate(count, kAllocate);
             }
-            ancestors_.allocate(count);
+            ancestors_.allocate(count, kAllocate);
         }
         first_ = first;
         count_ = count;
@@ -468,21 +433,21 @@ private:
     int device_ = 0;
     std::string name_;
     bool dense_ = false;
-    DeviceArray<double> dense_values_;
-    DeviceArray<std::int64_t> row_ptr_, col_ptr_;
-    DeviceArray<vertex_t> col_idx_, row_idx_;
-    DeviceArray<double> row_val_, col_val_;
-    DeviceArray<double> row_scale0_, col_scale0_;
-    DeviceArray<std::int32_t> row_degree0_, col_degree0_;
-    DeviceArray<vertex_t> row_match0_, col_match0_;
+    DeviceBuffer<double> dense_values_;
+    DeviceBuffer<std::int64_t> row_ptr_, col_ptr_;
+    DeviceBuffer<vertex_t> col_idx_, row_idx_;
+    DeviceBuffer<double> row_val_, col_val_;
+    DeviceBuffer<double> row_scale0_, col_scale0_;
+    DeviceBuffer<std::int32_t> row_degree0_, col_degree0_;
+    DeviceBuffer<vertex_t> row_match0_, col_match0_;
     int multiprocessors_ = 1;
     std::uint64_t slots_ = 0;
     WorkspaceStore independent_;
-    DeviceArray<double> out_;
+    DeviceBuffer<double> out_;
     // Populations: two sets of workspaces and cursors (selection copies from one to the other).
     WorkspaceStore population_[2];
-    DeviceArray<approx::SampleCursor> cursors_[2];
-    DeviceArray<std::uint32_t> ancestors_;
+    DeviceBuffer<approx::SampleCursor> cursors_[2];
+    DeviceBuffer<std::uint32_t> ancestors_;
     std::vector<approx::SampleCursor> host_cursors_;
     std::uint64_t capacity_ = 0, capacity_particles_ = 0, resident_ = 0;
     std::uint64_t first_ = 0, count_ = 0;

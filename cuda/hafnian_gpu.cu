@@ -18,10 +18,14 @@
 #include <vector>
 
 #include "cuda/hafnian_source.hpp"
-#include "cuda_status.cuh"
-#include "device_workers.cuh"
+#include "common/cuda_status.cuh"
+#include "common/device_buffer.cuh"
+#include "common/float_records.cuh"
+#include "common/knobs.cuh"
+#include "common/multi_gpu.cuh"
 #include "exact/hafnian/hafnian_device.hpp"
 #include "hafnian_plan.cuh"
+#include "kernels/hafnian_abi.cuh"
 #include "nvrtc_cache.cuh"
 #include "pmcount/error.hpp"
 
@@ -29,32 +33,20 @@ namespace pmcount::backend::cuda {
 
 namespace {
 
-using u64 = unsigned long long;
+using pmcount_hafnian::u64;
 
-constexpr int kMaxPairs = 32;         // pmcount_hafnian::kMaxPairs
-constexpr int kMaxSubtreeLevels = 6;  // pmcount_hafnian::kMaxSubtreeLevels
-constexpr int kExpandThreads = 128;   // pmcount_hafnian::kExpandThreads
-constexpr int kRecordDoubles = 8;     // pmcount_hafnian::kRecordDoubles
+using pmcount_hafnian::kExpandThreads;
+using pmcount_hafnian::kMaxPairs;
+using pmcount_hafnian::kMaxSubtreeLevels;
+using pmcount_hafnian::kRecordDoubles;
 static_assert(kHafnianFloatWords <= kRecordDoubles, "a unit record holds a task record's words");
 static_assert(kMaxGpuHafnianOrder / 2 <= kMaxPairs, "the kernels' pool table is too short");
 static_assert(HafnianPolicy::kSubtreeLevels <= kMaxSubtreeLevels, "one leaf per lane at most");
+static_assert(pmcount_hafnian::kSegmentTasks == kHafnianSegmentTasks, "one segment size");
 constexpr auto kSegmentTasks = static_cast<int>(kHafnianSegmentTasks);
 
-/// Mirrors pmcount_hafnian::Params in the kernel source (same layout).
-struct HafnianParams {
-    const void* matrix;
-    void* replay[2];
-    void* pool[kMaxPairs + 1];
-    const void* zero;
-    double* records;
-    u64 first_root;
-    u64 barrett;
-    int root_level;
-    int subtree_levels;
-    int roots;
-    std::uint32_t prime;
-    std::uint32_t shared_offset[kMaxSubtreeLevels];
-};
+/// The kernels' parameters (kernels/hafnian_abi.cuh, compiled into both).
+using HafnianParams = pmcount_hafnian::Params;
 
 std::size_t element_bytes(GpuHafnianMode mode) {
     switch (mode) {
@@ -76,12 +68,14 @@ std::size_t element_bytes(GpuHafnianMode mode) {
 /// error takes twice a residue's registers and a complex one four times, so 16 and 8 keep the
 /// same register budget. PMCOUNT_HAFNIAN_BLOCK=4|8|16|32 replaces the choice, to measure others.
 int output_block(GpuHafnianMode mode) {
-    if (const char* text = std::getenv("PMCOUNT_HAFNIAN_BLOCK"); text != nullptr && *text != 0) {
-        const std::string b = text;
-        if (b != "4" && b != "8" && b != "16" && b != "32") {
-            throw DeviceError("PMCOUNT_HAFNIAN_BLOCK=\"" + b + "\": expected 4, 8, 16 or 32");
+    if (const auto knob = knob_ints<1>("PMCOUNT_HAFNIAN_BLOCK", {KnobRange{4, 32}},
+                                        "4, 8, 16 or 32")) {
+        const int b = (*knob)[0];
+        if (b != 4 && b != 8 && b != 16 && b != 32) {
+            refuse_knob("PMCOUNT_HAFNIAN_BLOCK", knob_text("PMCOUNT_HAFNIAN_BLOCK"),
+                        "4, 8, 16 or 32");
         }
-        return std::stoi(b);
+        return b;
     }
     switch (mode) {
         case GpuHafnianMode::double_precision:
@@ -158,8 +152,8 @@ std::vector<unsigned char> matrix_blocks(const GpuHafnianJob& job, const Hafnian
 /// A floating record (kHafnianFloatWords doubles: re and im in double-double, then Σ|leaf|,
 /// Σ|e|, Σe re and im) added into `sum`, in the order called.
 void add_float_record(const double* record, double* sum) {
-    const DD re = dd_add({sum[0], sum[1]}, {record[0], record[1]});
-    const DD im = dd_add({sum[2], sum[3]}, {record[2], record[3]});
+    const DoubleDouble re = record_add({sum[0], sum[1]}, {record[0], record[1]});
+    const DoubleDouble im = record_add({sum[2], sum[3]}, {record[2], record[3]});
     sum[0] = re.hi;
     sum[1] = re.lo;
     sum[2] = im.hi;
@@ -178,25 +172,6 @@ void hafnian_unit_record(const double* segments, std::size_t count, unsigned cha
     std::memcpy(record, sum, sizeof sum);
 }
 
-/// Device buffers of one worker, freed on every path.
-struct DeviceBuffers {
-    std::vector<void*> pointers;
-    ~DeviceBuffers() {
-        for (void* p : pointers) {
-            cudaFree(p);
-        }
-    }
-    void* allocate(std::size_t bytes) {
-        void* p = nullptr;
-        if (bytes == 0) {
-            return nullptr;
-        }
-        check(cudaMalloc(&p, bytes), "cudaMalloc (hafnian buffers)");
-        pointers.push_back(p);
-        return p;
-    }
-};
-
 void launch(cudaKernel_t kernel, u64 blocks, int threads, void** args, std::size_t shared,
             const char* what) {
     check(
@@ -208,15 +183,9 @@ void launch(cudaKernel_t kernel, u64 blocks, int threads, void** args, std::size
 /// One GPU's worker: uploads the matrix blocks, then runs batches until none is left, handing
 /// each unit's record to job.range.finished; device 0's worker asks job.range.keep_going after
 /// each batch.
-void run_device(int device, const GpuHafnianJob& job, const HafnianPlan& plan,
-                const std::vector<unsigned char>& matrix, std::atomic<int>& next, GpuDeviceUse& use,
-                bool report, std::atomic<bool>& stop) {
-    const auto start = std::chrono::steady_clock::now();
-    check(cudaSetDevice(device), "cudaSetDevice");
-    cudaDeviceProp prop{};
-    check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
-    use.device = device;
-    use.name = prop.name;
+void run_device(int device, const cudaDeviceProp& prop, const GpuHafnianJob& job,
+                const HafnianPlan& plan, const std::vector<unsigned char>& matrix,
+                BatchQueue& queue) {
     const Kernels kernels = load(job.n, job.mode, prop.major, prop.minor);
     if (plan.shared_bytes > 48 * 1024) {
         check(cudaKernelSetAttributeForDevice(kernels.solve,
@@ -225,24 +194,25 @@ void run_device(int device, const GpuHafnianJob& job, const HafnianPlan& plan,
               "cudaKernelSetAttributeForDevice");
     }
 
-    DeviceBuffers buffers;
+    DeviceAllocations buffers;
+    constexpr const char* kWhat = "cudaMalloc (hafnian buffers)";
     const std::size_t e = plan.element_bytes;
-    auto* d_matrix = static_cast<unsigned char*>(buffers.allocate(matrix.size()));
+    auto* d_matrix = buffers.allocate<unsigned char>(matrix.size(), kWhat);
     check(cudaMemcpy(d_matrix, matrix.data(), matrix.size(), cudaMemcpyHostToDevice),
           "cudaMemcpy (hafnian matrix)");
     HafnianParams q{};
-    q.replay[0] = buffers.allocate(plan.replay_elements * e);
-    q.replay[1] = buffers.allocate(plan.replay_elements * e);
+    q.replay[0] = buffers.allocate<unsigned char>(plan.replay_elements * e, kWhat);
+    q.replay[1] = buffers.allocate<unsigned char>(plan.replay_elements * e, kWhat);
     for (int level = plan.subtree_levels; level < plan.root_level; ++level) {
-        q.pool[level] = buffers.allocate(plan.pool_elements[static_cast<std::size_t>(level)] * e);
+        q.pool[level] = buffers.allocate<unsigned char>(
+            plan.pool_elements[static_cast<std::size_t>(level)] * e, kWhat);
     }
-    void* zero = buffers.allocate(static_cast<std::size_t>(plan.coefficient_stride) * e);
+    void* zero =
+        buffers.allocate<unsigned char>(static_cast<std::size_t>(plan.coefficient_stride) * e, kWhat);
     check(cudaMemset(zero, 0, static_cast<std::size_t>(plan.coefficient_stride) * e), "cudaMemset");
     q.zero = zero;
-    q.records =
-        static_cast<double*>(buffers.allocate(plan.max_tasks * kRecordDoubles * sizeof(double)));
-    auto* segments =
-        static_cast<double*>(buffers.allocate(plan.segments() * kRecordDoubles * sizeof(double)));
+    q.records = buffers.allocate<double>(plan.max_tasks * kRecordDoubles, kWhat);
+    double* segments = buffers.allocate<double>(plan.segments() * kRecordDoubles, kWhat);
     q.root_level = plan.root_level;
     q.subtree_levels = plan.subtree_levels;
     for (int r = 1; r < plan.subtree_levels; ++r) {
@@ -252,8 +222,8 @@ void run_device(int device, const GpuHafnianJob& job, const HafnianPlan& plan,
     std::vector<unsigned char> record(hafnian_record_bytes(job.mode));
     const int m = plan.pairs;
 
-    for (int b = next++; b < static_cast<int>(plan.batches.size()) && !stop; b = next++) {
-        const HafnianBatch& batch = plan.batches[static_cast<std::size_t>(b)];
+    queue.run([&](std::size_t b) {
+        const HafnianBatch& batch = plan.batches[b];
         q.matrix = d_matrix + static_cast<std::size_t>(batch.prime) * plan.matrix_elements * e;
         q.first_root = batch.first_root;
         q.roots = static_cast<int>(batch.roots);
@@ -304,33 +274,7 @@ void run_device(int device, const GpuHafnianJob& job, const HafnianPlan& plan,
             }
             job.range.finished(batch.first_unit + k, record.data());
         }
-        ++use.batches;
-        if (report && job.range.keep_going && !job.range.keep_going()) {
-            stop = true;
-        }
-    }
-    use.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-std::vector<int> chosen_devices(const std::vector<int>& requested) {
-    int count = 0;
-    check(cudaGetDeviceCount(&count), "no usable GPU");
-    std::vector<int> out = requested;
-    if (out.empty()) {
-        for (int d = 0; d < count; ++d) {
-            out.push_back(d);
-        }
-    }
-    for (const int d : out) {
-        if (d < 0 || d >= count) {
-            throw DeviceError("GPU " + std::to_string(d) + " does not exist (" +
-                              std::to_string(count) + " visible)");
-        }
-    }
-    if (out.empty()) {
-        throw DeviceError("no GPU visible");
-    }
-    return out;
+    });
 }
 
 void validate(const GpuHafnianJob& job) {
@@ -418,12 +362,10 @@ GpuHafnianResult hafnian(const GpuHafnianJob& job) {
     const auto ready = std::chrono::steady_clock::now();
     result.setup_seconds = std::chrono::duration<double>(ready - start).count();
 
-    result.devices.resize(gpus.size());
-    std::atomic<int> next{0};
-    std::atomic<bool> stop{false};
-    run_on_devices(gpus.size(), stop, [&](std::size_t g) {
-        run_device(gpus[g], job, plan, matrix, next, result.devices[g], g == 0, stop);
-    });
+    run_batches(gpus, plan.batches.size(), job.range, result.devices,
+                [&](int device, const cudaDeviceProp& device_prop, BatchQueue& queue) {
+                    run_device(device, device_prop, job, plan, matrix, queue);
+                });
     result.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - ready).count();
     return result;

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "core/hash.hpp"
-#include "cuda_status.cuh"
+#include "common/cuda_status.cuh"
 #include "nvrtc_cache.cuh"
 #include "pmcount/error.hpp"
 

@@ -24,18 +24,24 @@
 
 #include "cuda/ryser_dense_source.hpp"
 #include "cuda/ryser_sparse_source.hpp"
-#include "cuda_status.cuh"
-#include "device_workers.cuh"
+#include "kernels/ryser_abi.cuh"
+#include "common/cuda_status.cuh"
+#include "common/device_buffer.cuh"
+#include "common/float_records.cuh"
+#include "common/knobs.cuh"
+#include "common/multi_gpu.cuh"
 #include "exact/ryser/ryser_device.hpp"
+#include "numeric/montgomery.hpp"
 #include "numeric/sub_block_bits.hpp"
 #include "nvrtc_cache.cuh"
+#include "ryser_codegen.cuh"
 #include "pmcount/error.hpp"
 
 namespace pmcount::backend::cuda {
 
 namespace {
 
-using u64 = unsigned long long;
+using pmcount_gpu::u64;
 __extension__ using u128 = unsigned __int128;
 
 /// Launch policy for sm_90 (H100/H200), from timings of the n = 40 double kernel on an H100.
@@ -63,25 +69,12 @@ using Policy = LaunchPolicy90;
 static_assert(Policy::kChunkLog2 <= kGpuCertifiedChunkLog2,
               "the certified error bound counts the terms one thread sums into a pair");
 
-/// Mirrors pmcount_gpu::Params and the work geometry in the kernel source (same layout).
-struct KernelParams {
-    const double* columns;
-    const double* base;
-    double* records;
-    u64* counter;
-    u64 first_group;
-    u64 group_count;
-    u64 chunk_count;
-    int chunk_log2;
-    int primes;
-    std::uint32_t p[kGpuMaxPrimes];
-    std::uint32_t neg_p_inverse[kGpuMaxPrimes];
-    std::uint32_t r96[kGpuMaxPrimes];
-    double row_error[64];
-};
-constexpr int kGroupChunks = 32;
-constexpr int kGroupsPerSegment = 256;
-constexpr int kRecordDoubles = 8;
+/// The kernels' parameters and work geometry (kernels/ryser_abi.cuh, compiled into both).
+using KernelParams = pmcount_gpu::Params;
+using pmcount_gpu::kGroupChunks;
+using pmcount_gpu::kGroupsPerSegment;
+using pmcount_gpu::kRecordDoubles;
+static_assert(pmcount_gpu::kMaxPrimes == kGpuMaxPrimes, "one launch's primes");
 /// The kernel's shape (pmcount_gpu::Shape in the kernel source, a template argument of the
 /// kernel, so this is its only definition). Chosen from timings on an H100 (seconds for the whole
 /// range, docs/gpu.md):
@@ -122,16 +115,10 @@ KernelShape kernel_shape(int n, GpuMode mode) {
             shape.min_blocks = n <= 40 ? 4 : 3;
             break;
     }
-    if (const char* text = std::getenv("PMCOUNT_GPU_SHAPE"); text != nullptr && *text != '\0') {
-        int m = 0, b = 0, f = 0;
-        char tail = 0;
-        if (std::sscanf(text, "%d,%d,%d%c", &m, &b, &f, &tail) != 3 || m < 1 || m > 6 || b < 1 ||
-            b > 16 || (f != 0 && f != 1)) {
-            throw DeviceError("PMCOUNT_GPU_SHAPE=\"" + std::string(text) +
-                              "\": expected M,B,F with unroll 1 <= M <= 6, blocks per SM "
-                              "1 <= B <= 16, fuse F 0 or 1");
-        }
-        shape = {m, b, f == 1};
+    if (const auto knob = knob_ints<3>("PMCOUNT_GPU_SHAPE", {KnobRange{1, 6}, {1, 16}, {0, 1}},
+                                        "M,B,F with unroll 1 <= M <= 6, blocks per SM "
+                                        "1 <= B <= 16, fuse F 0 or 1")) {
+        shape = {(*knob)[0], (*knob)[1], (*knob)[2] == 1};
     }
     shape.unroll_log2 = std::min(shape.unroll_log2, n - 1);
     return shape;
@@ -141,21 +128,6 @@ KernelShape kernel_shape(int n, GpuMode mode) {
 cudaKernel_t load_kernel(const std::string& name_expression, int major, int minor) {
     return cuda::load_kernel(KernelSource{kRyserDenseSource, "ryser_dense.cu"}, name_expression,
                              major, minor);
-}
-
-// ---- modular helpers ------------------------------------------------------------------------------
-
-std::uint32_t mul_mod(std::uint32_t a, std::uint32_t b, std::uint32_t p) {
-    return static_cast<std::uint32_t>(static_cast<u64>(a) * b % p);
-}
-
-/// −p⁻¹ mod 2^32 by Newton's iteration.
-std::uint32_t negative_inverse(std::uint32_t p) {
-    std::uint32_t inverse = p;
-    for (int i = 0; i < 5; ++i) {
-        inverse *= 2 - p * inverse;
-    }
-    return ~inverse + 1;
 }
 
 /// A run of consecutive units, launched at once.
@@ -199,22 +171,6 @@ std::string kernel_name(int n, GpuMode mode) {
            (shape.fuse_top ? "true" : "false") + ">>";
 }
 
-/// A measurement knob: the integer in environment variable `name` (`lo` to `hi`; a malformed
-/// value is a DeviceError naming it, `what` its meaning), or `fallback` when it is unset.
-int knob(const char* name, int lo, int hi, int fallback, const char* what) {
-    const char* text = std::getenv(name);
-    if (text == nullptr || *text == '\0') {
-        return fallback;
-    }
-    int value = 0;
-    char tail = 0;
-    if (std::sscanf(text, "%d%c", &value, &tail) != 1 || value < lo || value > hi) {
-        throw DeviceError(std::string(name) + "=\"" + text + "\": expected " + what + " " +
-                          std::to_string(lo) + " to " + std::to_string(hi));
-    }
-    return value;
-}
-
 /// The batches' divisor for `gpus` GPUs: Policy::kBatchDivisorPerGpu per GPU, or
 /// PMCOUNT_GPU_BATCH_DIVISOR=D (1 to 64) to measure others.
 u64 batch_divisor(std::size_t gpus) {
@@ -246,39 +202,6 @@ std::vector<Batch> make_batches(const std::vector<std::uint64_t>& units, u64 uni
     return batches;
 }
 
-/// Device memory of one worker, freed when it goes out of scope.
-class DeviceMemory {
-public:
-    DeviceMemory() = default;
-    DeviceMemory(const DeviceMemory&) = delete;
-    DeviceMemory& operator=(const DeviceMemory&) = delete;
-    ~DeviceMemory() {
-        for (void* p : owned_) {
-            cudaFree(p);
-        }
-    }
-    template <class T>
-    T* allocate(std::size_t count) {
-        void* p = nullptr;
-        check(cudaMalloc(&p, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc");
-        owned_.push_back(p);
-        return static_cast<T*>(p);
-    }
-    /// A device copy of `values` (nullptr when empty).
-    template <class T>
-    const T* upload(const std::vector<T>& values) {
-        if (values.empty()) {
-            return nullptr;
-        }
-        T* p = allocate<T>(values.size());
-        check(cudaMemcpy(p, values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
-        return p;
-    }
-
-private:
-    std::vector<void*> owned_;
-};
-
 /// What an engine launches on each GPU: the kernel (loaded for the device's architecture), its
 /// dynamic shared memory, and `upload`, which copies the job's tables to the current device,
 /// fills the table pointers of the parameters and returns the kernel's second argument (its
@@ -286,7 +209,7 @@ private:
 struct Launch {
     std::function<cudaKernel_t(const cudaDeviceProp&)> kernel;
     std::size_t shared_bytes = 0;
-    std::function<void*(KernelParams&, DeviceMemory&)> upload;
+    std::function<void*(KernelParams&, DeviceAllocations&)> upload;
 };
 
 /// What every engine's job has in common, for the scheduler.
@@ -300,14 +223,8 @@ struct JobCommon {
 
 /// One GPU's worker: loads the kernels, uploads the tables, and runs batches until none is left;
 /// each unit's record goes to the range's `finished`. The reporting worker asks `keep_going`.
-void run_device(int device, const JobCommon& job, const Launch& launch, const Plan& plan,
-                std::atomic<int>& next, GpuDeviceUse& use, bool report, std::atomic<bool>& stop) {
-    const auto start = std::chrono::steady_clock::now();
-    check(cudaSetDevice(device), "cudaSetDevice");
-    cudaDeviceProp prop{};
-    check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
-    use.device = device;
-    use.name = prop.name;
+void run_device(int device, const cudaDeviceProp& prop, const JobCommon& job,
+                const Launch& launch, const Plan& plan, BatchQueue& queue) {
     const cudaKernel_t kernel = launch.kernel(prop);
     const cudaKernel_t reduce = load_kernel("pmcount_gpu::reduce_records", prop.major, prop.minor);
     if (launch.shared_bytes > 48 * 1024) {
@@ -322,7 +239,7 @@ void run_device(int device, const JobCommon& job, const Launch& launch, const Pl
     const u64 resident_blocks = static_cast<u64>(std::max(1, blocks_per_sm)) * prop.multiProcessorCount;
     const std::vector<std::uint32_t>& primes = *job.primes;
 
-    DeviceMemory memory;
+    DeviceAllocations memory;
     const u64 max_groups = plan.max_batch_segments * kGroupsPerSegment;
     KernelParams params{};
     params.records = memory.allocate<double>(max_groups * kRecordDoubles);
@@ -333,9 +250,9 @@ void run_device(int device, const JobCommon& job, const Launch& launch, const Pl
     params.primes = static_cast<int>(primes.size());
     for (std::size_t k = 0; k < primes.size(); ++k) {
         params.p[k] = primes[k];
-        params.neg_p_inverse[k] = negative_inverse(primes[k]);
-        const auto two32 = static_cast<std::uint32_t>((u64{1} << 32) % primes[k]);
-        params.r96[k] = mul_mod(mul_mod(two32, two32, primes[k]), two32, primes[k]);
+        params.neg_p_inverse[k] =
+            static_cast<std::uint32_t>(numeric::Montgomery64(primes[k]).negative_inverse());
+        params.r96[k] = static_cast<std::uint32_t>(numeric::pow_mod(2, 96, primes[k]));
     }
     void* second = launch.upload(params, memory);
     int modular_flag = job.modular ? 1 : 0;
@@ -343,8 +260,8 @@ void run_device(int device, const JobCommon& job, const Launch& launch, const Pl
     const std::size_t record_bytes =
         range_record_bytes(job.modular ? GpuMode::modular : GpuMode::double_compensated, primes.size());
     std::vector<unsigned char> record(record_bytes);
-    for (int b = next++; b < static_cast<int>(plan.batches.size()) && !stop; b = next++) {
-        const Batch& batch = plan.batches[static_cast<std::size_t>(b)];
+    queue.run([&](std::size_t b) {
+        const Batch& batch = plan.batches[b];
         const u64 first_segment = batch.first_unit * plan.unit_segments;
         const u64 segments = std::min(batch.units * plan.unit_segments, plan.segments - first_segment);
         params.first_group = first_segment * kGroupsPerSegment;
@@ -382,35 +299,7 @@ void run_device(int device, const JobCommon& job, const Launch& launch, const Pl
             }
             job.range->finished(batch.first_unit + u, record.data());
         }
-        ++use.batches;
-        if (report && job.range->keep_going && !job.range->keep_going()) {
-            stop = true;
-        }
-    }
-    use.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-std::vector<int> chosen_devices(const std::vector<int>& requested) {
-    int count = 0;
-    check(cudaGetDeviceCount(&count), "no usable GPU");
-    std::vector<int> out;
-    if (requested.empty()) {
-        for (int d = 0; d < count; ++d) {
-            out.push_back(d);
-        }
-    } else {
-        for (const int d : requested) {
-            if (d < 0 || d >= count) {
-                throw DeviceError("GPU " + std::to_string(d) + " does not exist (" +
-                                  std::to_string(count) + " visible)");
-            }
-            out.push_back(d);
-        }
-    }
-    if (out.empty()) {
-        throw DeviceError("no GPU visible");
-    }
-    return out;
+    });
 }
 
 /// Plans the batches of the range's units from the occupancy of the first GPU and runs them on
@@ -462,12 +351,10 @@ GpuRyserResult run_gray_range(const JobCommon& job, const Launch& launch, int ch
     const auto ready = std::chrono::steady_clock::now();
     result.setup_seconds = std::chrono::duration<double>(ready - start).count();
 
-    result.devices.resize(gpus.size());
-    std::atomic<int> next{0};
-    std::atomic<bool> stop{false};
-    run_on_devices(gpus.size(), stop, [&](std::size_t g) {
-        run_device(gpus[g], job, launch, plan, next, result.devices[g], g == 0, stop);
-    });
+    run_batches(gpus, plan.batches.size(), *job.range, result.devices,
+                [&](int device, const cudaDeviceProp& device_prop, BatchQueue& queue) {
+                    run_device(device, device_prop, job, launch, plan, queue);
+                });
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ready).count();
     return result;
 }
@@ -498,7 +385,7 @@ GpuRyserResult ryser_dense(const GpuRyserJob& job) {
     const auto low_count = static_cast<std::ptrdiff_t>(kernel_shape(job.n, job.mode).unroll_log2) *
                            gpu_column_stride(job.n, job.mode);
     const std::vector<double> low(job.columns.begin(), job.columns.begin() + low_count);
-    launch.upload = [&](KernelParams& params, DeviceMemory& memory) -> void* {
+    launch.upload = [&](KernelParams& params, DeviceAllocations& memory) -> void* {
         params.columns = memory.upload(job.columns);
         params.base = memory.upload(job.base);
         std::copy(job.row_error.begin(), job.row_error.end(), params.row_error);
@@ -512,22 +399,7 @@ GpuRyserResult ryser_dense(const GpuRyserJob& job) {
 
 namespace {
 
-/// Mirrors pmcount_gpu::SparseTables (same layout).
-struct SparseTablesArg {
-    const double* values;
-    const double* base;
-    const int* col_start;
-    const int* col_row;
-    const std::uint64_t* row_mask;  // the kernel's u64: the same 64-bit type
-    const std::uint64_t* test_mask;
-    const std::uint64_t* test_low;
-    const std::uint64_t* test_low_bit;
-    const int* test_count;
-    int entries;
-    int tests;
-    int free_bits;
-    int sub_bits;
-};
+using SparseTablesArg = pmcount_gpu::SparseTables;
 
 /// The sparse kernels' program: the dense source (arithmetic, records) and the sparse one.
 const std::string& sparse_program() {
@@ -567,91 +439,6 @@ std::string sparse_kernel_name(const GpuSparseJob& job) {
     }
     return "pmcount_gpu::sparse_walk<" + n + ", " + std::to_string(mode) + ", pmcount_gpu::Shape<" +
            std::to_string(sparse_unroll_log2(job)) + ", 1, false>, " + pattern + ">";
-}
-
-/// A C++ initializer list of `values` ({0} when empty: arrays may not be empty).
-template <class T, class Format>
-std::string literal_list(const std::vector<T>& values, Format format) {
-    std::string text = "{";
-    for (std::size_t k = 0; k < values.size(); ++k) {
-        text += (k == 0 ? "" : ",") + format(values[k]);
-        if (k % 8 == 7) {
-            text += "\n    ";
-        }
-    }
-    return text + (values.empty() ? "0}" : "}");
-}
-
-std::string double_literal(double v) {
-    char buffer[40];
-    std::snprintf(buffer, sizeof buffer, "%a", v);  // hexadecimal: exact
-    return buffer;
-}
-std::string u64_literal(u64 v) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "0x%llxULL", v);
-    return buffer;
-}
-std::string int_literal(int v) { return std::to_string(v); }
-
-/// The walk's row layers for partial products (GeneratedPattern::layer): layer j < M holds the
-/// rows first touched by Gray column j, layer M the rest; `start` has M + 2 entries.
-void row_layers(const GpuSparseJob& job, int m, std::vector<int>& start, std::vector<int>& rows) {
-    std::vector<bool> placed(static_cast<std::size_t>(job.n), false);
-    start.assign(1, 0);
-    rows.clear();
-    for (int j = 0; j < m && !job.col_start.empty(); ++j) {
-        for (int e = job.col_start[static_cast<std::size_t>(j)]; e < job.col_start[static_cast<std::size_t>(j) + 1]; ++e) {
-            const int r = job.col_row[static_cast<std::size_t>(e)];
-            if (!placed[static_cast<std::size_t>(r)]) {
-                placed[static_cast<std::size_t>(r)] = true;
-                rows.push_back(r);
-            }
-        }
-        start.push_back(static_cast<int>(rows.size()));
-    }
-    while (static_cast<int>(start.size()) < m + 1) {
-        start.push_back(static_cast<int>(rows.size()));
-    }
-    for (int r = 0; r < job.n; ++r) {
-        if (!placed[static_cast<std::size_t>(r)]) {
-            rows.push_back(r);
-        }
-    }
-    start.push_back(static_cast<int>(rows.size()));
-}
-
-/// The struct pmcount_gpu::Generated that GeneratedPattern reads: the job's tables as literals.
-std::string generated_source(const GpuSparseJob& job) {
-    std::vector<int> layer_start, layer_row;
-    row_layers(job, sparse_unroll_log2(job), layer_start, layer_row);
-    std::string text = "\nnamespace pmcount_gpu {\nnamespace generated {\n";
-    text += "__constant__ double base[] = " + literal_list(job.base, double_literal) + ";\n";
-    text += "__constant__ u64 row_mask[] = " + literal_list(job.row_mask, u64_literal) + ";\n";
-    text += "}  // namespace generated\nstruct Generated {\n";
-    text += "    static constexpr int kTests = " + std::to_string(job.test_mask.size()) + ";\n";
-    text += "    static constexpr int kFreeBits = " + std::to_string(job.free_bits) + ";\n";
-    text += "    static constexpr int kSubBits = " + std::to_string(job.sub_bits) + ";\n";
-    u64 dynamic_rows = 0;  // the rows a sub-block changes (GeneratedPattern::dynamic_row)
-    for (std::size_t s = 0; s < job.row_mask.size(); ++s) {
-        if ((job.row_mask[s] & ((u64{1} << job.sub_bits) - 1)) != 0) {
-            dynamic_rows |= u64{1} << s;
-        }
-    }
-    text += "    static constexpr u64 kDynamicRows = " + u64_literal(dynamic_rows) + ";\n";
-    text += "    static constexpr int col_start[] = " + literal_list(job.col_start, int_literal) + ";\n";
-    text += "    static constexpr int col_row[] = " + literal_list(job.col_row, int_literal) + ";\n";
-    text += "    static constexpr double values[] = " + literal_list(job.col_value, double_literal) + ";\n";
-    text += "    static constexpr u64 test_mask[] = " + literal_list(job.test_mask, u64_literal) + ";\n";
-    text += "    static constexpr u64 test_low[] = " + literal_list(job.test_low, u64_literal) + ";\n";
-    text += "    static constexpr u64 test_low_bit[] = " + literal_list(job.test_low_bit, u64_literal) + ";\n";
-    text += "    static constexpr int test_count[] = " + literal_list(job.test_count, int_literal) + ";\n";
-    text += "    static constexpr int layer_start[] = " + literal_list(layer_start, int_literal) + ";\n";
-    text += "    static constexpr int layer_row[] = " + literal_list(layer_row, int_literal) + ";\n";
-    text += "    __device__ static double base_word(int k) { return generated::base[k]; }\n";
-    text += "    __device__ static u64 mask(int s) { return generated::row_mask[s]; }\n";
-    text += "};\n}  // namespace pmcount_gpu\n";
-    return text;
 }
 
 void validate(const GpuSparseJob& job) {
@@ -705,7 +492,7 @@ bool sparse_kernel_cached(const GpuSparseJob& job) {
     const std::vector<int> gpus = chosen_devices(job.devices);
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, gpus[0]), "cudaGetDeviceProperties");
-    const std::string text = sparse_program() + generated_source(job);
+    const std::string text = sparse_program() + generated_source(job, sparse_unroll_log2(job));
     return kernels_cached(KernelSource{text.c_str(), "ryser_generated.cu"},
                           {sparse_kernel_name(job)}, prop.major, prop.minor);
 }
@@ -715,7 +502,7 @@ GpuRyserResult ryser_sparse(const GpuSparseJob& job) {
     const std::string name = sparse_kernel_name(job);
     const auto generate_start = std::chrono::steady_clock::now();
     const std::string text =
-        job.code == GpuCode::generated ? sparse_program() + generated_source(job) : std::string();
+        job.code == GpuCode::generated ? sparse_program() + generated_source(job, sparse_unroll_log2(job)) : std::string();
     const double generate_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - generate_start).count();
     const KernelSource source{job.code == GpuCode::generated ? text.c_str() : sparse_program().c_str(),
@@ -739,16 +526,16 @@ GpuRyserResult ryser_sparse(const GpuSparseJob& job) {
     }
     std::deque<SparseTablesArg> args;  // one per device (their pointers differ); deque: stable
     std::mutex args_mutex;
-    launch.upload = [&](KernelParams&, DeviceMemory& memory) -> void* {
+    launch.upload = [&](KernelParams&, DeviceAllocations& memory) -> void* {
         SparseTablesArg t{};
         t.values = memory.upload(job.col_value);
         t.base = memory.upload(job.base);
         t.col_start = memory.upload(job.col_start);
         t.col_row = memory.upload(job.col_row);
-        t.row_mask = memory.upload(job.row_mask);
-        t.test_mask = memory.upload(job.test_mask);
-        t.test_low = memory.upload(job.test_low);
-        t.test_low_bit = memory.upload(job.test_low_bit);
+        t.row_mask = reinterpret_cast<const u64*>(memory.upload(job.row_mask));
+        t.test_mask = reinterpret_cast<const u64*>(memory.upload(job.test_mask));
+        t.test_low = reinterpret_cast<const u64*>(memory.upload(job.test_low));
+        t.test_low_bit = reinterpret_cast<const u64*>(memory.upload(job.test_low_bit));
         t.test_count = memory.upload(job.test_count);
         t.entries = static_cast<int>(job.col_row.size());
         t.tests = static_cast<int>(job.test_mask.size());
@@ -788,12 +575,8 @@ void merge_range_records(GpuMode mode, const std::vector<std::uint32_t>& primes,
         // The kernel's Montgomery reductions leave a factor 2^-224 (7 reductions of 2^-32 each).
         for (std::size_t k = 0; k < residues.size(); ++k) {
             const std::uint32_t p = primes[k];
-            std::uint32_t factor = 1;
-            const auto two32 = static_cast<std::uint32_t>((u64{1} << 32) % p);
-            for (int i = 0; i < 7; ++i) {
-                factor = mul_mod(factor, two32, p);
-            }
-            residues[k] = mul_mod(residues[k], factor, p);
+            residues[k] = static_cast<std::uint32_t>(
+                numeric::mul_mod(residues[k], numeric::pow_mod(2, 224, p), p));
         }
         result.residues = std::move(residues);
         return;
@@ -807,31 +590,26 @@ double fp64_rate(int device) {
     check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
     const void* function =
         reinterpret_cast<const void*>(load_kernel("pmcount_gpu::fp64_rate", prop.major, prop.minor));
-    double* out = nullptr;
-    check(cudaMalloc(&out, sizeof(double)), "cudaMalloc");
+    DeviceBuffer<double> out(1);
+    double* out_pointer = out.get();
     constexpr int kThreads = 256;
     const int blocks = prop.multiProcessorCount * 8;
     int iterations = 1 << 14;
     double a = 0.999999, b = 1e-7;
-    void* args[] = {&out, &a, &b, &iterations};
-    cudaEvent_t begin, end;
-    check(cudaEventCreate(&begin), "cudaEventCreate");
-    check(cudaEventCreate(&end), "cudaEventCreate");
+    void* args[] = {&out_pointer, &a, &b, &iterations};
+    const DeviceEvent begin, end;
     float best_ms = 0;
     for (int round = 0; round < 4; ++round) {  // the first round warms up
-        check(cudaEventRecord(begin), "cudaEventRecord");
+        check(cudaEventRecord(begin.get()), "cudaEventRecord");
         check(cudaLaunchKernel(function, dim3(blocks), dim3(kThreads), args, 0, nullptr), "fp64_rate");
-        check(cudaEventRecord(end), "cudaEventRecord");
-        check(cudaEventSynchronize(end), "fp64_rate");
+        check(cudaEventRecord(end.get()), "cudaEventRecord");
+        check(cudaEventSynchronize(end.get()), "fp64_rate");
         float ms = 0;
-        check(cudaEventElapsedTime(&ms, begin, end), "cudaEventElapsedTime");
+        check(cudaEventElapsedTime(&ms, begin.get(), end.get()), "cudaEventElapsedTime");
         if (round > 0 && (best_ms == 0 || ms < best_ms)) {
             best_ms = ms;
         }
     }
-    cudaEventDestroy(begin);
-    cudaEventDestroy(end);
-    cudaFree(out);
     const double operations = 16.0 * iterations * static_cast<double>(blocks) * kThreads;
     return operations / (best_ms * 1e-3);
 }

@@ -38,34 +38,18 @@
 
 namespace pmcount_hafnian {
 
-typedef unsigned long long u64;
-typedef unsigned int u32;
+/// The arithmetics (MODE), numbered by the host's GpuHafnianMode
+/// (exact/hafnian/hafnian_gpu_mode.hpp, prepended to this source).
+constexpr int kDouble = static_cast<int>(pmcount::backend::cuda::GpuHafnianMode::double_precision);
+constexpr int kComplex = static_cast<int>(pmcount::backend::cuda::GpuHafnianMode::complex);
+constexpr int kModular = static_cast<int>(pmcount::backend::cuda::GpuHafnianMode::modular);
+
+using pmcount_kernels::DD;
+using pmcount_kernels::dd_add;
+using pmcount_kernels::quick_two_sum;
+using pmcount_kernels::two_sum;
 
 constexpr unsigned kFullMask = 0xffffffffu;
-/// Largest number of pairs (order 64).
-constexpr int kMaxPairs = 32;
-/// Deepest tier-2 subtree (2^(J−1) ≤ 32 leaves, one per lane).
-constexpr int kMaxSubtreeLevels = 6;
-constexpr int kExpandThreads = 128;
-constexpr int kSegmentTasks = 256;
-constexpr int kRecordDoubles = 8;
-
-/// Mirrors HafnianParams in cuda/hafnian_gpu.cu (same layout).
-struct Params {
-    const void* matrix;         // level-M block of the whole problem (this prime's residues)
-    void* replay[2];            // tier 0: ping-pong, `roots` blocks of P(M−1) polynomials each
-    void* pool[kMaxPairs + 1];  // tier 1: include children of level L (J ≤ L < R), by level
-    const void* zero;           // Q zero coefficients (the missing second product of g's task)
-    double* records;            // tier 2: kRecordDoubles per task
-    u64 first_root;             // the batch's first level-R root (its path from the top)
-    u64 barrett;                // ⌊(2^64 − 1)/p⌋
-    int root_level;             // R
-    int subtree_levels;         // J
-    int roots;                  // level-R roots in this batch
-    u32 prime;                  // modular: p
-    u32 shared_offset[kMaxSubtreeLevels];  // tier 2: element offset of level r's blocks (r < J)
-};
-
 __device__ __forceinline__ int popcount64(u64 x) {
     return __popcll(x);
 }
@@ -84,30 +68,6 @@ constexpr int coefficient_stride() {
 /// Index of b_jk (j > k) in a node's block.
 __device__ __forceinline__ int entry_index(int j, int k) {
     return 1 + j * (j - 1) / 2 + k;
-}
-
-// ---- double-double (records) --------------------------------------------------------------------
-
-struct DD {
-    double hi;
-    double lo;
-};
-__device__ __forceinline__ DD two_sum(double a, double b) {
-    const double s = a + b;
-    const double bb = s - a;
-    return {s, (a - (s - bb)) + (b - bb)};
-}
-__device__ __forceinline__ DD quick_two_sum(double a, double b) {
-    const double s = a + b;
-    return {s, b - (s - a)};
-}
-__device__ __forceinline__ DD dd_add(DD a, DD b) {
-    DD s = two_sum(a.hi, b.hi);
-    const DD t = two_sum(a.lo, b.lo);
-    s.lo += t.hi;
-    s = quick_two_sum(s.hi, s.lo);
-    s.lo += t.lo;
-    return quick_two_sum(s.hi, s.lo);
 }
 
 // ---- rings --------------------------------------------------------------------------------------
@@ -147,7 +107,7 @@ __device__ __forceinline__ void add_product(double& acc, double& error, double x
 }
 
 template <>
-struct Ring<0> {
+struct Ring<kDouble> {
     typedef Tracked Elem;
     typedef Tracked Acc;
     __device__ static Acc widen(Elem x) { return x; }
@@ -160,7 +120,7 @@ struct Ring<0> {
 };
 
 template <>
-struct Ring<1> {
+struct Ring<kComplex> {
     typedef TrackedComplex Elem;
     typedef TrackedComplex Acc;
     __device__ static Acc widen(Elem x) { return x; }
@@ -185,7 +145,7 @@ __device__ __forceinline__ u32 reduce(u64 x, u32 p, u64 barrett) {
 }
 
 template <>
-struct Ring<2> {
+struct Ring<kModular> {
     typedef u32 Elem;
     typedef u64 Acc;
     __device__ static Acc widen(Elem x) { return x; }
@@ -431,12 +391,12 @@ __global__ void __launch_bounds__(32) hafnian_solve(const __grid_constant__ Para
         const int excludes = (M - 1) - popcount64(q.first_root + static_cast<u64>(g)) -
                              popcount64(task_path) - __popc(static_cast<u32>(lane));
         const bool negative = (excludes & 1) != 0;
-        if constexpr (MODE == 0) {
+        if constexpr (MODE == kDouble) {
             re.hi = negative ? -value.v : value.v;
             magnitude = fabs(value.v);
             error.re = negative ? -value.e : value.e;
             error_magnitude = fabs(value.e);
-        } else if constexpr (MODE == 1) {
+        } else if constexpr (MODE == kComplex) {
             re.hi = negative ? -value.v.re : value.v.re;
             im.hi = negative ? -value.v.im : value.v.im;
             magnitude = fabs(value.v.re) + fabs(value.v.im);
@@ -449,7 +409,7 @@ __global__ void __launch_bounds__(32) hafnian_solve(const __grid_constant__ Para
     }
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2) {
-        if constexpr (MODE == 2) {
+        if constexpr (MODE == kModular) {
             const u32 s = residue + __shfl_xor_sync(kFullMask, residue, offset);  // < 2p < 2^32
             residue = s >= q.prime ? s - q.prime : s;
         } else {
@@ -475,7 +435,7 @@ __global__ void __launch_bounds__(32) hafnian_solve(const __grid_constant__ Para
     }
     if (lane == 0) {
         write_record(q.records + task * kRecordDoubles, re, im, magnitude,
-                     MODE == 2 ? static_cast<double>(residue) : error_magnitude, error);
+                     MODE == kModular ? static_cast<double>(residue) : error_magnitude, error);
     }
 }
 
@@ -495,7 +455,7 @@ __global__ void __launch_bounds__(kSegmentTasks)
     __syncthreads();
     for (int width = kSegmentTasks / 2; width > 0; width /= 2) {
         if (t < width) {
-            if constexpr (MODE == 2) {
+            if constexpr (MODE == kModular) {
                 const u64 s = static_cast<u64>(part[t][5]) + static_cast<u64>(part[t + width][5]);
                 part[t][5] = static_cast<double>(s >= q.prime ? s - q.prime : s);
             } else {

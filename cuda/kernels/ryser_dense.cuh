@@ -21,10 +21,10 @@
 // 2N+1). Per super-block: N/2 16-byte shared loads, N DFMA and about 15 integer instructions.
 //
 // MODE 0 double, plain accumulation · 1 double, compensated (error-free sums and top products,
-// see Arith<1>) · 2 double-double · 3 complex, 2^F-term sums folded into Neumaier pairs
+// see Arith<kCompensated>) · 2 double-double · 3 complex, 2^F-term sums folded into Neumaier pairs
 // (F = kFoldLog2) · 4 modular (31-bit primes; x and 4 lane products exact in double, one
 // Montgomery reduction per lane and per product, all primes sharing the x update) · 5 double
-// with a certified bound beside every term (Arith<5>).
+// with a certified bound beside every term (Arith<kCertified>).
 // Work is handed out in groups of 32 chunks (one per warp at a time, from a counter); each
 // warp's chunk results are combined into one record per group and records into one per segment
 // (reduce_records), in double-double (modular: mod p), so the result does not depend on the
@@ -32,8 +32,21 @@
 
 namespace pmcount_gpu {
 
-typedef unsigned long long u64;
-typedef unsigned int u32;
+/// The arithmetics (MODE), numbered by the host's GpuMode (exact/ryser/ryser_gpu_mode.hpp,
+/// prepended to this source).
+constexpr int kPlain = static_cast<int>(pmcount::backend::cuda::GpuMode::double_plain);
+constexpr int kCompensated = static_cast<int>(pmcount::backend::cuda::GpuMode::double_compensated);
+constexpr int kDoubleDouble = static_cast<int>(pmcount::backend::cuda::GpuMode::double_double);
+constexpr int kComplex = static_cast<int>(pmcount::backend::cuda::GpuMode::complex);
+constexpr int kModular = static_cast<int>(pmcount::backend::cuda::GpuMode::modular);
+constexpr int kCertified = static_cast<int>(pmcount::backend::cuda::GpuMode::certified);
+
+using pmcount_kernels::DD;
+using pmcount_kernels::dd_add;
+using pmcount_kernels::dd_mul;
+using pmcount_kernels::dd_neg;
+using pmcount_kernels::quick_two_sum;
+using pmcount_kernels::two_sum;
 
 /// The kernel's shape, chosen on the host (kernel_shape in cuda/ryser_gpu.cu, next to the
 /// measurements behind each choice) and passed as a template argument, so host and kernel cannot
@@ -54,69 +67,13 @@ constexpr int kFoldLog2 = 3;
 /// about N·log2(chunk)/2 FMAs per 4096 steps, under 1%. An arithmetic's kResetLog2 (0: never).
 /// Mirrored on the host by backend::cuda::kGpuResetLog2 (the error figure replays it).
 constexpr int kResetLog2 = 12;
-constexpr int kMaxPrimes = 16;
-constexpr int kMaxRows = 64;
 constexpr int kLanes = 4;
 constexpr int kBlockThreads = 128;
-
-/// Work geometry: chunks of 2^L consecutive Gray indices (one per thread at a time), groups of
-/// 32 consecutive chunks (one per warp at a time, taken from a counter), segments of
-/// kGroupsPerSegment consecutive groups (the unit of the host's batches and of the final
-/// reduction). A group's result is one record of kRecordDoubles doubles.
-constexpr int kGroupChunks = 32;
-constexpr int kGroupsPerSegment = 256;
-constexpr int kRecordDoubles = 8;
-
-struct Params {
-    const double* columns;  // Gray columns j < N−1, each stride<N, MODE>() doubles
-    const double* base;     // y(∅): N values (×2 for complex and double-double)
-    double* records;        // one per group of this launch: see write_record
-    u64* counter;           // groups of this launch taken so far (zero at launch)
-    u64 first_group;
-    u64 group_count;        // groups in this launch
-    u64 chunk_count;        // chunks in the whole Gray range (lanes past it idle)
-    int chunk_log2;
-    int primes;
-    u32 p[kMaxPrimes];
-    u32 neg_p_inverse[kMaxPrimes];  // −p⁻¹ mod 2^32
-    u32 r96[kMaxPrimes];            // 2^96 mod p (Arith<4>::add_lanes_times)
-    double row_error[kMaxRows];     // MODE 5: a bound on |x̂_i − x_i| at every step (Arith<5>)
-};
 
 __device__ __forceinline__ u64 gray(u64 k) { return k ^ (k >> 1); }
 
 constexpr int ctz_constexpr(int v) { return (v & 1) ? 0 : 1 + ctz_constexpr(v >> 1); }
 constexpr int gray_constexpr(int v) { return v ^ (v >> 1); }
-
-// ---- double-double --------------------------------------------------------------------------
-
-struct DD {
-    double hi;
-    double lo;
-};
-__device__ __forceinline__ DD two_sum(double a, double b) {
-    const double s = a + b;
-    const double bb = s - a;
-    return {s, (a - (s - bb)) + (b - bb)};
-}
-__device__ __forceinline__ DD quick_two_sum(double a, double b) {
-    const double s = a + b;
-    return {s, b - (s - a)};
-}
-__device__ __forceinline__ DD dd_add(DD a, DD b) {
-    DD s = two_sum(a.hi, b.hi);
-    const DD t = two_sum(a.lo, b.lo);
-    s.lo += t.hi;
-    s = quick_two_sum(s.hi, s.lo);
-    s.lo += t.lo;
-    return quick_two_sum(s.hi, s.lo);
-}
-__device__ __forceinline__ DD dd_mul(DD a, DD b) {
-    const double p = a.hi * b.hi;
-    const double e = fma(a.hi, b.hi, -p);
-    return quick_two_sum(p, e + (a.hi * b.lo + a.lo * b.hi));
-}
-__device__ __forceinline__ DD dd_neg(DD a) { return {-a.hi, -a.lo}; }
 
 // ---- arithmetic policies ---------------------------------------------------------------------
 
@@ -164,7 +121,7 @@ struct DoubleRows {
 };
 
 template <>
-struct Arith<0> : DoubleRows {
+struct Arith<kPlain> : DoubleRows {
     typedef DoubleAccPlain Acc;
     template <int N, class S>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
@@ -220,7 +177,7 @@ __device__ __forceinline__ DD top_exact_product(const double (&x)[N]) {
 /// +5% time, relative error 5.8e-11; the same with error-free top products, +12%, 3.0e-11;
 /// this one below 1e-16 (docs/gpu.md).
 template <>
-struct Arith<1> : DoubleRows {
+struct Arith<kCompensated> : DoubleRows {
     typedef DoubleAccCompensated Acc;
     template <int N, class S>
     __device__ static void emit(Acc& acc, const Elem (&x)[N], double sign, const Params&) {
@@ -242,7 +199,7 @@ struct Arith<1> : DoubleRows {
 };
 
 template <>
-struct Arith<2> {
+struct Arith<kDoubleDouble> {
     typedef DD Elem;
     struct Acc {
         DD sum = {0, 0};
@@ -275,7 +232,7 @@ struct Complex {
 };
 
 template <>
-struct Arith<3> {
+struct Arith<kComplex> {
     typedef Complex Elem;
     struct Acc {
         double re = 0, im = 0, re_c = 0, im_c = 0, block_re = 0, block_im = 0, magnitude = 0;
@@ -324,7 +281,7 @@ __device__ __forceinline__ u32 redc(u64 t, u32 p, u32 neg_p_inverse) {
 }
 
 template <>
-struct Arith<4> {
+struct Arith<kModular> {
     typedef double Elem;
     struct Acc {
         u32 sum[kMaxPrimes];
@@ -425,7 +382,7 @@ constexpr double gamma_bound(double k) {
 /// record's imaginary slot carries Σ bounds. The host mirror of kResetLog2 is
 /// backend::cuda::kGpuCertifiedResetLog2.
 template <>
-struct Arith<5> : DoubleRows {
+struct Arith<kCertified> : DoubleRows {
     struct Acc {
         double sum = 0, compensation = 0, magnitude = 0, bound = 0;
     };
@@ -555,7 +512,7 @@ __device__ void write_record(const typename Arith<MODE>::Acc& acc, const Params&
     constexpr unsigned kAll = 0xffffffffu;
     const int lane = threadIdx.x & 31;
     double* record = q.records + index * kRecordDoubles;
-    if constexpr (MODE == 4) {
+    if constexpr (MODE == kModular) {
         u32* residues = reinterpret_cast<u32*>(record);
 #pragma unroll
         for (int k = 0; k < kMaxPrimes; ++k) {  // unrolled: acc.sum stays in registers
@@ -573,14 +530,14 @@ __device__ void write_record(const typename Arith<MODE>::Acc& acc, const Params&
         DD re{0, 0}, im{0, 0};
         double magnitude = acc.magnitude;
         double squares = 0;
-        if constexpr (MODE == 0) {
+        if constexpr (MODE == kPlain) {
             re = {acc.sum, 0};
-        } else if constexpr (MODE == 1) {
+        } else if constexpr (MODE == kCompensated) {
             re = two_sum(acc.sum, acc.compensation);
             squares = acc.squares;
-        } else if constexpr (MODE == 2) {
+        } else if constexpr (MODE == kDoubleDouble) {
             re = acc.sum;
-        } else if constexpr (MODE == 5) {
+        } else if constexpr (MODE == kCertified) {
             re = two_sum(acc.sum, acc.compensation);
             im = {acc.bound, 0};
         } else {
@@ -622,7 +579,7 @@ __device__ __forceinline__ void for_each_group(const Params& q, Body body) {
             break;
         }
         typename Arith<MODE>::Acc acc;
-        if constexpr (MODE == 4) {
+        if constexpr (MODE == kModular) {
 #pragma unroll
             for (int k = 0; k < kMaxPrimes; ++k) {
                 acc.sum[k] = 0;

@@ -28,24 +28,6 @@
 
 namespace pmcount_gpu {
 
-/// The tables in global memory (TablePattern copies them to shared memory). Mirrored by the host
-/// (SparseTablesArg in cuda/ryser_gpu.cu).
-struct SparseTables {
-    const double* values;     // walk: per entry kWords doubles (2·a), entries of column 0 first
-    const double* base;       // walk: y(∅), N × kWords; skip: y(∅), N
-    const int* col_start;     // walk: N entries (N − 1 Gray columns + 1)
-    const int* col_row;       // walk: per entry its row
-    const u64* row_mask;      // skip: per row, its Gray bits
-    const u64* test_mask;     // skip: per tested row, its Gray bits
-    const u64* test_low;      //       mask | the bits above its lowest
-    const u64* test_low_bit;  //       the lowest bit of mask
-    const int* test_count;    //       the row is zero when popcount(gray & mask) equals this
-    int entries;
-    int tests;
-    int free_bits;            // skip: a visit without a zero row covers 2^free_bits indices
-    int sub_bits;             //       its terms are summed in sub-blocks of 2^sub_bits (skip_terms)
-};
-
 template <int MODE>
 __device__ __forceinline__ typename Arith<MODE>::Elem elem_of(double w0, double w1) {
     const double w[2] = {w0, w1};
@@ -261,7 +243,7 @@ struct GeneratedPattern {
     }
     /// Partial products (floating modes): G lists the rows in layers, layer j < M being the rows
     /// first touched by Gray column j and layer M the rows no column below M touches.
-    static constexpr bool kPartialProducts = MODE != 4;
+    static constexpr bool kPartialProducts = MODE != kModular;
     template <int Lo, int Hi>
     __device__ __forceinline__ static Elem product_of(const Elem (&x)[N]) {
         if constexpr (Hi <= Lo) {
@@ -337,7 +319,7 @@ template <int MODE>
 __device__ __forceinline__ void add_split_term(typename Arith<MODE>::Acc& acc, typename Arith<MODE>::Elem a,
                                                typename Arith<MODE>::Elem b, double sign) {
     typedef Arith<MODE> A;
-    if constexpr (MODE == 1) {
+    if constexpr (MODE == kCompensated) {
         const double p = a * b;
         A::add_term(acc, DD{p, fma(a, b, -p)}, sign);
     } else {
@@ -461,7 +443,7 @@ __device__ __forceinline__ double skip_row(const P& pattern, int s, u64 h) {
 /// add_lanes as before. No y array: with y, the row masks and y(∅) live at once the kernel ran
 /// out of registers; rows come straight from the popcounts.
 template <int N, class S, class P>
-__device__ __forceinline__ void skip_terms(const P& pattern, u64 k, u64 block, typename Arith<4>::Acc& acc,
+__device__ __forceinline__ void skip_terms(const P& pattern, u64 k, u64 block, typename Arith<kModular>::Acc& acc,
                                            const Params& q) {
     const int sub = pattern.sub_bits();
     const u64 sub_size = u64{1} << sub;
@@ -476,7 +458,7 @@ __device__ __forceinline__ void skip_terms(const P& pattern, u64 k, u64 block, t
         }
         const double sign = ((k + b) & 1) != 0 ? -1.0 : 1.0;
         if (sub == 0) {
-            Arith<4>::add_lanes(acc, lane, sign, q);
+            Arith<kModular>::add_lanes(acc, lane, sign, q);
             continue;
         }
         double sum = 0;
@@ -491,7 +473,7 @@ __device__ __forceinline__ void skip_terms(const P& pattern, u64 k, u64 block, t
             }
             sum += (i & 1) != 0 ? -term : term;
         }
-        Arith<4>::add_lanes_times(acc, lane, sum, sign, q);
+        Arith<kModular>::add_lanes_times(acc, lane, sum, sign, q);
     }
 }
 
@@ -505,7 +487,7 @@ __device__ __forceinline__ void skip_terms(const P& pattern, u64 k, u64 block, t
 template <int N, class S, class P>
 __global__ void __launch_bounds__(kBlockThreads, S::kMinBlocks)
     skip_binary(const __grid_constant__ Params q, const __grid_constant__ SparseTables t) {
-    typedef Arith<4> A;
+    typedef Arith<kModular> A;
     constexpr unsigned kAll = 0xffffffffu;
     constexpr int kWarps = kBlockThreads / 32;
     extern __shared__ double2 shared_pairs[];

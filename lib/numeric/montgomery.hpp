@@ -26,6 +26,8 @@ public:
     }
 
     std::uint64_t modulus() const noexcept { return p_; }
+    /// −p⁻¹ mod 2^64; its low 32 bits are −p⁻¹ mod 2^32 (the GPU kernels' 32-bit Montgomery).
+    std::uint64_t negative_inverse() const noexcept { return neg_p_inv_; }
 
     /// t·R⁻¹ mod p, for t < p·R.
     std::uint64_t redc(uint128_t t) const noexcept {

@@ -8,16 +8,9 @@
 #include <vector>
 
 #include "backend/device.hpp"
+#include "exact/hafnian/hafnian_gpu_mode.hpp"
 
 namespace pmcount::backend::cuda {
-
-/// Arithmetic of the hafnian kernels (cuda/kernels/hafnian.cuh).
-enum class GpuHafnianMode : int {
-    double_precision = 0,  ///< double with a running error per coefficient; subtree records
-                           ///< combined in double-double
-    complex = 1,           ///< complex double, the same
-    modular = 2,           ///< residues modulo primes below 2^gpu_hafnian_prime_bits(n)
-};
 
 /// Largest order the hafnian kernels take (2^32 leaves at n = 64).
 inline constexpr int kMaxGpuHafnianOrder = 64;

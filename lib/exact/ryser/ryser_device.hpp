@@ -9,20 +9,9 @@
 #include <vector>
 
 #include "backend/device.hpp"
+#include "exact/ryser/ryser_gpu_mode.hpp"
 
 namespace pmcount::backend::cuda {
-
-/// Arithmetic of the dense GPU kernel (cuda/kernels/ryser_dense.cuh).
-enum class GpuMode : int {
-    double_plain = 0,        ///< plain double accumulation (the roofline reference)
-    double_compensated = 1,  ///< 2^4-term block sums folded into Neumaier pairs
-    double_double = 2,
-    complex = 3,
-    modular = 4,  ///< y exact in double; 4 lane products, 31-bit primes, Montgomery
-    /// double terms, each with a rigorous bound on its distance from the exact term (needs
-    /// GpuRyserJob::row_error); the records' imaginary sum is the sum of the bounds
-    certified = 5,
-};
 
 /// The other floating kernels recompute y every 2^kGpuResetLog2 Gray steps (kResetLog2 in
 /// cuda/kernels/ryser_dense.cuh): the replayed walks of the error figure do the same.
