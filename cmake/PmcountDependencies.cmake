@@ -22,14 +22,16 @@ if(NOT OpenMP_CXX_FOUND)
     pmcount_missing("OpenMP for C++" "libgomp1 (g++) or libomp-dev (clang)")
 endif()
 
+# The library's to_json (lib/count/result_json.cpp) writes with it, privately and header-only.
+find_package(nlohmann_json 3.9 CONFIG QUIET)
+if(NOT nlohmann_json_FOUND)
+    pmcount_missing("nlohmann-json >= 3.9" nlohmann-json3-dev)
+endif()
+
 if(PMCOUNT_BUILD_TOOLS OR PMCOUNT_BUILD_TESTS)
     find_package(CLI11 CONFIG QUIET)
     if(NOT CLI11_FOUND)
         pmcount_missing("CLI11" libcli11-dev)
-    endif()
-    find_package(nlohmann_json 3.9 CONFIG QUIET)
-    if(NOT nlohmann_json_FOUND)
-        pmcount_missing("nlohmann-json >= 3.9" nlohmann-json3-dev)
     endif()
 endif()
 

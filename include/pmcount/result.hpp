@@ -177,4 +177,16 @@ struct EstimateResult {
     std::string note;           ///< e.g. why the estimate is exactly 0, or a heavy-tail warning
 };
 
+/// The result as one compact JSON object (keys in alphabetical order, numbers in their shortest
+/// round-trip form, a non-finite number as null): the value as a decimal string ("value") with
+/// "exact", "log10", "sign" and the error figures, what ran ("method", "backend", "device",
+/// "arithmetic"), the counts of CountStats, the structure report (its Hall violator and Tutte
+/// set as 0-based vertex indices of the counted problem) and the timings. count_matchings --json
+/// prints it with the input's name, shape and warnings added and the vertices named by the
+/// file's ids; the Python package's Result.to_json() returns it.
+std::string to_json(const CountResult& result);
+/// The estimate, its interval in log10, how its samples were drawn and stopped, and the seconds
+/// of the call ("estimate_s") and of its sampling ("sample_s"), as for a CountResult.
+std::string to_json(const EstimateResult& result);
+
 }  // namespace pmcount

@@ -103,6 +103,7 @@ def estimate(
         seconds=r.seconds,
         note=r.note,
         raw=_fields(r),
+        _json=r.to_json(),
     )
 
 

@@ -80,6 +80,13 @@ class Result:
     timings: Dict[str, float] = field(default_factory=dict)
     stats: Dict[str, Any] = field(default_factory=dict)
     structure: Dict[str, Any] = field(default_factory=dict)
+    _json: str = field(default="", repr=False, compare=False)
+
+    def to_json(self) -> str:
+        """The count as the C++ library's ``pmcount::to_json`` writes it: one compact JSON object
+        with sorted keys, what ``count_matchings --json`` prints without the input's name, shape,
+        warnings and file ids (the witnesses' vertices are 0-based indices)."""
+        return self._json
 
     @staticmethod
     def _from(r: _core.CountResult) -> "Result":
@@ -107,6 +114,7 @@ class Result:
             timings=_fields(r.timings),
             stats=_fields(r.stats),
             structure=_structure(r.structure),
+            _json=r.to_json(),
         )
 
     def _public(self, full: bool) -> Any:
@@ -166,3 +174,9 @@ class Estimate:
     seconds: float
     note: str
     raw: Dict[str, Any] = field(default_factory=dict)
+    _json: str = field(default="", repr=False, compare=False)
+
+    def to_json(self) -> str:
+        """The estimate as the C++ library's ``pmcount::to_json`` writes it, what
+        ``count_matchings --approx --json`` prints without the input's name and warnings."""
+        return self._json

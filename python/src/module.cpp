@@ -330,7 +330,11 @@ void bind_count_result(nb::module_& m) {
         .def_rw("stats", &CountResult::stats)
         .def_rw("structure", &CountResult::structure)
         .def_rw("explained_only", &CountResult::explained_only)
-        .def("value_string", &CountResult::value_string);
+        .def("value_string", &CountResult::value_string)
+        .def(
+            "to_json", [](const CountResult& r) { return pmcount::to_json(r); },
+            "pmcount::to_json: the library's one JSON form, the text count_matchings --json "
+            "extends");
 }
 
 void bind_estimate_result(nb::module_& m) {
@@ -365,7 +369,11 @@ void bind_estimate_result(nb::module_& m) {
         .def_rw("seed", &EstimateResult::seed)
         .def_rw("seconds", &EstimateResult::seconds)
         .def_rw("sample_seconds", &EstimateResult::sample_seconds)
-        .def_rw("note", &EstimateResult::note);
+        .def_rw("note", &EstimateResult::note)
+        .def(
+            "to_json", [](const EstimateResult& r) { return pmcount::to_json(r); },
+            "pmcount::to_json: the library's one JSON form, the text count_matchings --approx "
+            "--json extends");
 }
 
 // ---- calls --------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ them), the package's results carry them all, the type stubs nanobind generates a
 declare them, and the options' names before pmcount 0.2 still work, with a DeprecationWarning."""
 
 import ast
+import json
 import math
 import pathlib
 import re
@@ -176,3 +177,22 @@ def test_max_predicted_seconds_refuses_a_count_predicted_longer():
     with pytest.raises(pmcount.ProblemTooLargeError):
         pmcount.permanent(a, max_predicted_seconds=0.001)
     assert pmcount.permanent(a, max_predicted_seconds=0) > 0
+
+
+def test_to_json_is_the_librarys_text_for_counts_and_estimates():
+    # The library's one JSON form (pmcount::to_json), which count_matchings --json extends with
+    # the input's name, shape and warnings: the value as a decimal string, keys sorted.
+    big = pmcount.permanent(np.full((20, 20), 3, dtype=np.int64), full=True)
+    text = big.to_json()
+    j = json.loads(text)
+    assert text == json.dumps(j, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    assert j["value"] == str(big.value) == str(3**20 * 2432902008176640000)
+    assert j["exact"] is True and j["method"] == big.method and j["n"] == 20
+    assert j["structure"]["leaves"][0]["engine"] == big.structure["leaves"][0]["engine"]
+    assert j["timings"]["count_s"] == big.timings["count_s"]
+    real = json.loads(pmcount.permanent(np.array([[0.5, 0.25], [1.0, 2.0]]), full=True).to_json())
+    assert real["value"] == "1.25" and real["exact"] is False and real["rel_error"] > 0
+    e = pmcount.estimate(np.ones((6, 6)), samples=64, seed=3, threads=1)
+    je = json.loads(e.to_json())
+    assert je["log10_value"] == e.log10 and je["samples"] == e.samples == 64
+    assert je["seed"] == 3 and je["timings"]["estimate_s"] == e.seconds

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -171,6 +172,38 @@ TEST_F(CountMatchingsCli, JsonOutputParses) {
         EXPECT_GE(j["timings"][key].get<double>(), 0.0) << key;
     }
     EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST_F(CountMatchingsCli, JsonIsTheLibrarysToJsonWithTheInputsFieldsByteForByte) {
+    // --json prints pmcount::to_json (result.hpp) with the input's name, shape, warnings and
+    // file ids added: the same bytes as before the library had it (json_golden.tsv: arguments,
+    // a tab, the output, recorded from that build), times and thread counts (which vary) and the
+    // plan's text (the cost model's) set aside.
+    write("int.mtx",
+          "%%MatrixMarket matrix coordinate integer general\n3 3 7\n1 1 2\n1 2 -1\n2 2 3\n"
+          "2 3 1\n3 1 5\n3 3 -4\n3 2 1\n");
+    write("real.mtx",
+          "%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 0.5\n1 2 0.5\n2 1 0.5\n"
+          "2 2 0.25\n");
+    write("complex.mtx",
+          "%%MatrixMarket matrix coordinate complex general\n2 2 3\n1 1 1 1\n1 2 2 0\n"
+          "2 1 0 1\n");
+    write("hall.txt", "10 11\n12 11\n13 14\n13 15\n");
+    write("star.txt", "0 1\n0 2\n0 3\n");
+    const std::regex varying(R"re("(read_s|preprocess_s|count_s|device_s|total_s|predicted_s|)re"
+                             R"re(seconds|estimate_s|sample_s|threads)":[-0-9.e+]+)re");
+    const std::regex plan(R"re("plan":"(?:[^"\\]|\\.)*")re");
+    std::ifstream golden(std::string(PMCOUNT_SOURCE_DIR) + "/tests/cli/json_golden.tsv");
+    int cases = 0;
+    for (std::string line; std::getline(golden, line); ++cases) {
+        const std::string args = line.substr(0, line.find('\t'));
+        const Outcome r = run(args);
+        EXPECT_EQ(r.status, kOk) << args << ": " << r.err;
+        const std::string steady = std::regex_replace(
+            std::regex_replace(r.out, varying, "\"$1\":0"), plan, "\"plan\":\"\"");
+        EXPECT_EQ(steady, line.substr(args.size() + 1) + "\n") << args;
+    }
+    EXPECT_EQ(cases, 7);
 }
 
 TEST_F(CountMatchingsCli, JsonOfAZeroCountCarriesTheNote) {

@@ -3,8 +3,6 @@
 #include <iostream>
 #include <variant>
 
-#include "estimate_output.hpp"
-
 namespace pmcount::tools {
 
 namespace {
@@ -70,106 +68,35 @@ std::string tutte_witness(const Input& input, const StructureReport& s) {
            std::to_string(s.tutte_odd_components) + " odd components when removed";
 }
 
-nlohmann::json structure_json(const Input& input, const StructureReport& s) {
-    nlohmann::json j;
-    j["dulmage_mendelsohn"] = s.dulmage_mendelsohn;
-    j["reductions_enabled"] = s.reductions;
-    j["matching_size"] = s.matching_size;
-    j["blocks"] = s.block_orders;
-    j["dropped_entries"] = s.dropped_entries;
-    j["reductions"] = {{"eliminated", s.eliminated}, {"merged", s.merged}, {"split", s.split}};
-    nlohmann::json leaves = nlohmann::json::array();
-    for (const auto& leaf : s.leaves) {
-        leaves.push_back({{"order", leaf.order},
-                          {"nnz", leaf.nnz},
-                          {"engine", leaf.engine},
-                          {"origin", leaf.origin},
-                          {"predicted_s", finite_or_null(leaf.predicted_s)},
-                          {"seconds", leaf.seconds}});
-    }
-    j["leaves"] = leaves;
-    j["predicted_s"] = finite_or_null(s.predicted_s);
-    j["machine_speed_measured"] = s.machine_speed_measured;
-    j["general"] = s.general;
-    if (s.general && s.tutte_odd_components > 0) {
-        nlohmann::json set = nlohmann::json::array();
-        for (const auto v : s.tutte_set) {
-            set.push_back(vertex_label(input, v));
-        }
-        j["tutte_set"] = {{"vertices", set}, {"odd_components", s.tutte_odd_components}};
-    }
-    if (!s.hall_rows.empty()) {
-        nlohmann::json rows = nlohmann::json::array(), cols = nlohmann::json::array();
-        for (const auto r : s.hall_rows) {
-            rows.push_back(input.row_label(r));
-        }
-        for (const auto c : s.hall_cols) {
-            cols.push_back(input.col_label(c));
-        }
-        j["hall_violator"] = {{"rows", rows}, {"neighbours", cols}};
-    }
-    j["plan"] = s.plan_text;
-    return j;
-}
-
 }  // namespace
 
 nlohmann::json count_json(const Input& input, const CountResult& r, const std::string& counted,
                           double read_s, double total_s) {
-    nlohmann::json j;
+    nlohmann::json j = nlohmann::json::parse(to_json(r));
     j["input"] = input.source;
     j["format"] = input.format == InputFormat::matrix_market ? "matrix_market" : "edge_list";
     j["counted"] = counted;
-    j["kind"] = to_string(r.kind);
-    if (!r.explained_only) {
-        j["value"] = r.value_string();
-        j["exact"] = r.is_exact;
-        j["log10"] = finite_or_null(r.log10_abs);
-        j["sign"] = r.sign;
-        if (r.kind == ValueKind::complex) {
-            j["value_re"] = r.complex_value.real();
-            j["value_im"] = r.complex_value.imag();
-        }
-        if (!r.is_exact) {
-            j["rel_error"] = finite_or_null(r.rel_error);
-            j["abs_error"] = r.abs_error;
-        }
-        j["error_kind"] = r.error_kind;
-        // "double" when cancellation made the default precision count again (see the note)
-        j["escalated_from"] =
-            r.escalated_from.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.escalated_from);
-    }
-    j["method"] = r.method;
-    j["backend"] = r.backend;
-    if (!r.device.empty()) {
-        j["device"] = r.device;
-    }
-    j["arithmetic"] = r.arithmetic;
     j["rows"] = input.rows();
     j["cols"] = input.cols();
-    j["n"] = r.stats.n;
     j["nnz"] = input.nnz();
-    j["threads"] = r.stats.threads;
-    j["ranks"] = r.stats.ranks;
-    j["resumed_chunks"] = r.stats.resumed_chunks;
-    j["primes"] = r.stats.primes;
-    j["gray_steps"] = r.stats.gray_steps;
-    if (!r.note.empty()) {
-        j["note"] = r.note;
-    }
     j["warnings"] = input.warnings;
-    j["structure"] = structure_json(input, r.structure);
-    j["explain_only"] = r.explained_only;
-    j["timings"] = {{"read_s", read_s},
-                    {"preprocess_s", r.timings.preprocess_s},
-                    {"count_s", r.timings.count_s},
-                    {"device_s", r.timings.device_s},
-                    {"total_s", total_s}};
-    if (!r.timings.kernel_cache.empty()) {
-        j["timings"]["codegen_s"] = r.timings.codegen_s;
-        j["timings"]["compile_s"] = r.timings.compile_s;
-        j["timings"]["kernel_cache"] = r.timings.kernel_cache;
+    // The witnesses' vertices as the file names them, not as indices.
+    nlohmann::json& s = j["structure"];
+    if (s.contains("tutte_set")) {
+        for (nlohmann::json& v : s["tutte_set"]["vertices"]) {
+            v = vertex_label(input, v.get<vertex_t>());
+        }
     }
+    if (s.contains("hall_violator")) {
+        for (nlohmann::json& row : s["hall_violator"]["rows"]) {
+            row = input.row_label(row.get<vertex_t>());
+        }
+        for (nlohmann::json& col : s["hall_violator"]["neighbours"]) {
+            col = input.col_label(col.get<vertex_t>());
+        }
+    }
+    j["timings"]["read_s"] = read_s;
+    j["timings"]["total_s"] = total_s;
     return j;
 }
 

@@ -30,54 +30,16 @@ inline std::string from_log10(double log10, int digits = 6) {
     return text;
 }
 
-inline nlohmann::json finite_or_null(double x) {
-    return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
-}
-
+/// --approx --json: the library's to_json of the estimate with the input's name and warnings;
+/// `read_s` the seconds spent reading, `total_s` the seconds so far.
 inline nlohmann::json estimate_json(const Input& input, const EstimateResult& r,
                                     const std::string& counted, double read_s, double total_s) {
-    nlohmann::json j;
+    nlohmann::json j = nlohmann::json::parse(to_json(r));
     j["input"] = input.source;
     j["counted"] = counted;
-    j["estimator"] = r.estimator;
-    j["log10_value"] = finite_or_null(r.log10_value);
-    j["log10_ci_low"] = finite_or_null(r.log10_ci_low);
-    j["log10_ci_high"] = finite_or_null(r.log10_ci_high);
-    if (std::isfinite(r.value)) {
-        j["value"] = r.value;
-    }
-    j["rel_std_error"] = finite_or_null(r.rel_std_error);
-    j["confidence"] = r.confidence;
-    j["samples"] = r.samples;
-    j["resumed_samples"] = r.resumed_samples;
-    j["particles"] = r.particles;
-    j["particles_reason"] = r.particles_reason;
-    if (r.particles > 1) {
-        j["populations"] = r.populations;
-    }
-    j["zero_fraction"] = r.zero_fraction;
-    j["effective_samples"] = r.effective_samples;
-    j["max_share"] = r.max_share;
-    j["log_sd"] = r.log_sd;
-    j["stopped"] = to_string(r.stopped);
-    j["seed"] = r.seed;
-    j["layout"] = r.layout;
-    j["backend"] = r.backend;
-    if (!r.device.empty()) {
-        j["device"] = r.device;
-    }
-    j["threads"] = r.threads;
-    j["ranks"] = r.ranks;
-    j["n"] = r.n;
-    j["nnz"] = r.nnz;
-    if (!r.note.empty()) {
-        j["note"] = r.note;
-    }
     j["warnings"] = input.warnings;
-    j["timings"] = {{"read_s", read_s},
-                    {"estimate_s", r.seconds},
-                    {"sample_s", r.sample_seconds},
-                    {"total_s", total_s}};
+    j["timings"]["read_s"] = read_s;
+    j["timings"]["total_s"] = total_s;
     return j;
 }
 
