@@ -52,6 +52,21 @@ private:
     bool consulted_ = false;
 };
 
+/// The machine-speed probe: dense double Ryser of order 23 + log2(threads) on `threads` threads
+/// (2^22 steps per thread, the faster of two runs: 40–60 ms), in nanoseconds per Gray step and
+/// thread. Predictions are scaled by it over cpu.probe.one_thread (cpu.probe.threads).
+double probe_ns(int threads);
+
+/// While one is alive (in any thread), CPU predictions are the model's own: not scaled by this
+/// machine's speed, and no probe runs. A calibration fits the rates to measured times with it.
+class ModelSpeedOnly {
+public:
+    ModelSpeedOnly();
+    ~ModelSpeedOnly();
+    ModelSpeedOnly(const ModelSpeedOnly&) = delete;
+    ModelSpeedOnly& operator=(const ModelSpeedOnly&) = delete;
+};
+
 /// FP64 throughput and multiprocessors of the GPUs a count uses.
 struct GpuThroughput {
     double own_rate = 0;                ///< FP64 instructions/s of this rank's GPUs
@@ -60,8 +75,8 @@ struct GpuThroughput {
     double shared_multiprocessors = 0;  ///< theirs
 };
 
-/// FP64 instructions per second of a GPU (per multiprocessor: 1.263·10^11 on sm_90, measured
-/// 16.67·10^12/s on an H100's 132; 9·10^10 on sm_80; 2·10^9 on GPUs with slow FP64).
+/// FP64 instructions per second of a GPU: its multiprocessors times the rate per multiprocessor
+/// of its architecture (gpu.fp64_per_sm.* in plan/rates.txt).
 double gpu_fp64_rate(const DeviceInfo& device);
 
 /// The GPUs of a count from the visible `devices`: this rank's are `chosen` (empty: all). Under
@@ -140,11 +155,9 @@ double sparyser_seconds(const LeafFacts& facts);
 double skipper_seconds(const LeafFacts& facts);
 
 /// Predicted seconds of dense Ryser on the count's GPUs (facts.gpus.shared_rate): set-up
-/// (compilation is cached on disk, loading and transfers ~0.3 s) plus 2n FP64 instructions per
-/// Gray step at the GPUs' FP64 rate and the 92% of it the kernel reaches at n = 40
-/// (docs/gpu.md). The compensated double mode costs 1.17× (measured), the exact mode
-/// 1.5 + 0.45 per 31-bit prime (n = 40, 6 primes: 12.0 s against 2.84 s), complex about 3×,
-/// double-double 20×, certified 1.93× the compensated mode.
+/// (compilation is cached on disk; loading and transfers) plus 2n FP64 instructions per Gray step
+/// at the GPUs' FP64 rate and the share of it the kernel reaches (docs/gpu.md), times the
+/// arithmetic's measured factor over the plain double kernel (gpu.ryser.* in plan/rates.txt).
 double gpu_ryser_seconds(const LeafFacts& facts);
 
 /// Predicted seconds of the sparse GPU engines (cuda/kernels/ryser_sparse.cuh) on the count's
@@ -159,7 +172,7 @@ double gpu_sparse_seconds(const LeafFacts& facts, bool skipper, bool generated);
 /// Predicted seconds of the planar engine: set-up (planarity, embedding, faces, Dulmage–Mendelsohn,
 /// minimum degree) linear in the vertices, then one sparse elimination per prime (exact) or one in
 /// floating point. An elimination with a minimum degree order costs about min(c₁·n^1.5, c₂·n·w²)
-/// (planar separators; a narrow band of width w), fitted to 100×100 and 16×1000 grids.
+/// (planar separators; a narrow band of width w).
 double planar_seconds(const LeafFacts& facts);
 
 /// The widest frontier that can change a plan for order n: the frontier engine's limit, or the
@@ -170,7 +183,7 @@ int frontier_width_that_matters(vertex_t n);
 /// (a fixed cost + a cost per 64-bit word of the values — each of the two passes grows its
 /// integers to half the bound's bits, so a quarter of them on average — + a cost per doubling of
 /// the live states beyond 2^14), over the threads' speed-up (the two passes side by side, less
-/// for lists beyond the caches; (T/2)^0.23 within a pass).
+/// for lists beyond the caches; a power of T/2 within a pass).
 double frontier_seconds(const LeafFacts& facts);
 
 /// Bound on the frontier engine's memory: the states held at once × (the masks, the sources
@@ -179,9 +192,8 @@ double frontier_bytes(const LeafFacts& facts);
 
 /// Bound on the planar engine's memory (the embedding and the sparse elimination's fill in a
 /// minimum degree order, O(V log V) for planar graphs), and the Pfaffian engine's for a general
-/// graph of facts.order vertices: 256·log2 V bytes per vertex, fitted above the peaks measured
-/// on 60×60 to 140×140 grids and the 16×1000 grid (2.0–2.8 KB per vertex, exact or double, the
-/// primes' eliminations replayed in the same tables).
+/// graph of facts.order vertices: a rate times log2 V bytes per vertex (memory.planar_vertex), the
+/// primes' eliminations replayed in the same tables.
 double planar_bytes(const LeafFacts& facts);
 double pfaffian_bytes(const LeafFacts& facts);
 
@@ -192,9 +204,7 @@ double pfaffian_bytes(const LeafFacts& facts);
 double hafnian_bytes(const LeafFacts& facts);
 
 /// The planner's own memory for a matrix with `vertices` rows plus columns and `entries`
-/// nonzeros, planarity test included: 1.8 KB per vertex and 210 bytes per entry, fitted above
-/// the peaks of --explain on random sparse graphs (850 B per vertex, 207 per entry), grids
-/// (less) and Boost's planarity test (850 B per vertex more).
+/// nonzeros, planarity test included: bytes per vertex and per entry (memory.planning_*).
 double planning_bytes(double vertices, double entries);
 
 /// Predicted seconds of brute force (n! / (n−1)!! paths, about e·n! node visits).

@@ -77,8 +77,6 @@ void run_chunks(int bits, const EngineRun& run,
     const int chunk_log2 = chunk_log2_for(bits);
     const std::uint64_t chunk = std::uint64_t{1} << chunk_log2;
     const std::int64_t chunks = std::int64_t{1} << (bits - chunk_log2);
-    // Below 2^18 Gray-code steps (well under a millisecond) starting threads costs more than it
-    // saves, and a busy core makes the others wait at the barrier.
     const int threads =
         bits < threads_from_bits
             ? 1

@@ -112,6 +112,11 @@ private:
     Clock::time_point last_;
 };
 
+/// Below 2^18 Gray-code steps (well under a millisecond) starting threads costs more than it
+/// saves, and a busy core makes the others wait at the barrier (the cost model counts threads
+/// from there too).
+inline constexpr int kThreadsFromBits = 18;
+
 /// log2 of the chunk length for a range of 2^bits steps: at most 2^10 chunks, at least 2^10 steps
 /// per chunk (fewer chunks for small problems, where threading costs more than it gains).
 inline int chunk_log2_for(int bits) noexcept {
@@ -129,7 +134,7 @@ inline int chunk_log2_for(int bits) noexcept {
 /// nanoseconds (a Gray-code step); an engine whose steps are heavier passes fewer bits.
 void run_chunks(int bits, const EngineRun& run,
                 const std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)>& body,
-                const ChunkRecords& records, int threads_from_bits = 18);
+                const ChunkRecords& records, int threads_from_bits = kThreadsFromBits);
 
 /// Computes a list of chunks at once (run::ChunkWork::compute_batch): a GPU engine's batches.
 using BatchCompute = std::function<bool(

@@ -30,12 +30,6 @@ double now_s() noexcept {
         .count();
 }
 
-namespace {
-/// Below 2^20 steps (a millisecond or so) a task costs less than the messages that would
-/// spread it: every rank computes it alone.
-constexpr int kDistributeFromBits = 20;
-}  // namespace
-
 std::uint64_t Task::finished() const noexcept {
     return static_cast<std::uint64_t>(std::count(done.begin(), done.end(), 1));
 }

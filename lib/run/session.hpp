@@ -29,6 +29,10 @@ namespace pmcount::run {
 /// [0, kMaxThreads].
 void check_run_options(const RunOptions& options);
 
+/// Below 2^20 steps (a millisecond or so) a task costs less than the messages that would
+/// spread it: every rank computes it alone (the cost model counts ranks from there too).
+inline constexpr int kDistributeFromBits = 20;
+
 /// What a checkpoint must match to be resumed: the library version, the input (a hash of its
 /// entries and how they are read) and how it is counted (precision, engines per leaf).
 struct Identity {

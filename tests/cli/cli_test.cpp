@@ -206,6 +206,33 @@ TEST_F(CountMatchingsCli, JsonIsTheLibrarysToJsonWithTheInputsFieldsByteForByte)
     EXPECT_EQ(cases, 7);
 }
 
+TEST_F(CountMatchingsCli, PmcountRatesNamesAHostsOwnRates) {
+    // The cost model's rates come from lib/plan/rates.txt unless PMCOUNT_RATES names a file of
+    // the host's own (pmcount-bench calibrate writes one). Dense double Ryser of order 20 takes
+    // 2^19 steps of step_base + row·24 ns: two row rates 1 ns apart predict 2^19·24 ns apart.
+    const std::string args =
+        "random:20,1,1 --method ryser --precision double --backend cpu --threads 1 "
+        "--no-dulmage-mendelsohn --no-reductions --explain --json";
+    const auto predicted = [&](const std::string& row) {
+        write("host.txt", "# a host's rates\n[cpu.ryser.row_double]\nvalue = " + row +
+                              "\nunit = ns/row\nmachine = this one\n");
+        const Outcome r = run_after("export PMCOUNT_RATES=host.txt", args);
+        EXPECT_EQ(r.status, kOk) << r.err;
+        return nlohmann::json::parse(r.out)["structure"]["predicted_s"].get<double>();
+    };
+    EXPECT_NEAR(predicted("1.5") - predicted("0.5"), std::ldexp(24e-9, 19), 1e-6);
+    // A bad file is refused naming its line, and so is one that is not there.
+    write("bad.txt", "[cpu.ryser.row_double]\nvalue = -2\n");
+    Outcome bad = run_after("export PMCOUNT_RATES=bad.txt", args);
+    EXPECT_EQ(bad.status, kInputError);
+    EXPECT_NE(bad.err.find("bad.txt:2: rate 'cpu.ryser.row_double' is negative"), std::string::npos)
+        << bad.err;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+    bad = run_after("export PMCOUNT_RATES=missing.txt", args);
+    EXPECT_EQ(bad.status, kInputError);
+    EXPECT_NE(bad.err.find("missing.txt"), std::string::npos) << bad.err;
+}
+
 TEST_F(CountMatchingsCli, JsonOfAZeroCountCarriesTheNote) {
     const Outcome r = run("--json " + write("path.txt", "0 1\n1 2\n"));
     ASSERT_EQ(r.status, kOk) << r.err;

@@ -181,12 +181,6 @@ public:
 // ---- The walk over the subtrees
 // -------------------------------------------------------------------
 
-/// A step of the walk is a whole leaf of the recursion (about 4.7·m² multiply-adds), not a Gray
-/// step: from 12 pairs (order 24; 2^12 leaves, about a millisecond) threads pay, as the cost
-/// model assumes. With the Gray-code engines' 18, orders 24–34 ran on one thread (order 34 in
-/// double: 0.35 s on the 2-core machine, predicted at half that).
-constexpr int kThreadsFromPairs = 12;
-
 /// Σ of the leaves of the recursion for the order-n matrix whose entry(i, j) (i > j) is given in
 /// the arithmetic's Elem; `one` is 1 in it. One walker per thread; chunks merged in chunk order.
 template <class Arith, class Entry>

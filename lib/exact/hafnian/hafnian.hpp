@@ -26,6 +26,12 @@ namespace pmcount::exact {
 /// to n = 128.
 inline constexpr int kMaxHafnianOrder = 100;
 
+/// A step of the walk is a whole leaf of the recursion (about 4.7·m² multiply-adds), not a Gray
+/// step: from 12 pairs (order 24; 2^12 leaves, about a millisecond) threads pay, as the cost
+/// model assumes. With the Gray-code engines' 18, orders 24–34 ran on one thread (order 34 in
+/// double: 0.35 s on the 2-core machine, predicted at half that).
+inline constexpr int kThreadsFromPairs = 12;
+
 /// Exact haf(A) for a symmetric integer matrix: enough primes below 2^27 for the proven bound
 /// numeric::hafnian_bound_log2 plus one spare, CRT into a big integer checked against the spare
 /// (InternalError on mismatch). Odd order: 0; order 0: 1. InvalidArgument when A is not square
