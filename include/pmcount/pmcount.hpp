@@ -4,6 +4,7 @@
 #include "pmcount/approx.hpp"
 #include "pmcount/big_int.hpp"
 #include "pmcount/build_info.hpp"
+#include "pmcount/calibrate.hpp"
 #include "pmcount/cost_rates.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/decomposition.hpp"

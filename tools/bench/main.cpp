@@ -13,6 +13,8 @@
 //                                    as MPI ranks: parallel efficiency (scaling.cpp)
 //   pmcount-bench predictions ...    the planner's predicted time against the measured one, case
 //                                    by case (predictions.cpp)
+//   pmcount-bench calibrate ...      the cost model's CPU rates measured on this machine, written
+//                                    as a rates file for PMCOUNT_RATES (calibrate.cpp)
 //
 // Output: one JSON object per line on stdout ({"context": …} first), human notes on stderr.
 // Exit codes: 0 every check passed, 1 usage error, 2 a check failed, 3 runtime error.
@@ -20,6 +22,7 @@
 #include <iostream>
 #include <string>
 
+#include "calibrate.hpp"
 #include "common.hpp"
 #include "estimators.hpp"
 #include "lattices.hpp"
@@ -44,6 +47,9 @@ int main(int argc, char** argv) {
         }
         if (suite == "predictions") {
             return prediction_bench_main(argc - 1, argv + 1);
+        }
+        if (suite == "calibrate") {
+            return calibrate_bench_main(argc - 1, argv + 1);
         }
         if (suite == "permanents") {
             return permanent_bench_main(argc - 1, argv + 1);
