@@ -4,8 +4,9 @@
 // The rates of a group are fitted by least squares on the relative error of the model's
 // prediction for each experiment (the planner's own leaf facts and formulas, the other rates as
 // in force, the machine-speed probe off) against the engine's measured time, the fastest of a few
-// runs. Groups go in an order in which a rate is fitted before the groups that hold it fixed
-// (the dense double group's step cost before the other arithmetics).
+// runs, and brought to one machine speed (the probe is taken before and after each group). Groups
+// go in an order in which a rate is fitted before the groups that hold it fixed (the dense double
+// group's step cost before the other arithmetics).
 #pragma once
 
 #include <functional>
@@ -46,6 +47,9 @@ struct Calibration {
     /// The same keys as in force before (compiled in, or $PMCOUNT_RATES's), in the same order.
     std::vector<CostRate> before;
     std::vector<CalibrationRun> runs;
+    /// The machine-speed probe (ns per step on one thread) the rates are brought to: the median
+    /// of those taken around each group, since the speed drifts while the experiments run.
+    double probe_ns = 0;
 };
 
 /// The groups of rates calibrate_cost_rates can measure, in the order it fits them, with the

@@ -414,6 +414,8 @@ Calibration calibrate_cost_rates(const CalibrationOptions& options, const std::s
     const plan::ModelSpeedOnly model_only;
     plan::CostRates current = plan::rates();
     Calibration out;
+    std::vector<double> speeds;       // the one-thread probe around each group
+    std::vector<double> rate_speeds;  // the same, per rate of out.rates
     const auto provenance = [&](const std::string& key, double value, const std::string& group) {
         CostRate r = in_force(before_all, key);
         out.before.push_back(r);
@@ -430,6 +432,7 @@ Calibration calibrate_cost_rates(const CalibrationOptions& options, const std::s
             continue;
         }
         const std::vector<Experiment> experiments = group.experiments(options.quick, options.seed);
+        const double speed_before = plan::probe_ns(1);
         std::vector<double> measured;
         const std::size_t first_run = out.runs.size();
         for (const Experiment& e : experiments) {
@@ -462,6 +465,8 @@ Calibration calibrate_cost_rates(const CalibrationOptions& options, const std::s
             t.push_back(1 - a / measured[e]);
         }
         const std::vector<double> x = fit(u, t);
+        const double speed = (speed_before + plan::probe_ns(1)) / 2;
+        speeds.push_back(speed);
         for (std::size_t k = 0; k < group.keys.size(); ++k) {
             current = with_rate(current, group.keys[k], x[k]);
         }
@@ -478,6 +483,7 @@ Calibration calibrate_cost_rates(const CalibrationOptions& options, const std::s
                                   "), 1 thread";
         for (std::size_t k = 0; k < group.keys.size(); ++k) {
             CostRate r = provenance(group.keys[k], x[k], group.name);
+            rate_speeds.push_back(speed);
             r.runs = std::to_string(experiments.size()) + " experiments, the fastest of " +
                      std::to_string(repeats) + " runs each";
             r.fit_range = range;
@@ -491,6 +497,9 @@ Calibration calibrate_cost_rates(const CalibrationOptions& options, const std::s
             for (int k = 0; k < repeats; ++k) {
                 best = std::min(best, plan::probe_ns(threads));
             }
+            const double speed = threads == 1 ? best : plan::probe_ns(1);
+            speeds.push_back(speed);
+            rate_speeds.push_back(speed);
             const std::string key = threads == 1 ? "cpu.probe.one_thread" : "cpu.probe.threads";
             CostRate r = provenance(key, best, kProbeGroup);
             r.runs = "the probe, the fastest of " + std::to_string(repeats) + " (each of two runs)";
@@ -508,6 +517,27 @@ Calibration calibrate_cost_rates(const CalibrationOptions& options, const std::s
                 options.on_run(run);
             }
             out.runs.push_back(run);
+        }
+    }
+    // This machine's speed drifts (clocks, neighbours: the probe read 7.5–9.5 ns on the 2-core
+    // machine within an hour), so each group's rates are brought to one speed, the median of the
+    // probes taken around the groups: a rate measured while the probe read s is scaled by
+    // median/s. The rates then fit together, and with the probe's reference at that median the
+    // model scales them by this machine's speed as it scales the compiled ones.
+    if (!speeds.empty()) {
+        std::vector<double> sorted = speeds;
+        std::sort(sorted.begin(), sorted.end());
+        const std::size_t half = sorted.size() / 2;
+        out.probe_ns =
+            sorted.size() % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
+        const std::string drift = "probe " + number(sorted.front()) + "-" + number(sorted.back()) +
+                                  " ns/step over the calibration";
+        for (std::size_t k = 0; k < out.rates.size(); ++k) {
+            CostRate& r = out.rates[k];
+            r.value = r.key == "cpu.probe.one_thread" ? out.probe_ns
+                                                      : r.value * out.probe_ns / rate_speeds[k];
+            r.note +=
+                "; at the median speed (" + drift + ", this one's " + number(rate_speeds[k]) + ")";
         }
     }
     return out;

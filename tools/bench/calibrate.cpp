@@ -6,11 +6,12 @@
 // Output: {"context": …}; one line per experiment (group, experiment, n, seconds measured,
 // model_s with the rates in force, fitted_s with the fitted ones); one line per rate (key, unit,
 // before, fitted, ratio = fitted / before, ratio_at_reference_speed = that ratio over the probe's
-// (this machine's speed against the rates' machine, when the cpu.probe group ran),
-// within_15pct of it); then {"summary": …}. With --out-dir,
-// also runs.jsonl (those lines) and rates.txt (the fitted rates with their provenance, the file
-// format of lib/plan/rates.txt) in that folder, for docs/benchmarks/calibration/<machine>/.
-// A host uses its rates with PMCOUNT_RATES=<dir>/rates.txt. Exit 0; 3 on a runtime error.
+// (this machine's speed against the rates' machine), within_15pct of it); then {"summary": …}.
+// The fitted rates are at the median of the probes taken around the groups (the machine's speed
+// drifts while they run: pmcount/calibrate.hpp). With --out-dir, also runs.jsonl (those lines) and
+// rates.txt (the fitted rates with their provenance, the file format of lib/plan/rates.txt) in that
+// folder, for docs/benchmarks/calibration/<machine>/. A host uses its rates with
+// PMCOUNT_RATES=<dir>/rates.txt. Exit 0; 3 on a runtime error.
 #include "calibrate.hpp"
 
 #include <CLI/CLI.hpp>
@@ -142,11 +143,11 @@ int calibrate_bench_main(int argc, char** argv) {
     // The rates in force are another machine's (their provenance says which): predictions are
     // scaled by this machine's probe over theirs. At that machine's speed, a fitted rate is the
     // fitted one times the probe's reference over the probe measured here; that is what
-    // within_15pct compares when the probe was measured.
+    // within_15pct compares.
     double speed = std::nan("");
-    for (std::size_t k = 0; k < result.rates.size(); ++k) {
-        if (result.rates[k].key == "cpu.probe.one_thread" && result.before[k].value > 0) {
-            speed = result.rates[k].value / result.before[k].value;
+    for (const CostRate& r : cost_rates()) {
+        if (r.key == "cpu.probe.one_thread" && r.value > 0 && result.probe_ns > 0) {
+            speed = result.probe_ns / r.value;
         }
     }
     int within = 0;
