@@ -1,8 +1,8 @@
-// The bipartite planner's tree builder (plan.cpp documents the pipeline): the structure front
-// end of a permanent (Hopcroft–Karp, fine Dulmage–Mendelsohn blocks, Forbert–Marx reductions
-// with splits kept where they pay) and the choice of a leaf's engine by the cost model. Shared by
-// build_plan and by the hafnian planner (general.cpp), which hands it the bipartite pieces of a
-// general graph. Library-internal.
+// The bipartite planner's tree builder (plan.cpp documents the pipeline): the block tree of the
+// structure front end (front_end.hpp: Hopcroft–Karp, fine Dulmage–Mendelsohn blocks, Forbert–Marx
+// reductions, no cost decisions) with what costs decide added: the splits that pay and each leaf's
+// engine by the cost model. Shared by build_plan and by the hafnian planner (general.cpp), which
+// hands it the bipartite pieces of a general graph. Library-internal.
 #pragma once
 
 #include <algorithm>
@@ -31,6 +31,7 @@
 #include "numeric/primes.hpp"
 #include "plan/cost_model.hpp"
 #include "plan/engines.hpp"
+#include "plan/front_end.hpp"
 #include "plan/plan.hpp"
 #include "plan/walk_estimate.hpp"
 #include "pmcount/error.hpp"
@@ -49,9 +50,6 @@ constexpr double kMinSplitSaving_s = 2e-3;
 /// (tens of microseconds) is skipped and the cost model assumes no zeros.
 constexpr vertex_t kMinWalkEstimateOrder = 16;
 
-/// What an interrupted planner was doing (pmcount::detail::throw_if_stopped: at every node of the
-/// plan and every few thousand reductions).
-constexpr const char* kPlanning = "planning the count";
 
 /// "~12 GiB, over the memory limit (--max-memory) of 11.7 GiB": why an engine predicted past
 /// the limit does not apply (LeafFacts::max_memory).
@@ -66,53 +64,6 @@ inline std::string over_memory_limit(double bytes, const LeafFacts& facts) {
 inline bool polynomial_engine(const std::string& engine) {
     return engine == "frontier" || engine.rfind("planar", 0) == 0 ||
            engine.rfind("pfaffian", 0) == 0;
-}
-
-template <class T>
-constexpr bool kIntegral = std::is_same_v<T, std::int64_t>;
-template <class T>
-constexpr bool kComplex = std::is_same_v<T, std::complex<double>>;
-
-/// The bipartite graph of the nonzero entries (stored zeros never help a matching).
-template <class T>
-BipartiteGraph nonzero_pattern(const SparseMatrix<T>& a) {
-    std::vector<BipartiteGraph::Edge> edges;
-    edges.reserve(static_cast<std::size_t>(a.nnz()));
-    for (const auto& t : a.triplets()) {
-        if (t.value != T{}) {
-            edges.emplace_back(t.row, t.col);
-        }
-    }
-    // Each pass over millions of entries takes a tenth of a second: a poll between them.
-    pmcount::detail::throw_if_stopped(kPlanning);
-    return {a.rows(), a.cols(), std::move(edges)};
-}
-
-/// Rows and columns of fine block b of `dm`, with the entries of `a` inside the block.
-template <class T>
-SparseMatrix<T> block_matrix(const SparseMatrix<T>& a, const DMDecomposition& dm, int b) {
-    const auto k = static_cast<std::size_t>(b);
-    const vertex_t first_row = dm.row_block_start[k], first_col = dm.col_block_start[k];
-    const vertex_t order = dm.row_block_start[k + 1] - first_row;
-    std::vector<vertex_t> local_col(static_cast<std::size_t>(a.cols()), -1);
-    for (vertex_t c = 0; c < order; ++c) {
-        local_col[static_cast<std::size_t>(dm.col_order[static_cast<std::size_t>(first_col + c)])] =
-            c;
-    }
-    std::vector<Triplet<T>> entries;
-    for (vertex_t r = 0; r < order; ++r) {
-        const vertex_t row = dm.row_order[static_cast<std::size_t>(first_row + r)];
-        for (edge_t e = a.row_offsets()[static_cast<std::size_t>(row)];
-             e < a.row_offsets()[static_cast<std::size_t>(row) + 1]; ++e) {
-            const vertex_t c =
-                local_col[static_cast<std::size_t>(a.col_indices()[static_cast<std::size_t>(e)])];
-            const T& value = a.values()[static_cast<std::size_t>(e)];
-            if (c >= 0 && value != T{}) {
-                entries.push_back({r, c, value});
-            }
-        }
-    }
-    return {order, order, std::move(entries)};
 }
 
 /// What every leaf's facts start from: its problem and size, the run's threads, ranks, GPUs,
@@ -136,18 +87,6 @@ LeafFacts leaf_facts(Problem problem, const SparseMatrix<T>& a, const Settings& 
                            : Arithmetic::double_precision;
     facts.certified = settings.precision == Precision::certified;
     return facts;
-}
-
-/// Floating merges are exact enough only for nonnegative real matrices (see forbert_marx.hpp).
-template <class T>
-bool merges_allowed(const SparseMatrix<T>& a) {
-    if constexpr (kIntegral<T>) {
-        return true;
-    } else if constexpr (kComplex<T>) {
-        return false;
-    } else {
-        return std::all_of(a.values().begin(), a.values().end(), [](double v) { return v >= 0; });
-    }
 }
 
 template <class T>
@@ -243,54 +182,22 @@ public:
         splits_allowed_ = true;
     }
 
-    /// Plan for perm(a). `irreducible`: a is known to be one fine DM block; `reduce`: try the
+    /// Plan for perm(a): its block tree (front_end) with an engine for each leaf and the splits
+    /// that pay. `irreducible`: a is known to be one fine DM block; `reduce`: try the
     /// Forbert–Marx rules (false right after they ran to exhaustion on this very matrix).
     Node<T> build(const SparseMatrix<T>& a, bool irreducible, bool reduce, std::string origin,
                   int depth) {
-        pmcount::detail::throw_if_stopped(kPlanning);
-        if (a.rows() > 0 && settings_.dulmage_mendelsohn && !irreducible) {
-            const DMDecomposition dm = dulmage_mendelsohn(nonzero_pattern(a));
-            pmcount::detail::throw_if_stopped(kPlanning);
-            if (depth == 0) {
-                report_.matching_size = dm.matching.size;
-            }
-            if (!dm.has_perfect_matching()) {
-                if (depth == 0) {
-                    report_.hall_rows = dm.matching.hall_violator;
-                    report_.hall_cols = dm.matching.hall_neighbours;
-                }
-                return zero(std::move(origin) + ": no perfect matching (maximum matching " +
-                            std::to_string(dm.matching.size) + " of " + std::to_string(a.rows()) +
-                            ")");
-            }
-            if (depth == 0) {
-                report_.dropped_entries = dm.dropped_edges;
-                for (int b = 0; b < dm.num_blocks(); ++b) {
-                    const auto k = static_cast<std::size_t>(b);
-                    report_.block_orders.push_back(dm.row_block_start[k + 1] -
-                                                   dm.row_block_start[k]);
-                }
-            }
-            if (dm.num_blocks() > 1) {
-                Node<T> product;
-                product.kind = Node<T>::Kind::product;
-                product.origin = origin + ": " + std::to_string(dm.num_blocks()) +
-                                 " Dulmage–Mendelsohn blocks, " + std::to_string(dm.dropped_edges) +
-                                 " entries dropped";
-                for (int b = 0; b < dm.num_blocks(); ++b) {
-                    product.children.push_back(build(
-                        block_matrix(a, dm, b), true, true,
-                        "block " + std::to_string(b + 1) + " of " + std::to_string(dm.num_blocks()),
-                        depth + 1));
-                    product.predicted_s += product.children.back().predicted_s;
-                }
-                return product;
-            }
+        const Block<T> tree = front_end(a, settings_.dulmage_mendelsohn, settings_.reductions,
+                                        irreducible, reduce, std::move(origin));
+        if (depth == 0 && tree.decomposed) {
+            report_.matching_size = tree.matching_size;
+            report_.hall_rows = tree.hall_rows;
+            report_.hall_cols = tree.hall_cols;
+            report_.dropped_entries = tree.dropped_entries;
+            report_.block_orders.insert(report_.block_orders.end(), tree.block_orders.begin(),
+                                        tree.block_orders.end());
         }
-        if (a.rows() > 0 && settings_.reductions && reduce) {
-            return reduce_then_build(a, std::move(origin), depth);
-        }
-        return leaf(a, std::move(origin));
+        return plan(tree, depth);
     }
 
 private:
@@ -530,90 +437,91 @@ private:
 
     /// Applies the Forbert–Marx rules until none applies; a split is kept only when the two
     /// parts' plans are predicted cheaper than counting the matrix as it stands.
-    Node<T> reduce_then_build(const SparseMatrix<T>& a, std::string origin, int depth) {
+    /// The plan of a block tree: its leaves' engines, and a split wherever one is weighed and
+    /// pays.
+    Node<T> plan(const Block<T>& block, int depth) {
         pmcount::detail::throw_if_stopped(kPlanning);
-        reduce::WorkMatrix<T> work(a);
-        const bool merge = merges_allowed(a);
-        std::vector<T> factors;
-        reduce::ReductionCounts counts;
-        std::vector<vertex_t> rows, cols;
-        for (std::int64_t step = 0;; ++step) {
-            if ((step & 0xfff) == 0) {
-                pmcount::detail::throw_if_stopped(kPlanning);
-            }
-            const auto [degree, side, line] = work.min_line();
-            if (degree < 0) {
-                break;  // everything eliminated
-            }
-            if (degree == 0) {
-                Node<T> node = zero(origin + ": a line became empty while reducing");
-                node.reductions = counts;
-                node.reduced_from = a.rows();
+        switch (block.kind) {
+            case Block<T>::Kind::zero: {
+                Node<T> node = zero(block.origin);
+                node.reductions = block.reductions;
+                node.reduced_from = block.reduced_from;
                 return node;
             }
-            if (degree == 1) {
-                factors.push_back(work.eliminate(side, line));
-                ++counts.eliminated;
-                continue;
-            }
-            if (degree == 2 && merge && work.merge(side, line)) {
-                ++counts.merged;
-                continue;
-            }
-            if (degree <= 4 && degree >= 3 && merge && splits_allowed_ && splits_left_ > 0) {
-                const SparseMatrix<T> current = work.extract(rows, cols);
-                const Node<T> keep = leaf(current, "");
-                const double keep_s = keep.predicted_s;
-                if (keep_s < kMinSplitSaving_s) {
-                    break;  // planning the two parts would cost more than splitting could save
+            case Block<T>::Kind::product: {
+                Node<T> product;
+                product.kind = Node<T>::Kind::product;
+                product.origin = block.origin;
+                for (const Block<T>& child : block.children) {
+                    product.children.push_back(plan(child, depth + 1));
+                    product.predicted_s += product.children.back().predicted_s;
                 }
-                if (polynomial_engine(keep.engine)) {
-                    break;  // polynomial: two parts of order n − 1 cost about twice as much
-                }
-                --splits_left_;  // every attempt counts, kept or not: planning time stays bounded
-                auto [first, second] = work.split(side, line);
-                const SparseMatrix<T> part1 = first.extract(rows, cols);
-                const SparseMatrix<T> part2 = second.extract(rows, cols);
-                // Decide on the parts planned without further splits (linear planning time: a
-                // full plan of both parts at every attempt would grow exponentially with the
-                // depth); a kept split is then planned in full, which can only lower its cost.
-                // (A lambda may not capture the structured binding `degree` before C++20.)
-                const std::string split_origin =
-                    origin + ": split of a line with " + std::to_string(degree) + " nonzeros";
-                auto plan_parts = [&](bool splits) {
-                    const bool outer = splits_allowed_;
-                    splits_allowed_ = splits;
-                    Node<T> sum;
-                    sum.kind = Node<T>::Kind::sum;
-                    sum.origin = split_origin;
-                    sum.children.push_back(build(part1, false, true, "part 1", depth + 1));
-                    sum.children.push_back(build(part2, false, true, "part 2", depth + 1));
-                    sum.predicted_s =
-                        kLeafOverhead_s + sum.children[0].predicted_s + sum.children[1].predicted_s;
-                    splits_allowed_ = outer;
-                    return sum;
-                };
-                if (plan_parts(false).predicted_s < keep_s) {
-                    Node<T> sum = plan_parts(true);
-                    ++counts.split;
-                    sum.factors = std::move(factors);
-                    sum.reductions = counts;
-                    sum.reduced_from = a.rows();
-                    return sum;
-                }
+                return product;
             }
-            break;
+            case Block<T>::Kind::leaf:
+            case Block<T>::Kind::reduced:
+                break;
         }
-        if (!counts.any()) {
-            return leaf(a, std::move(origin));
+        if (std::optional<Node<T>> sum = split_if_it_pays(block, depth)) {
+            return std::move(*sum);
         }
-        // The reduced matrix may split into blocks again; it is not reduced a second time.
-        Node<T> node =
-            build(work.extract(rows, cols), false, false, origin + ", reduced", depth + 1);
-        node.factors.insert(node.factors.end(), factors.begin(), factors.end());
-        node.reductions += counts;
-        node.reduced_from = a.rows();
+        if (block.kind == Block<T>::Kind::leaf) {
+            return leaf(block.matrix, block.origin);
+        }
+        Node<T> node = plan(block.children.front(), depth + 1);
+        node.factors.insert(node.factors.end(), block.factors.begin(), block.factors.end());
+        node.reductions += block.reductions;
+        node.reduced_from = block.reduced_from;
         return node;
+    }
+
+    /// Where the reductions stopped at a line of 3 or 4 nonzeros (Block::splittable): the sum of
+    /// the two parts' plans when it is predicted faster than the matrix kept whole, else nullopt.
+    /// Tried only on matrices predicted over kMinSplitSaving_s, not on polynomial leaves (two
+    /// parts of order n − 1 cost about twice as much), and at most Settings::max_splits times.
+    std::optional<Node<T>> split_if_it_pays(const Block<T>& block, int depth) {
+        if (!block.splittable || !splits_allowed_ || splits_left_ <= 0) {
+            return std::nullopt;
+        }
+        // The matrix as the reductions hold it: a leaf's without its stored zeros.
+        std::vector<vertex_t> rows, cols;
+        const Node<T> keep = leaf(block.kind == Block<T>::Kind::leaf
+                                      ? reduce::WorkMatrix<T>(block.matrix).extract(rows, cols)
+                                      : block.matrix,
+                                  "");
+        const double keep_s = keep.predicted_s;
+        if (keep_s < kMinSplitSaving_s || polynomial_engine(keep.engine)) {
+            return std::nullopt;
+        }
+        --splits_left_;  // every attempt counts, kept or not: planning time stays bounded
+        const auto [parts, degree] = split_least_line(block.matrix);
+        // Decide on the parts planned without further splits (linear planning time: a full plan
+        // of both parts at every attempt would grow exponentially with the depth); a kept split
+        // is then planned in full, which can only lower its cost.
+        const std::string split_origin =
+            block.origin + ": split of a line with " + std::to_string(degree) + " nonzeros";
+        auto plan_parts = [&](bool splits) {
+            const bool outer = splits_allowed_;
+            splits_allowed_ = splits;
+            Node<T> sum;
+            sum.kind = Node<T>::Kind::sum;
+            sum.origin = split_origin;
+            sum.children.push_back(build(parts.first, false, true, "part 1", depth + 1));
+            sum.children.push_back(build(parts.second, false, true, "part 2", depth + 1));
+            sum.predicted_s =
+                kLeafOverhead_s + sum.children[0].predicted_s + sum.children[1].predicted_s;
+            splits_allowed_ = outer;
+            return sum;
+        };
+        if (plan_parts(false).predicted_s >= keep_s) {
+            return std::nullopt;
+        }
+        Node<T> sum = plan_parts(true);
+        sum.factors = block.factors;
+        sum.reductions = block.reductions;
+        ++sum.reductions.split;
+        sum.reduced_from = block.reduced_from;
+        return sum;
     }
 
     /// The walk estimate of `a`, once per matrix: a split attempt plans its parts without
