@@ -1,6 +1,8 @@
 // The GPU hafnian (ctest label gpu) against an independent sum over pairings, closed forms and its
 // own exact results. Tests that need a GPU skip cleanly without one (or in a build without CUDA);
-// the input checks run everywhere. DISABLED_Timing is the measurement of docs/gpu.md.
+// the input checks run everywhere. Its timings are pmcount-bench's (--backend cuda --cases
+// hafnian-…: seconds, multiply-adds and the fraction of the measured FP64 rate, every answer
+// checked).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +13,6 @@
 #include <cstdlib>
 #include <functional>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -476,65 +477,6 @@ TEST(GpuHafnian, BackendRejectsMalformedJobs) {
     backend::cuda::GpuHafnianResult result;
     EXPECT_THROW(backend::cuda::merge_hafnian_records(good, std::vector<unsigned char>(3), result),
                  InvalidArgument);
-}
-
-/// The measurements of docs/gpu.md, one JSON line each: with
-/// PMCOUNT_HAFNIAN_TIMING="double:64:0,double:64:-1,exact:64,double:48:0", run
-/// gpu_test --gtest_also_run_disabled_tests --gtest_filter='*DISABLED_Timing'
-/// (mode:order[:lower end of the uniform entries, upper end 1]; exact: a 0-1 graph of density 1/2,
-/// complex: parts uniform in [−1, 1); "passes" counts primes, or 4 real multiply-adds per complex
-/// one).
-TEST(GpuHafnian, DISABLED_Timing) {
-    SKIP_WITHOUT_GPU();
-    const char* cases = std::getenv("PMCOUNT_HAFNIAN_TIMING");
-    if (cases == nullptr) {
-        GTEST_SKIP() << "set PMCOUNT_HAFNIAN_TIMING";
-    }
-    const double fp64 = backend::cuda::fp64_rate(0);
-    std::stringstream list(cases);
-    for (std::string item; std::getline(list, item, ',');) {
-        std::stringstream fields(item);
-        std::string mode, order, low;
-        std::getline(fields, mode, ':');
-        std::getline(fields, order, ':');
-        std::getline(fields, low, ':');
-        const int n = std::stoi(order);
-        const auto madds = static_cast<double>(gpu_hafnian_multiply_adds(n));
-        double seconds = 0, haf = 0, error = 0;
-        int passes = 1;
-        std::string device;
-        if (mode == "exact") {
-            const auto a = symmetric(test::random_binary(n, 0.5, 1000 + n));
-            const ExactOutcome o = hafnian_exact_gpu(a, {});
-            seconds = o.where.device_seconds;
-            haf = o.value.to_double();
-            passes = o.primes;
-            device = o.where.device;
-        } else if (mode == "complex") {
-            const FloatOutcome o =
-                hafnian_complex_gpu(symmetric(test::random_complex(n, 1.0, n)), {});
-            seconds = o.where.device_seconds;
-            haf = std::abs(value(o));
-            error = error_bound(o);
-            passes = 4;  // real multiply-adds per complex one
-            device = o.where.device;
-        } else {
-            const auto a = symmetric(test::random_real(n, std::stod(low), 1.0, 1.0, 2000 + n));
-            const FloatOutcome o = hafnian_real_gpu(a, Precision::double_precision, {});
-            seconds = o.where.device_seconds;
-            haf = value(o).real();
-            error = error_bound(o);
-            device = o.where.device;
-        }
-        const double rate = madds * passes / seconds;
-        std::printf(
-            "{\"case\": \"%s\", \"n\": %d, \"passes\": %d, \"seconds\": %.4f, "
-            "\"multiply_adds\": %.4e, \"rate\": %.4e, \"fp64_rate\": %.4e, "
-            "\"roofline\": %.4f, \"value\": %.17g, \"error\": %.3e, \"device\": \"%s\"}\n",
-            item.c_str(), n, passes, seconds, madds * passes, rate, fp64, rate / fp64, haf, error,
-            device.c_str());
-        std::fflush(stdout);
-    }
 }
 
 }  // namespace
