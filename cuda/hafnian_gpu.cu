@@ -1,6 +1,7 @@
 // Host side of the GPU hafnian (Björklund 2012, Algorithm 2; the kernels and the recursion are
-// described in cuda/kernels/hafnian.cuh, the work split in hafnian_plan.cuh). The kernels are
-// compiled by NVRTC for the order and arithmetic at hand and cached on disk (nvrtc_cache.cuh).
+// described in cuda/kernels/hafnian.cuh, the work split in exact/hafnian/hafnian_plan.hpp). The
+// kernels are compiled by NVRTC for the order and arithmetic at hand and cached on disk
+// (nvrtc_cache.cuh).
 //
 // Layers (CUB style): hafnian() (device-wide entry: plan the batches of the job's units, compile,
 // start one worker per GPU) → run_device() (one GPU: upload, then per batch tier 0, tier 1 and
@@ -24,7 +25,7 @@
 #include "common/knobs.cuh"
 #include "common/multi_gpu.cuh"
 #include "exact/hafnian/hafnian_device.hpp"
-#include "hafnian_plan.cuh"
+#include "exact/hafnian/hafnian_plan.hpp"
 #include "kernels/hafnian_abi.cuh"
 #include "nvrtc_cache.cuh"
 #include "pmcount/error.hpp"

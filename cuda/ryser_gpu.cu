@@ -30,11 +30,11 @@
 #include "common/float_records.cuh"
 #include "common/knobs.cuh"
 #include "common/multi_gpu.cuh"
+#include "exact/ryser/ryser_codegen.hpp"
 #include "exact/ryser/ryser_device.hpp"
 #include "numeric/montgomery.hpp"
 #include "numeric/sub_block_bits.hpp"
 #include "nvrtc_cache.cuh"
-#include "ryser_codegen.cuh"
 #include "pmcount/error.hpp"
 
 namespace pmcount::backend::cuda {

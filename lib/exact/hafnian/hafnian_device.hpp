@@ -31,7 +31,7 @@ inline int gpu_hafnian_prime_bits(int n) noexcept {
 
 /// haf(A) of a symmetric matrix of even order n ≥ 2 by Björklund's recursion over the n/2 pairs
 /// (0,1), (2,3), …; the diagonal is not used. The work is cut into units: one subtree root of
-/// the recursion (cuda/hafnian_plan.cuh) for one prime (modular) or for the one floating matrix,
+/// the recursion (exact/hafnian/hafnian_plan.hpp) for one prime (modular) or for the one floating matrix,
 /// numbered prime·roots + root. Their number, hafnian_units(), depends only on n, the number of
 /// primes and expand_levels, never on the GPU, so a checkpoint or an MPI rank can hold, send or
 /// compute any set of them (GpuRange, as the Ryser kernels' units).

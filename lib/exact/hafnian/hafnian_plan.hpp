@@ -1,5 +1,5 @@
 // The work split of the GPU hafnian (cuda/kernels/hafnian.cuh): how many levels each tier takes,
-// the units and batches handed to the GPUs, and every buffer's size. Plain host C++, no CUDA calls.
+// the units and batches handed to the GPUs, and every buffer's size. No CUDA calls.
 //
 // For m = n/2 pairs: a warp solves a subtree of J = min(5, m) levels in shared memory (tier 2);
 // above it, H levels are expanded breadth-first in global memory (tier 1) from roots at level
@@ -9,6 +9,8 @@
 // most `roots_per_batch` (sized from the GPU's memory); each unit's record is the sum of its
 // 256-task segments in order, so it does not depend on the batch it ran in.
 //
+// Plain host C++ in lib/ (header-only: the CUDA target, which uses it, is linked after the
+// library), so CI tests it without a GPU (tests/unit/exact/gpu_host_test.cpp).
 #pragma once
 
 #include <algorithm>
