@@ -61,13 +61,8 @@ std::size_t element_bytes(GpuHafnianMode mode) {
     return sizeof(double);
 }
 
-/// Output coefficients a thread accumulates at once (poly_block's B): a step loads two u
-/// coefficients and one new coefficient of each v for 2B multiply-adds, and holds 3B values in
-/// registers (acc and the two v windows); B ≥ m keeps the whole polynomial in registers. Measured
-/// on one H100 at order 56 (B = 4, 8, 16, 32): double 1.24, 0.97, 0.63, 0.53 s; modular (five
-/// primes) 3.41, 2.68, 2.38, 2.34 s. So 32 for modular; a double coefficient with its running
-/// error takes twice a residue's registers and a complex one four times, so 16 and 8 keep the
-/// same register budget. PMCOUNT_HAFNIAN_BLOCK=4|8|16|32 replaces the choice, to measure others.
+/// The output block (HafnianPolicy::output_block), or PMCOUNT_HAFNIAN_BLOCK=4|8|16|32 to
+/// measure others.
 int output_block(GpuHafnianMode mode) {
     if (const auto knob = knob_ints<1>("PMCOUNT_HAFNIAN_BLOCK", {KnobRange{4, 32}},
                                         "4, 8, 16 or 32")) {
@@ -78,15 +73,7 @@ int output_block(GpuHafnianMode mode) {
         }
         return b;
     }
-    switch (mode) {
-        case GpuHafnianMode::double_precision:
-            return 16;
-        case GpuHafnianMode::complex:
-            return 8;
-        case GpuHafnianMode::modular:
-            return 32;
-    }
-    return 32;
+    return HafnianPolicy::output_block(mode);
 }
 
 /// The three kernels of one (order, arithmetic, block), compiled as one program.

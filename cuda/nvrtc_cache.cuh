@@ -1,6 +1,6 @@
 // Run-time compilation of embedded kernel sources with NVRTC, for the GPU at hand, with an
 // on-disk cache of the compiled code (DESIGN §4: per-order kernels without rebuilding the
-// library). Shared by the dense Ryser engine (cuda/ryser_gpu.cu) and the hafnian engine
+// library). Shared by the Ryser engines (cuda/ryser_dense.cu, ryser_sparse.cu) and the hafnian engine
 // (cuda/hafnian_gpu.cu).
 //
 // Cache: one cubin per (source, kernel names, NVRTC version, options, target), named by an FNV-1a
@@ -11,7 +11,7 @@
 // foreign file, or one the driver refuses, is compiled again and overwritten, never trusted.
 // Loaded libraries stay loaded for the life of the process (and are found again by key, in
 // memory). Every NVRTC and CUDA status becomes DeviceError. Generated sources (one per matrix,
-// cuda/ryser_gpu.cu) go through the same cache: their key is the hash of their text.
+// cuda/ryser_sparse.cu) go through the same cache: their key is the hash of their text.
 #pragma once
 
 #include <cuda_runtime.h>

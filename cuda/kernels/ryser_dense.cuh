@@ -48,8 +48,8 @@ using pmcount_kernels::dd_neg;
 using pmcount_kernels::quick_two_sum;
 using pmcount_kernels::two_sum;
 
-/// The kernel's shape, chosen on the host (kernel_shape in cuda/ryser_gpu.cu, next to the
-/// measurements behind each choice) and passed as a template argument, so host and kernel cannot
+/// The kernel's shape, chosen on the host (RyserLaunchPolicy in exact/ryser/ryser_launch_policy.hpp,
+/// next to the measurements behind each choice) and passed as a template argument, so host and kernel cannot
 /// disagree: super-blocks of 2^kUnrollLog2 unrolled steps, the blocks per SM the register
 /// allocation aims at (__launch_bounds__), and whether MODE 0 fuses the product tree's top
 /// multiplication into its two accumulations (one FP64 instruction fewer per step).

@@ -9,7 +9,7 @@
 //     per order and arithmetic serves every matrix; column updates index x at run time, so x
 //     lives in local memory.
 //   GeneratedPattern<N, MODE, G>: the same tables as constexpr arrays of a struct G that the
-//     host generates for one matrix (cuda/ryser_gpu.cu, generated_source). Every column update is
+//     host generates for one matrix (exact/ryser/ryser_codegen.hpp). Every column update is
 //     straight-line code with literal rows and values (template recursion over the entries), and
 //     a column known only at run time is dispatched by a binary search over literal cases, so x
 //     stays in registers (the code-generation paper's PureReg kernels).

@@ -1,5 +1,5 @@
-// The Ryser engines' GPU jobs (cuda/ryser_gpu.cu, cuda/kernels/ryser_dense.cuh and
-// ryser_sparse.cuh): the dense and sparse kernels' arithmetics, jobs, records and results.
+// The Ryser engines' GPU jobs (cuda/ryser_dense.cu, ryser_sparse.cu, cuda/kernels/ryser_dense.cuh
+// and ryser_sparse.cuh): the dense and sparse kernels' arithmetics, jobs, records and results.
 #pragma once
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 // The GPU engines' host C++ that needs no GPU, tested where CI runs: the sparse walk's code
 // generator (exact/ryser/ryser_codegen.hpp) against golden files and for what its text must say,
 // and the GPU hafnian's work split (exact/hafnian/hafnian_plan.hpp) pinned and checked to cover
-// every unit once. Golden files: tests/unit/exact/golden/; PMCOUNT_UPDATE_GOLDEN=1 rewrites them
-// (then review the diff).
+// every unit once, and the launch policies (the kernels' shapes) pinned. Golden files:
+// tests/unit/exact/golden/; PMCOUNT_UPDATE_GOLDEN=1 rewrites them (then review the diff).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 
 #include "exact/hafnian/hafnian_plan.hpp"
 #include "exact/ryser/ryser_codegen.hpp"
+#include "exact/ryser/ryser_launch_policy.hpp"
 
 namespace pmcount::backend::cuda {
 namespace {
@@ -238,6 +239,53 @@ TEST(HafnianPlan, BatchesCoverEveryUnitOnceWithinBudgetAndPrime) {
     }
     EXPECT_EQ(covered, units);
     EXPECT_EQ(p.batches.size(), 3U);  // {0, 1, 2}, {5, 6}, {40, 41}
+}
+
+// ---- Launch policies: the NVRTC kernels' template arguments, pinned (they were measured)
+
+TEST(LaunchPolicy, DenseAndSparseShapesAndTheHafnianBlockArePinned) {
+    using P = RyserLaunchPolicy;
+    struct Row {
+        GpuMode mode;
+        int n, unroll, blocks;
+        bool fuse;
+    };
+    for (const Row& r : std::vector<Row>{{GpuMode::double_plain, 20, 4, 1, true},
+                                         {GpuMode::double_plain, 40, 4, 1, true},
+                                         {GpuMode::double_plain, 41, 3, 1, false},
+                                         {GpuMode::double_compensated, 40, 3, 1, false},
+                                         {GpuMode::certified, 44, 3, 1, false},
+                                         {GpuMode::double_double, 30, 2, 1, false},
+                                         {GpuMode::complex, 30, 2, 1, false},
+                                         {GpuMode::modular, 40, 1, 4, false},
+                                         {GpuMode::modular, 41, 1, 3, false}}) {
+        const KernelShape shape = P::dense_shape(r.n, r.mode);
+        EXPECT_EQ(shape.unroll_log2, r.unroll) << static_cast<int>(r.mode) << " " << r.n;
+        EXPECT_EQ(shape.min_blocks, r.blocks) << static_cast<int>(r.mode) << " " << r.n;
+        EXPECT_EQ(shape.fuse_top, r.fuse) << static_cast<int>(r.mode) << " " << r.n;
+    }
+    EXPECT_EQ(P::sparse_unroll_log2(GpuMode::double_plain, GpuCode::tables), 4);
+    EXPECT_EQ(P::sparse_unroll_log2(GpuMode::double_compensated, GpuCode::tables), 3);
+    EXPECT_EQ(P::sparse_unroll_log2(GpuMode::double_compensated, GpuCode::generated), 6);
+    EXPECT_EQ(P::sparse_unroll_log2(GpuMode::modular, GpuCode::generated), 2);
+    EXPECT_EQ(P::kSkipBinaryMinBlocks, 4);
+    EXPECT_EQ(HafnianPolicy::output_block(GpuHafnianMode::double_precision), 16);
+    EXPECT_EQ(HafnianPolicy::output_block(GpuHafnianMode::complex), 8);
+    EXPECT_EQ(HafnianPolicy::output_block(GpuHafnianMode::modular), 32);
+    // Within what the kernels were written for: unrolls 1–6 (a super-block's steps are unrolled
+    // code), at least one block per SM, for every order and mode.
+    for (int n = 2; n <= 64; ++n) {
+        for (const GpuMode mode :
+             {GpuMode::double_plain, GpuMode::double_compensated, GpuMode::double_double,
+              GpuMode::complex, GpuMode::modular, GpuMode::certified}) {
+            const KernelShape shape = P::dense_shape(n, mode);
+            EXPECT_TRUE(shape.unroll_log2 >= 1 && shape.unroll_log2 <= 6 && shape.min_blocks >= 1);
+            for (const GpuCode code : {GpuCode::tables, GpuCode::generated}) {
+                const int m = P::sparse_unroll_log2(mode, code);
+                EXPECT_TRUE(m >= 1 && m <= 6);
+            }
+        }
+    }
 }
 
 }  // namespace
