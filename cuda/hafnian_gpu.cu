@@ -26,6 +26,7 @@
 #include "common/multi_gpu.cuh"
 #include "exact/hafnian/hafnian_device.hpp"
 #include "exact/hafnian/hafnian_plan.hpp"
+#include "kernel_programs.cuh"
 #include "kernels/hafnian_abi.cuh"
 #include "nvrtc_cache.cuh"
 #include "pmcount/error.hpp"
@@ -84,14 +85,8 @@ struct Kernels {
 };
 
 Kernels load(int n, GpuHafnianMode mode, int major, int minor) {
-    const std::string instance = "<" + std::to_string(n) + ", " +
-                                 std::to_string(static_cast<int>(mode)) + ", " +
-                                 std::to_string(output_block(mode)) + ">";
-    const std::vector<cudaKernel_t> k = load_kernels(
-        KernelSource{kHafnianSource, "hafnian.cu"},
-        {"pmcount_hafnian::hafnian_expand" + instance, "pmcount_hafnian::hafnian_solve" + instance,
-         "pmcount_hafnian::hafnian_reduce<" + std::to_string(static_cast<int>(mode)) + ">"},
-        major, minor);
+    const KernelProgram program = hafnian_program(n, mode);
+    const std::vector<cudaKernel_t> k = load_kernels(program.source(), program.names, major, minor);
     return {k[0], k[1], k[2]};
 }
 
@@ -310,6 +305,17 @@ int passes(const GpuHafnianJob& job) {
 }
 
 }  // namespace
+
+KernelProgram hafnian_program(int n, GpuHafnianMode mode) {
+    const std::string instance = "<" + std::to_string(n) + ", " +
+                                 std::to_string(static_cast<int>(mode)) + ", " +
+                                 std::to_string(output_block(mode)) + ">";
+    return {kHafnianSource,
+            "hafnian.cu",
+            {"pmcount_hafnian::hafnian_expand" + instance,
+             "pmcount_hafnian::hafnian_solve" + instance,
+             "pmcount_hafnian::hafnian_reduce<" + std::to_string(static_cast<int>(mode)) + ">"}};
+}
 
 std::uint64_t hafnian_units(const GpuHafnianJob& job) {
     validate(job);

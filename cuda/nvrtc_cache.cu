@@ -259,6 +259,10 @@ LoadedKernels load_kernels_reporting(const KernelSource& source,
     return out;
 }
 
+std::size_t compile_program(const KernelProgram& program, int major, int minor) {
+    return run_nvrtc(program.source(), program.names, compile_options(major, minor)).cubin.size();
+}
+
 bool kernels_cached(const KernelSource& source, const std::vector<std::string>& name_expressions,
                     int major, int minor) {
     const std::string key = cache_key(source, name_expressions, compile_options(major, minor));

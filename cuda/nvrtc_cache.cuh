@@ -27,6 +27,15 @@ struct KernelSource {
     const char* file_name;
 };
 
+/// One NVRTC program an engine compiles: its text, file name and kernel name expressions, built
+/// by the same function the engine loads it with (kernel_programs.cuh lists them).
+struct KernelProgram {
+    std::string text;
+    std::string file_name;
+    std::vector<std::string> names;
+    KernelSource source() const { return {text.c_str(), file_name.c_str()}; }
+};
+
 /// The kernels `name_expressions` (fully qualified template instances) of `source`, compiled
 /// together as one NVRTC program for compute capability major.minor, from the cache when present.
 std::vector<cudaKernel_t> load_kernels(const KernelSource& source,
@@ -52,6 +61,11 @@ LoadedKernels load_kernels_reporting(const KernelSource& source,
 /// well-formed file in the disk cache (the driver may still refuse it; then they are compiled).
 bool kernels_cached(const KernelSource& source, const std::vector<std::string>& name_expressions,
                     int major, int minor);
+
+/// Compiles `program` with NVRTC for compute capability major.minor as load_kernels does, without
+/// the cache and without loading it (no GPU needed): the size of its cubin. DeviceError with
+/// NVRTC's log when it does not compile.
+std::size_t compile_program(const KernelProgram& program, int major, int minor);
 
 /// load_kernels with one name.
 cudaKernel_t load_kernel(const KernelSource& source, const std::string& name_expression, int major,

@@ -18,6 +18,7 @@
 #include "common/knobs.cuh"
 #include "exact/ryser/ryser_device.hpp"
 #include "exact/ryser/ryser_launch_policy.hpp"
+#include "kernel_programs.cuh"
 #include "pmcount/error.hpp"
 #include "ryser_range.cuh"
 
@@ -79,6 +80,18 @@ GpuRyserResult ryser_dense(const GpuRyserJob& job) {
 }
 
 std::uint64_t range_units(const GpuRyserJob& job) { return range_geometry(job.n, Policy::kChunkLog2).units; }
+
+std::vector<KernelProgram> ryser_dense_programs(int n) {
+    std::vector<KernelProgram> programs;
+    for (const GpuMode mode : {GpuMode::double_plain, GpuMode::double_compensated,
+                               GpuMode::double_double, GpuMode::complex, GpuMode::modular,
+                               GpuMode::certified}) {
+        programs.push_back(dense_program({kernel_name(n, mode)}));
+    }
+    programs.push_back(dense_program({"pmcount_gpu::reduce_records"}));
+    programs.push_back(dense_program({"pmcount_gpu::fp64_rate"}));
+    return programs;
+}
 
 double fp64_rate(int device) {
     check(cudaSetDevice(device), "cudaSetDevice");

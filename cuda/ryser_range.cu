@@ -17,6 +17,7 @@
 #include <mutex>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/cuda_status.cuh"
@@ -148,9 +149,13 @@ void run_device(int device, const cudaDeviceProp& prop, const JobCommon& job,
 }
 }  // namespace
 
+KernelProgram dense_program(std::vector<std::string> names) {
+    return {kRyserDenseSource, "ryser_dense.cu", std::move(names)};
+}
+
 cudaKernel_t load_kernel(const std::string& name_expression, int major, int minor) {
-    return cuda::load_kernel(KernelSource{kRyserDenseSource, "ryser_dense.cu"}, name_expression,
-                             major, minor);
+    const KernelProgram program = dense_program({name_expression});
+    return cuda::load_kernel(program.source(), name_expression, major, minor);
 }
 
 Plan range_geometry(int n, int chunk_log2) {

@@ -16,6 +16,7 @@
 #include "exact/ryser/ryser_device.hpp"
 #include "exact/ryser/ryser_launch_policy.hpp"
 #include "kernels/ryser_abi.cuh"
+#include "nvrtc_cache.cuh"
 
 namespace pmcount::backend::cuda::range {
 
@@ -30,6 +31,9 @@ using pmcount_gpu::kGroupChunks;
 using pmcount_gpu::kGroupsPerSegment;
 using pmcount_gpu::kRecordDoubles;
 static_assert(pmcount_gpu::kMaxPrimes == kGpuMaxPrimes, "one launch's primes");
+
+/// The dense program (ryser_dense.cuh, ryser_records.cuh) with kernels `names`.
+KernelProgram dense_program(std::vector<std::string> names);
 
 /// A kernel of the dense program (ryser_dense.cuh, ryser_records.cuh), loaded once per process
 /// (nvrtc_cache.cuh), compiled for the order and arithmetic at hand.

@@ -19,6 +19,7 @@
 #include "exact/ryser/ryser_codegen.hpp"
 #include "exact/ryser/ryser_device.hpp"
 #include "exact/ryser/ryser_launch_policy.hpp"
+#include "kernel_programs.cuh"
 #include "numeric/sub_block_bits.hpp"
 #include "nvrtc_cache.cuh"
 #include "pmcount/error.hpp"
@@ -107,29 +108,36 @@ int sparse_chunk_log2(const GpuSparseJob& job) {
 }
 }  // namespace
 
+KernelProgram ryser_sparse_program(const GpuSparseJob& job) {
+    validate(job);
+    if (job.code == GpuCode::generated) {
+        return {sparse_program() + generated_source(job, sparse_unroll_log2(job)),
+                "ryser_generated.cu",
+                {sparse_kernel_name(job)}};
+    }
+    return {sparse_program(), "ryser_sparse.cu", {sparse_kernel_name(job)}};
+}
+
 bool sparse_kernel_cached(const GpuSparseJob& job) {
     if (job.code != GpuCode::generated) {
         return true;
     }
-    validate(job);
+    const KernelProgram program = ryser_sparse_program(job);
     const std::vector<int> gpus = chosen_devices(job.devices);
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, gpus[0]), "cudaGetDeviceProperties");
-    const std::string text = sparse_program() + generated_source(job, sparse_unroll_log2(job));
-    return kernels_cached(KernelSource{text.c_str(), "ryser_generated.cu"},
-                          {sparse_kernel_name(job)}, prop.major, prop.minor);
+    return kernels_cached(program.source(), program.names, prop.major, prop.minor);
 }
 
 GpuRyserResult ryser_sparse(const GpuSparseJob& job) {
-    validate(job);
-    const std::string name = sparse_kernel_name(job);
     const auto generate_start = std::chrono::steady_clock::now();
-    const std::string text =
-        job.code == GpuCode::generated ? sparse_program() + generated_source(job, sparse_unroll_log2(job)) : std::string();
+    const KernelProgram program = ryser_sparse_program(job);  // validates the job
     const double generate_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - generate_start).count();
-    const KernelSource source{job.code == GpuCode::generated ? text.c_str() : sparse_program().c_str(),
-                              job.code == GpuCode::generated ? "ryser_generated.cu" : "ryser_sparse.cu"};
+        job.code == GpuCode::generated
+            ? std::chrono::duration<double>(std::chrono::steady_clock::now() - generate_start).count()
+            : 0.0;
+    const std::string& name = program.names.front();
+    const KernelSource source = program.source();
     double compile_seconds = 0;
     std::string cache;
     Launch launch;
