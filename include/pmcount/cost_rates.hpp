@@ -1,6 +1,6 @@
 // The measured rates behind the planner's predicted times (--explain, --max-time): seconds per
 // Gray step, per multiply-add, per elimination and so on, each with where it was measured. The
-// library is built with lib/plan/rates.txt compiled in; a host replaces any of them with its
+// library is built with lib/plan/rates/*.txt compiled in; a host replaces any of them with its
 // own by naming a rates file in the environment variable PMCOUNT_RATES (`pmcount-bench
 // calibrate` writes one for the machine it runs on).
 //
@@ -34,7 +34,7 @@ struct CostRate {
 /// unknown key, a unit other than the model's, a key given twice or a record without a value.
 std::vector<CostRate> cost_rates();
 
-/// The rates compiled into the library (lib/plan/rates.txt), every key the model uses.
+/// The rates compiled into the library (lib/plan/rates/*.txt), every key the model uses.
 std::vector<CostRate> compiled_cost_rates();
 
 /// The records of a rates file (any subset of the keys), checked as cost_rates() checks

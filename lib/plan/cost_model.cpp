@@ -48,7 +48,7 @@ double probe_ns(int threads) {
 namespace {
 
 // ---- CPU engines: nanoseconds per Gray step (or per row of one) on one thread -------------------
-// The rates are data (rates(): lib/plan/rates.txt, each with the machine, command, runs and
+// The rates are data (rates(): lib/plan/rates/*.txt, each with the machine, command, runs and
 // residuals of its fit; `pmcount-bench calibrate` measures them again). Here are the formulas.
 // Dense Ryser: step_base + row·W per step (W: n padded to 8), the exact lanes' work per term on
 // top. SpaRyser: a step updates the flipped column's nonzeros (entries_per_step) and, on a term,

@@ -76,7 +76,7 @@ struct GpuThroughput {
 };
 
 /// FP64 instructions per second of a GPU: its multiprocessors times the rate per multiprocessor
-/// of its architecture (gpu.fp64_per_sm.* in plan/rates.txt).
+/// of its architecture (gpu.fp64_per_sm.* in plan/rates/gpu.txt).
 double gpu_fp64_rate(const DeviceInfo& device);
 
 /// The GPUs of a count from the visible `devices`: this rank's are `chosen` (empty: all). Under
@@ -157,7 +157,7 @@ double skipper_seconds(const LeafFacts& facts);
 /// Predicted seconds of dense Ryser on the count's GPUs (facts.gpus.shared_rate): set-up
 /// (compilation is cached on disk; loading and transfers) plus 2n FP64 instructions per Gray step
 /// at the GPUs' FP64 rate and the share of it the kernel reaches (docs/gpu.md), times the
-/// arithmetic's measured factor over the plain double kernel (gpu.ryser.* in plan/rates.txt).
+/// arithmetic's measured factor over the plain double kernel (gpu.ryser.* in plan/rates/gpu.txt).
 double gpu_ryser_seconds(const LeafFacts& facts);
 
 /// Predicted seconds of the sparse GPU engines (cuda/kernels/ryser_sparse.cuh) on the count's

@@ -1,5 +1,5 @@
 // The cost model's measured rates as the formulas read them (cost_model.cpp): one member per
-// key of lib/plan/rates.txt, filled from the compiled-in file and then from $PMCOUNT_RATES's
+// key of lib/plan/rates/*.txt, filled from the compiled-in files and then from $PMCOUNT_RATES's
 // (pmcount/cost_rates.hpp describes the format and the errors).
 #pragma once
 
@@ -11,7 +11,7 @@
 
 namespace pmcount::plan {
 
-/// Units as in rates.txt: ns per step, row, term or multiply-add unless the name says _s
+/// Units as in the rates files: ns per step, row, term or multiply-add unless the name says _s
 /// (seconds); ratios and exponents are plain numbers.
 struct CostRates {
     double step_base_ns = 0;

@@ -1,16 +1,16 @@
 // pmcount-bench calibrate: measures the cost model's CPU rates on this machine
-// (pmcount::calibrate_cost_rates: seeded matrices counted by one engine on one thread, each
-// group's rates fitted by least squares on the model's relative error) and compares them with
-// the rates in force (lib/plan/rates.txt compiled in, or $PMCOUNT_RATES's).
+// (pmcount::calibrate_cost_rates: seeded matrices counted by one engine on one thread, each group's
+// rates fitted by least squares on the model's relative error) and compares them with the rates in
+// force (lib/plan/rates/*.txt compiled in, or $PMCOUNT_RATES's).
 //
-// Output: {"context": …}; one line per experiment (group, experiment, n, seconds measured,
-// model_s with the rates in force, fitted_s with the fitted ones); one line per rate (key, unit,
-// before, fitted, ratio = fitted / before, ratio_at_reference_speed = that ratio over the probe's
-// (this machine's speed against the rates' machine), within_15pct of it); then {"summary": …}.
-// The fitted rates are at the median of the probes taken around the groups (the machine's speed
-// drifts while they run: pmcount/calibrate.hpp). With --out-dir, also runs.jsonl (those lines) and
-// rates.txt (the fitted rates with their provenance, the file format of lib/plan/rates.txt) in that
-// folder, for docs/benchmarks/calibration/<machine>/. A host uses its rates with
+// Output: {"context": …}; one line per experiment (group, experiment, n, seconds measured, model_s
+// with the rates in force, fitted_s with the fitted ones); one line per rate (key, unit, before,
+// fitted, ratio = fitted / before, ratio_at_reference_speed = that ratio over the probe's (this
+// machine's speed against the rates' machine), within_15pct of it); then {"summary": …}. The fitted
+// rates are at the median of the probes taken around the groups (the machine's speed drifts while
+// they run: pmcount/calibrate.hpp). With --out-dir, also runs.jsonl (those lines) and rates.txt
+// (the fitted rates with their provenance, the file format of lib/plan/rates/*.txt) in that folder,
+// for docs/benchmarks/calibration/<machine>/. A host uses its rates with
 // PMCOUNT_RATES=<dir>/rates.txt. Exit 0; 3 on a runtime error.
 #include "calibrate.hpp"
 

@@ -1,5 +1,5 @@
 // The cost model's predictions for fixed leaves, pinned: the measured rates moved from constants
-// in cost_model.cpp into lib/plan/rates.txt (issue 34), and every plan and prediction must stay
+// in cost_model.cpp into lib/plan/rates/*.txt (issue 34), and every plan and prediction must stay
 // as it was. The values were printed by the model before the move. Predictions are made under a
 // DeferredProbe, so the machine-speed probe never runs and they are the model's own (each test
 // runs in its own process: no earlier prediction has measured the speed). Exact hafnians use

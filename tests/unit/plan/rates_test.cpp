@@ -1,4 +1,4 @@
-// The cost model's rates as data (lib/plan/rates.txt, compiled in; PMCOUNT_RATES for a host's
+// The cost model's rates as data (lib/plan/rates/*.txt, compiled in; PMCOUNT_RATES for a host's
 // own): the compiled file is complete and well-formed, a rates file round-trips through
 // format_cost_rates, every malformed file is refused naming its line, and the model reads the
 // rates in force (ScopedRates) at the model's own speed (ModelSpeedOnly).
