@@ -27,13 +27,15 @@ inline constexpr std::uint64_t kHafnianSegmentTasks = 256;
 
 /// Work-split policy for sm_90 (H100/H200).
 /// - kSubtreeLevels: a level-5 subtree's include levels have 29, 32, 28 and 16 polynomials, so
-///   a warp (a lane per polynomial) is busy at every level; its shared memory (27.7 KB for
-///   doubles at n = 64) leaves room for 7 warps per SM. Level 6 would need 66 KB.
+///   a warp (a lane per polynomial) is busy at every level; its shared memory at n = 64 (27.7 KB
+///   of 8-byte elements) leaves room for 7 warps per SM, 4 for the double mode's value-and-error
+///   pairs (55.4 KB). Level 6 would need 66 KB of 8-byte elements.
 /// - kExpandLevels: rebuilding a root from the matrix costs its path's includes (at most m − R of
 ///   them, each on a large block); with R = J + 12 that is about 1.5% of the work below it at
 ///   n = 64.
 /// - kTasksPerBatch: 2^16 warp subtrees per batch (about 60 waves of resident warps, so the last
-///   wave's tail is short; 1.2 GB of buffers for doubles at n = 64).
+///   wave's tail is short; at n = 64, 1.2 GB of buffers of 8-byte elements, 2.5 GB for the
+///   double mode's pairs).
 struct HafnianPolicy90 {
     static constexpr int kSubtreeLevels = 5;
     static constexpr int kExpandLevels = 12;
