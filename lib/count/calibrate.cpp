@@ -435,13 +435,19 @@ Calibration calibrate_cost_rates(const CalibrationOptions& options, const std::s
         const double speed_before = plan::probe_ns(1);
         std::vector<double> measured;
         const std::size_t first_run = out.runs.size();
-        for (const Experiment& e : experiments) {
-            double best = std::numeric_limits<double>::infinity();
-            for (int k = 0; k < repeats; ++k) {
-                best = std::min(best, only_leaf(e.count(options_for(e, false)), e).seconds);
+        // The repeats go round the experiments, not one experiment after another, so that a
+        // slow spell of the machine falls on all of them alike rather than on one order.
+        std::vector<double> best(experiments.size(), std::numeric_limits<double>::infinity());
+        for (int k = 0; k < repeats; ++k) {
+            for (std::size_t e = 0; e < experiments.size(); ++e) {
+                const Experiment& x = experiments[e];
+                best[e] = std::min(best[e], only_leaf(x.count(options_for(x, false)), x).seconds);
             }
-            measured.push_back(best);
-            CalibrationRun run{group.name, e.name, e.n, best, predicted(e, current), 0};
+        }
+        for (std::size_t e = 0; e < experiments.size(); ++e) {
+            const Experiment& x = experiments[e];
+            measured.push_back(best[e]);
+            CalibrationRun run{group.name, x.name, x.n, best[e], predicted(x, current), 0};
             if (options.on_run) {
                 options.on_run(run);
             }
