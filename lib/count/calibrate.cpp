@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "generate/uniform.hpp"
 #include "plan/cost_model.hpp"
 #include "plan/rates.hpp"
 #include "pmcount/count.hpp"
@@ -46,15 +47,14 @@ struct Group {
     std::function<std::vector<Experiment>(bool quick, unsigned seed)> experiments;
 };
 
-/// Seeded draws made by hand from mt19937_64's bits (fixed by the standard; the <random>
-/// distributions are not), so a seed gives the same matrices with every standard library.
+/// Seeded draws for one matrix (generate/uniform.hpp: the same on every standard library).
 class Draws {
 public:
     Draws(unsigned seed, int n, int kind)
         : engine_(seed * 1000003ULL + static_cast<std::uint64_t>(n) * 101 + kind) {}
     /// Uniform in [low, high).
     double uniform(double low, double high) {
-        return low + (high - low) * static_cast<double>(engine_() >> 11) * 0x1p-53;
+        return low + (high - low) * seeded::uniform_unit(engine_);
     }
 
 private:

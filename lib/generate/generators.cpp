@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/stop.hpp"
+#include "generate/uniform.hpp"
 #include "io/text.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/generate.hpp"
@@ -78,21 +79,8 @@ BipartiteGraph board_graph(vertex_t rows, vertex_t cols, bool wrap, Keep keep) {
     return {n_left, n_right, std::move(edges)};
 }
 
-/// Uniform integer in [0, bound) by rejection (no modulo bias; same on every platform).
-std::uint64_t uniform_below(std::mt19937_64& rng, std::uint64_t bound) {
-    const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() -
-                                std::numeric_limits<std::uint64_t>::max() % bound;
-    std::uint64_t x = rng();
-    while (x >= limit) {
-        x = rng();
-    }
-    return x % bound;
-}
-
-/// Uniform double in [0, 1) from the top 53 bits.
-double uniform_unit(std::mt19937_64& rng) {
-    return static_cast<double>(rng() >> 11) * 0x1p-53;
-}
+using seeded::uniform_below;
+using seeded::uniform_unit;
 
 /// random:N,P draws one number per pair up to this order (2^24 draws, ~0.1 s), so that every
 /// graph drawn before gaps were drawn instead stays the same; beyond it, one per edge.

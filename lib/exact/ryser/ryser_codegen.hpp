@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "exact/ryser/ryser_device.hpp"
@@ -18,31 +19,38 @@ namespace codegen {
 
 using u64 = std::uint64_t;
 
-/// A C++ initializer list of `values` ({0} when empty: arrays may not be empty).
-template <class T, class Format>
-inline std::string literal_list(const std::vector<T>& values, Format format) {
-    std::string text = "{";
-    for (std::size_t k = 0; k < values.size(); ++k) {
-        text += (k == 0 ? "" : ",") + format(values[k]);
-        if (k % 8 == 7) {
-            text += "\n    ";
-        }
-    }
-    return text + (values.empty() ? "0}" : "}");
-}
-
-inline std::string double_literal(double v) {
+/// The exact C++ literal of a value: hexadecimal for doubles.
+inline std::string literal(double v) {
     char buffer[40];
-    std::snprintf(buffer, sizeof buffer, "%a", v);  // hexadecimal: exact
+    std::snprintf(buffer, sizeof buffer, "%a", v);
     return buffer;
 }
-inline std::string u64_literal(u64 v) {
+inline std::string literal(u64 v) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "0x%llxULL", static_cast<unsigned long long>(v));
     return buffer;
 }
-inline std::string int_literal(int v) {
+inline std::string literal(int v) {
     return std::to_string(v);
+}
+
+template <class T>
+constexpr const char* type_name() {
+    return std::is_same_v<T, double> ? "double" : std::is_same_v<T, int> ? "int" : "u64";
+}
+
+/// "`prefix`T name[] = {…};" with `values` as literals, eight to a line ({0} when empty: arrays
+/// may not be empty).
+template <class T>
+std::string array(const char* prefix, const char* name, const std::vector<T>& values) {
+    std::string text = std::string(prefix) + type_name<T>() + " " + name + "[] = {";
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        text += (k == 0 ? "" : ",") + literal(values[k]);
+        if (k % 8 == 7) {
+            text += "\n    ";
+        }
+    }
+    return text + (values.empty() ? "0};\n" : "};\n");
 }
 
 /// The walk's row layers for partial products (GeneratedPattern::layer): layer j < M holds the
@@ -81,42 +89,32 @@ inline void row_layers(const GpuSparseJob& job, int m, std::vector<int>& start,
 inline std::string generated_source(const GpuSparseJob& job, int unroll_log2) {
     std::vector<int> layer_start, layer_row;
     codegen::row_layers(job, unroll_log2, layer_start, layer_row);
+    using codegen::array;
+    using codegen::u64;
+    const char* const member = "    static constexpr ";
     std::string text = "\nnamespace pmcount_gpu {\nnamespace generated {\n";
-    text +=
-        "__constant__ double base[] = " + codegen::literal_list(job.base, codegen::double_literal) +
-        ";\n";
-    text += "__constant__ u64 row_mask[] = " +
-            codegen::literal_list(job.row_mask, codegen::u64_literal) + ";\n";
+    text += array("__constant__ ", "base", job.base);
+    text += array("__constant__ ", "row_mask", job.row_mask);
     text += "}  // namespace generated\nstruct Generated {\n";
     text += "    static constexpr int kTests = " + std::to_string(job.test_mask.size()) + ";\n";
     text += "    static constexpr int kFreeBits = " + std::to_string(job.free_bits) + ";\n";
     text += "    static constexpr int kSubBits = " + std::to_string(job.sub_bits) + ";\n";
-    using codegen::u64;
     u64 dynamic_rows = 0;  // the rows a sub-block changes (GeneratedPattern::dynamic_row)
     for (std::size_t s = 0; s < job.row_mask.size(); ++s) {
         if ((job.row_mask[s] & ((u64{1} << job.sub_bits) - 1)) != 0) {
             dynamic_rows |= u64{1} << s;
         }
     }
-    text += "    static constexpr u64 kDynamicRows = " + codegen::u64_literal(dynamic_rows) + ";\n";
-    text += "    static constexpr int col_start[] = " +
-            codegen::literal_list(job.col_start, codegen::int_literal) + ";\n";
-    text += "    static constexpr int col_row[] = " +
-            codegen::literal_list(job.col_row, codegen::int_literal) + ";\n";
-    text += "    static constexpr double values[] = " +
-            codegen::literal_list(job.col_value, codegen::double_literal) + ";\n";
-    text += "    static constexpr u64 test_mask[] = " +
-            codegen::literal_list(job.test_mask, codegen::u64_literal) + ";\n";
-    text += "    static constexpr u64 test_low[] = " +
-            codegen::literal_list(job.test_low, codegen::u64_literal) + ";\n";
-    text += "    static constexpr u64 test_low_bit[] = " +
-            codegen::literal_list(job.test_low_bit, codegen::u64_literal) + ";\n";
-    text += "    static constexpr int test_count[] = " +
-            codegen::literal_list(job.test_count, codegen::int_literal) + ";\n";
-    text += "    static constexpr int layer_start[] = " +
-            codegen::literal_list(layer_start, codegen::int_literal) + ";\n";
-    text += "    static constexpr int layer_row[] = " +
-            codegen::literal_list(layer_row, codegen::int_literal) + ";\n";
+    text += "    static constexpr u64 kDynamicRows = " + codegen::literal(dynamic_rows) + ";\n";
+    text += array(member, "col_start", job.col_start);
+    text += array(member, "col_row", job.col_row);
+    text += array(member, "values", job.col_value);
+    text += array(member, "test_mask", job.test_mask);
+    text += array(member, "test_low", job.test_low);
+    text += array(member, "test_low_bit", job.test_low_bit);
+    text += array(member, "test_count", job.test_count);
+    text += array(member, "layer_start", layer_start);
+    text += array(member, "layer_row", layer_row);
     text += "    __device__ static double base_word(int k) { return generated::base[k]; }\n";
     text += "    __device__ static u64 mask(int s) { return generated::row_mask[s]; }\n";
     text += "};\n}  // namespace pmcount_gpu\n";
