@@ -41,15 +41,23 @@ struct CalibrationRun {
 };
 
 struct Calibration {
-    /// The fitted rates, each with its provenance (machine, date, runs, fit range, residuals);
-    /// format_cost_rates writes them as a file PMCOUNT_RATES can name.
+    /// The fitted rates, each with its provenance (machine, date, runs, fit range, residuals), at
+    /// the speed of the probe's reference in force (reference_probe_ns), as the rates files hold
+    /// them: format_cost_rates writes them as a file PMCOUNT_RATES can name, alone or beside
+    /// any other rates.
     std::vector<CostRate> rates;
     /// The same keys as in force before (compiled in, or $PMCOUNT_RATES's), in the same order.
     std::vector<CostRate> before;
+    /// The probe measured here (cpu.probe.one_thread and cpu.probe.threads, group cpu.probe), and
+    /// the references in force: this machine's speed, not rates (a file that moved a reference
+    /// would rescale every rate it does not hold).
+    std::vector<CostRate> probes;
+    std::vector<CostRate> probe_before;
     std::vector<CalibrationRun> runs;
-    /// The machine-speed probe (ns per step on one thread) the rates are brought to: the median
-    /// of those taken around each group, since the speed drifts while the experiments run.
+    /// The one-thread probe (ns per step): the fastest of those taken around each group, and the
+    /// reference in force. Their ratio is this machine's speed against the rates' machine.
     double probe_ns = 0;
+    double reference_probe_ns = 0;
 };
 
 /// The groups of rates calibrate_cost_rates can measure, in the order it fits them, with the

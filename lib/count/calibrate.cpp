@@ -174,12 +174,14 @@ const std::vector<Group>& groups() {
         std::vector<Group> g;
         // A step costs step_base + row·W; the orders that can be timed (2^(n−1) steps, well
         // above the start-up) have W = 24 or 32 only, which cannot tell the two apart, so the
-        // base is held and the rows fitted; the small orders tell the start-up from the steps.
+        // base is held and the rows fitted. The error figure's replay (16–128 blocks of 2^10
+        // terms from order 18) is told from the steps by its slower growth; the start-up (tens
+        // of microseconds) is held.
         g.push_back({"cpu.ryser.double",
-                     {"cpu.ryser.start", "cpu.ryser.row_double"},
+                     {"cpu.ryser.row_double", "cpu.ryser.walk_replay_row"},
                      [](bool quick, unsigned seed) {
                          return each_order(
-                             orders(quick, {20, 22, 24, 25, 26, 27}, {18, 20, 22, 24, 25}),
+                             orders(quick, {18, 20, 22, 24, 25, 26, 27}, {18, 20, 22, 24, 25}),
                              "dense real", Method::ryser, Precision::double_precision,
                              [seed](int n) { return permanent_of(dense_real(n, seed)); });
                      }});
@@ -191,14 +193,16 @@ const std::vector<Group>& groups() {
                                                return permanent_of(dense_real(n, seed));
                                            });
                      }});
-        g.push_back({"cpu.ryser.complex", {"cpu.ryser.row_complex"}, [](bool quick, unsigned seed) {
+        g.push_back({"cpu.ryser.complex",
+                     {"cpu.ryser.row_complex", "cpu.ryser.walk_replay_row_complex"},
+                     [](bool quick, unsigned seed) {
                          return each_order(
-                             orders(quick, {22, 24, 25}, {18, 20}), "dense complex", Method::ryser,
-                             Precision::double_precision,
+                             orders(quick, {18, 20, 22, 24, 25}, {16, 18, 20}), "dense complex",
+                             Method::ryser, Precision::double_precision,
                              [seed](int n) { return permanent_of(dense_complex(n, seed)); });
                      }});
         g.push_back({"cpu.ryser.exact", {"cpu.ryser.row_exact"}, [](bool quick, unsigned seed) {
-                         return each_order(orders(quick, {22, 24, 26}, {20, 22}), "0-1 density 0.5",
+                         return each_order(orders(quick, {24, 26, 27}, {20, 22}), "0-1 density 0.5",
                                            Method::ryser, Precision::exact, [seed](int n) {
                                                return permanent_of(binary(n, 0.5, false, seed));
                                            });
@@ -207,9 +211,9 @@ const std::vector<Group>& groups() {
                      {"cpu.sparyser.step", "cpu.sparyser.entry"},
                      [](bool quick, unsigned seed) {
                          std::vector<Experiment> out;
-                         for (const double density : {0.1, 0.3}) {
+                         for (const double density : {0.1, 0.3, 0.5}) {
                              auto more = each_order(
-                                 orders(quick, {24, 26, 28}, {20, 22}),
+                                 orders(quick, {24, 26, 27}, {20, 22}),
                                  "sparse real density " + std::to_string(density).substr(0, 3),
                                  Method::sparyser, Precision::double_precision,
                                  [seed, density](int n) {
@@ -229,13 +233,13 @@ const std::vector<Group>& groups() {
                      {"cpu.hafnian.double_double"},
                      [](bool quick, unsigned seed) {
                          return each_order(
-                             orders(quick, {24, 28, 30}, {20, 24}), "symmetric real",
+                             orders(quick, {26, 28, 30, 32}, {20, 24}), "symmetric real",
                              Method::hafnian, Precision::double_double,
                              [seed](int n) { return hafnian_of(symmetric_real(n, seed)); });
                      }});
         g.push_back({"cpu.hafnian.complex", {"cpu.hafnian.complex"}, [](bool quick, unsigned seed) {
                          return each_order(
-                             orders(quick, {24, 28, 30}, {20, 24}), "symmetric complex",
+                             orders(quick, {28, 30, 32}, {20, 24}), "symmetric complex",
                              Method::hafnian, Precision::double_precision,
                              [seed](int n) { return hafnian_of(symmetric_complex(n, seed)); });
                      }});
@@ -248,7 +252,7 @@ const std::vector<Group>& groups() {
              }});
         g.push_back({"cpu.brute_force", {"cpu.brute_force.node"}, [](bool quick, unsigned seed) {
                          return each_order(
-                             orders(quick, {9, 10}, {8, 9}), "dense real", Method::brute_force,
+                             orders(quick, {9, 10, 11}, {8, 9}), "dense real", Method::brute_force,
                              Precision::double_precision,
                              [seed](int n) { return permanent_of(dense_real(n, seed)); });
                      }});
@@ -414,8 +418,7 @@ Calibration calibrate_cost_rates(const CalibrationOptions& options, const std::s
     const plan::ModelSpeedOnly model_only;
     plan::CostRates current = plan::rates();
     Calibration out;
-    std::vector<double> speeds;       // the one-thread probe around each group
-    std::vector<double> rate_speeds;  // the same, per rate of out.rates
+    std::vector<double> speeds;  // the one-thread probe before and after each group
     const auto provenance = [&](const std::string& key, double value, const std::string& group) {
         CostRate r = in_force(before_all, key);
         out.before.push_back(r);
@@ -432,7 +435,7 @@ Calibration calibrate_cost_rates(const CalibrationOptions& options, const std::s
             continue;
         }
         const std::vector<Experiment> experiments = group.experiments(options.quick, options.seed);
-        const double speed_before = plan::probe_ns(1);
+        speeds.push_back(plan::probe_ns(1));
         std::vector<double> measured;
         const std::size_t first_run = out.runs.size();
         // The repeats go round the experiments, not one experiment after another, so that a
@@ -471,8 +474,7 @@ Calibration calibrate_cost_rates(const CalibrationOptions& options, const std::s
             t.push_back(1 - a / measured[e]);
         }
         const std::vector<double> x = fit(u, t);
-        const double speed = (speed_before + plan::probe_ns(1)) / 2;
-        speeds.push_back(speed);
+        speeds.push_back(plan::probe_ns(1));
         for (std::size_t k = 0; k < group.keys.size(); ++k) {
             current = with_rate(current, group.keys[k], x[k]);
         }
@@ -489,7 +491,6 @@ Calibration calibrate_cost_rates(const CalibrationOptions& options, const std::s
                                   "), 1 thread";
         for (std::size_t k = 0; k < group.keys.size(); ++k) {
             CostRate r = provenance(group.keys[k], x[k], group.name);
-            rate_speeds.push_back(speed);
             r.runs = std::to_string(experiments.size()) + " experiments, the fastest of " +
                      std::to_string(repeats) + " runs each";
             r.fit_range = range;
@@ -503,16 +504,18 @@ Calibration calibrate_cost_rates(const CalibrationOptions& options, const std::s
             for (int k = 0; k < repeats; ++k) {
                 best = std::min(best, plan::probe_ns(threads));
             }
-            const double speed = threads == 1 ? best : plan::probe_ns(1);
-            speeds.push_back(speed);
-            rate_speeds.push_back(speed);
             const std::string key = threads == 1 ? "cpu.probe.one_thread" : "cpu.probe.threads";
-            CostRate r = provenance(key, best, kProbeGroup);
+            CostRate r = in_force(before_all, key);
+            out.probe_before.push_back(r);
+            r.value = best;
+            r.machine = machine;
+            r.date = today();
+            r.command = command;
             r.runs = "the probe, the fastest of " + std::to_string(repeats) + " (each of two runs)";
             r.fit_range = "dense double Ryser of order " + std::to_string(22 + threads) + " on " +
                           std::to_string(threads) + " thread" + (threads > 1 ? "s" : "");
             r.residuals = "measured directly";
-            out.rates.push_back(r);
+            out.probes.push_back(r);
             CalibrationRun run{kProbeGroup,
                                r.fit_range,
                                22 + threads,
@@ -525,25 +528,26 @@ Calibration calibrate_cost_rates(const CalibrationOptions& options, const std::s
             out.runs.push_back(run);
         }
     }
-    // This machine's speed drifts (clocks, neighbours: the probe read 7.5–9.5 ns on the 2-core
-    // machine within an hour), so each group's rates are brought to one speed, the median of the
-    // probes taken around the groups: a rate measured while the probe read s is scaled by
-    // median/s. The rates then fit together, and with the probe's reference at that median the
-    // model scales them by this machine's speed as it scales the compiled ones.
-    if (!speeds.empty()) {
+    // The model scales its rates by this machine's probe over the reference in force
+    // (cpu.probe.one_thread), so a rate is stored at the reference's speed: the fitted one times
+    // reference/probe. That holds for any subset of the rates (the others keep theirs, at the
+    // same reference). The probe here is the fastest of those taken before and after each group,
+    // as each experiment's time is its fastest run: delays only add time, and one probe (the
+    // faster of two 30–40 ms counts) scatters by up to 50% on the 2-core machine, where the
+    // median of 20 moved by 10% between two calibrations and their fastest by 3%.
+    out.reference_probe_ns = in_force(before_all, "cpu.probe.one_thread").value;
+    if (speeds.empty() && !out.probes.empty()) {
+        out.probe_ns = out.probes.front().value;  // the probe group alone: no rate to scale
+    } else if (!speeds.empty()) {
         std::vector<double> sorted = speeds;
         std::sort(sorted.begin(), sorted.end());
-        const std::size_t half = sorted.size() / 2;
-        out.probe_ns =
-            sorted.size() % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
-        const std::string drift = "probe " + number(sorted.front()) + "-" + number(sorted.back()) +
-                                  " ns/step over the calibration";
-        for (std::size_t k = 0; k < out.rates.size(); ++k) {
-            CostRate& r = out.rates[k];
-            r.value = r.key == "cpu.probe.one_thread" ? out.probe_ns
-                                                      : r.value * out.probe_ns / rate_speeds[k];
-            r.note +=
-                "; at the median speed (" + drift + ", this one's " + number(rate_speeds[k]) + ")";
+        out.probe_ns = sorted.front();
+        for (CostRate& r : out.rates) {
+            r.value *= out.reference_probe_ns / out.probe_ns;
+            r.note += "; at the probe's reference speed (" + number(out.reference_probe_ns) +
+                      " ns/step; here the fastest of " + std::to_string(sorted.size()) +
+                      " probes " + number(out.probe_ns) + ", median " +
+                      number(sorted[sorted.size() / 2]) + ")";
         }
     }
     return out;

@@ -91,7 +91,7 @@ CountResult recount_after_cancellation(ValueKind kind, const SparseMatrix<T>& ma
                     return *second;
                 }
             }
-            // Small walks already ran certified (ryser_driver.hpp's kCertifiedWalkLog2): then
+            // Small walks already ran certified (walk_error.hpp's kCertifiedWalkLog2): then
             // only double-double adds digits.
             const bool certified = first.arithmetic.find("certified") != std::string::npos;
             if (!certified && problem == plan::Problem::permanent && !options.general &&

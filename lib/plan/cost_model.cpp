@@ -16,6 +16,7 @@
 #include "exact/hafnian/prime_lanes.hpp"
 #include "exact/ryser/ryser.hpp"
 #include "exact/ryser/ryser_device.hpp"
+#include "exact/ryser/walk_error.hpp"
 #include "numeric/primes.hpp"
 #include "plan/rates.hpp"
 #include "run/chunked_run.hpp"
@@ -159,6 +160,21 @@ double term_ns(const LeafFacts& f) {
     return 0;
 }
 
+/// The double and complex walks' error figure: a sample of reset blocks replayed on one thread
+/// after the walk (exact/ryser/walk_error.hpp), per term and row; a real walk of at most
+/// 2^kCertifiedWalkLog2 steps runs certified instead and replays nothing.
+double walk_replay_seconds(const LeafFacts& f) {
+    const CostRates& r = rates();
+    const bool real = f.arithmetic == Arithmetic::double_precision && !f.certified &&
+                      f.order - 1 > exact::driver::kCertifiedWalkLog2;
+    if (!real && f.arithmetic != Arithmetic::complex) {
+        return 0;
+    }
+    const double per_row_ns = real ? r.walk_replay_row_ns : r.walk_replay_row_complex_ns;
+    return exact::driver::walk_error_replayed_terms(f.order, exact::driver::kFloatWalkResetLog2) *
+           f.order * per_row_ns * 1e-9;
+}
+
 /// Modular arithmetic makes one pass per prime.
 int passes(const LeafFacts& f) {
     return f.arithmetic == Arithmetic::exact && f.products == exact::ExactProducts::modular
@@ -208,7 +224,7 @@ double ryser_seconds(const LeafFacts& f) {
     if (f.certified) {
         per_step *= r.certified_over_double;
     }
-    return steps_seconds(f.order, per_step, f.threads, r.start_s, f.ranks);
+    return steps_seconds(f.order, per_step, f.threads, r.start_s + walk_replay_seconds(f), f.ranks);
 }
 
 double sparyser_seconds(const LeafFacts& f) {

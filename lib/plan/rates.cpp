@@ -35,6 +35,8 @@ constexpr RateSlot kSlots[] = {
     {"cpu.ryser.modular_row", "ns/row/prime", &CostRates::modular_row_ns},
     {"cpu.ryser.certified_over_double", "ratio", &CostRates::certified_over_double},
     {"cpu.ryser.start", "s", &CostRates::start_s},
+    {"cpu.ryser.walk_replay_row", "ns/row/term", &CostRates::walk_replay_row_ns},
+    {"cpu.ryser.walk_replay_row_complex", "ns/row/term", &CostRates::walk_replay_row_complex_ns},
     {"cpu.parallel_efficiency", "ratio", &CostRates::parallel_efficiency},
     {"cpu.sparse.start", "s", &CostRates::sparse_start_s},
     {"cpu.sparyser.step", "ns/step", &CostRates::sparse_step_ns},

@@ -24,6 +24,8 @@ struct CostRates {
     double modular_row_ns = 0;
     double certified_over_double = 0;
     double start_s = 0;
+    double walk_replay_row_ns = 0;
+    double walk_replay_row_complex_ns = 0;
     double parallel_efficiency = 0;
     double sparse_start_s = 0;
     double sparse_step_ns = 0;

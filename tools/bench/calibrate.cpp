@@ -5,13 +5,15 @@
 //
 // Output: {"context": …}; one line per experiment (group, experiment, n, seconds measured, model_s
 // with the rates in force, fitted_s with the fitted ones); one line per rate (key, unit, before,
-// fitted, ratio = fitted / before, ratio_at_reference_speed = that ratio over the probe's (this
-// machine's speed against the rates' machine), within_15pct of it); then {"summary": …}. The fitted
-// rates are at the median of the probes taken around the groups (the machine's speed drifts while
-// they run: pmcount/calibrate.hpp). With --out-dir, also runs.jsonl (those lines) and rates.txt
-// (the fitted rates with their provenance, the file format of lib/plan/rates/*.txt) in that folder,
-// for docs/benchmarks/calibration/<machine>/. A host uses its rates with
-// PMCOUNT_RATES=<dir>/rates.txt. Exit 0; 3 on a runtime error.
+// fitted, ratio = fitted / before, within_15pct of it, at_this_speed); one per probe (reference in
+// force, measured here); then {"summary": …}. Rates are stored at the speed of the probe's
+// reference in force (the model scales them by this machine's probe over it), so the fitted ones
+// are brought there from the probes taken around each group (the machine's speed drifts while
+// they run: pmcount/calibrate.hpp), and at_this_speed is the rate as it runs here. With --out-dir,
+// also runs.jsonl (those lines) and rates.txt (the fitted rates with their provenance, the file
+// format of lib/plan/rates/*.txt; the probe is not a rate and stays out) in that folder, for
+// docs/benchmarks/calibration/<machine>/. A host uses its rates with
+// PMCOUNT_RATES=<dir>/rates.txt, alone or with others. Exit 0; 3 on a runtime error.
 #include "calibrate.hpp"
 
 #include <CLI/CLI.hpp>
@@ -140,24 +142,17 @@ int calibrate_bench_main(int argc, char** argv) {
         }
         line(j);
     }
-    // The rates in force are another machine's (their provenance says which): predictions are
-    // scaled by this machine's probe over theirs. At that machine's speed, a fitted rate is the
-    // fitted one times the probe's reference over the probe measured here; that is what
-    // within_15pct compares.
-    double speed = std::nan("");
-    for (const CostRate& r : cost_rates()) {
-        if (r.key == "cpu.probe.one_thread" && r.value > 0 && result.probe_ns > 0) {
-            speed = result.probe_ns / r.value;
-        }
-    }
+    // The fitted rates are at the probe reference's speed, as the rates in force are: their
+    // ratio is what within_15pct judges. at_this_speed is the rate as it runs here.
+    const double speed = result.reference_probe_ns > 0 && result.probe_ns > 0
+                             ? result.probe_ns / result.reference_probe_ns
+                             : std::nan("");
     int within = 0;
     double worst = 1;
     for (std::size_t k = 0; k < result.rates.size(); ++k) {
         const CostRate& fitted = result.rates[k];
         const double before = result.before[k].value;
-        const double raw = before > 0 ? fitted.value / before : std::nan("");
-        const bool probe = fitted.key.rfind("cpu.probe.", 0) == 0;
-        const double ratio = std::isfinite(speed) && !probe ? raw / speed : raw;
+        const double ratio = before > 0 ? fitted.value / before : std::nan("");
         const bool close = std::abs(ratio - 1) <= 0.15;
         within += close ? 1 : 0;
         if (std::isfinite(ratio) && std::abs(std::log(ratio)) > std::abs(std::log(worst))) {
@@ -167,10 +162,18 @@ int calibrate_bench_main(int argc, char** argv) {
                   {"unit", fitted.unit},
                   {"before", before},
                   {"fitted", fitted.value},
-                  {"ratio", finite_or_null(raw)},
-                  {"ratio_at_reference_speed", finite_or_null(ratio)},
+                  {"ratio", finite_or_null(ratio)},
+                  {"at_this_speed", finite_or_null(fitted.value * speed)},
                   {"within_15pct", close},
                   {"residuals", fitted.residuals}});
+    }
+    for (std::size_t k = 0; k < result.probes.size(); ++k) {
+        const double reference = result.probe_before[k].value;
+        line(Json{{"probe", result.probes[k].key},
+                  {"unit", result.probes[k].unit},
+                  {"reference", reference},
+                  {"measured", result.probes[k].value},
+                  {"ratio", finite_or_null(result.probes[k].value / reference)}});
     }
     line(Json{{"summary",
                {{"rates", result.rates.size()},

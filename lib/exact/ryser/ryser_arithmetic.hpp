@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "exact/ryser/lanes.hpp"
+#include "exact/ryser/walk_error.hpp"
 #include "numeric/compensated.hpp"
 #include "numeric/double_double.hpp"
 #include "numeric/int128.hpp"
@@ -300,7 +301,7 @@ class Double {
 public:
     using Elem = double;
     using Acc = FloatAcc<numeric::CompensatedSum>;
-    static constexpr int reset_log2 = 10;
+    static constexpr int reset_log2 = driver::kFloatWalkResetLog2;
 
     Acc make_acc() const { return {}; }
     static double add(double a, double b) noexcept { return a + b; }
@@ -497,7 +498,7 @@ class ComplexArith {
 public:
     using Elem = Complex;
     using Acc = FloatAcc<ComplexSum>;
-    static constexpr int reset_log2 = 10;
+    static constexpr int reset_log2 = driver::kFloatWalkResetLog2;
 
     Acc make_acc() const { return {}; }
     static Complex add(Complex a, Complex b) noexcept { return {a.re + b.re, a.im + b.im}; }

@@ -226,10 +226,6 @@ std::uint64_t modular_residue(const DenseMatrix<std::int64_t>& a, std::uint64_t 
 
 // ---- Floating point -----------------------------------------------------------------------------
 
-/// Walks of at most 2^kCertifiedWalkLog2 steps run in certified arithmetic when double is asked
-/// for (real matrices): at that size the bound costs under a millisecond more, and few terms are
-/// too few for any estimate (walk_error.hpp) to be trusted.
-inline constexpr int kCertifiedWalkLog2 = 16;
 
 /// The double engines' error figure in the mantissa's scale: the walk's rounding (`walk`, from
 /// walk_error.hpp), the compensated sums of `terms` terms (every addition error-free but for u²

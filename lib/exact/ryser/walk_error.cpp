@@ -266,12 +266,7 @@ WalkSpread spread(const DenseMatrix<T>& scaled, int reset_log2) {
     out.steps = std::uint64_t{1} << (n - 1);
     const int r = std::min(reset_log2 > 0 ? reset_log2 : 63, n - 1);
     const std::uint64_t blocks = out.steps >> r;
-    // Every block of a short walk; else a 256th of them, at least kWalkErrorMinBlocks and at
-    // most kWalkErrorBlocks (a 2^(n−1−r)/256 share of the walk costs about a tenth of it).
-    out.blocks =
-        blocks <= kWalkErrorMinBlocks
-            ? blocks
-            : std::clamp<std::uint64_t>(blocks / 256, kWalkErrorMinBlocks, kWalkErrorBlocks);
+    out.blocks = walk_error_blocks(n, reset_log2);
     // Distinct blocks (a block drawn twice would look like repeated terms).
     std::vector<std::uint64_t> chosen;
     std::uint64_t state = 0x5d1c0ffeeULL ^ static_cast<std::uint64_t>(n);

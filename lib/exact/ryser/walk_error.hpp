@@ -38,6 +38,8 @@
 // certified arithmetic (ryser_driver.hpp).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <complex>
 #include <cstdint>
 
@@ -49,6 +51,35 @@ namespace pmcount::exact::driver {
 /// one when the walk has at most kWalkErrorMinBlocks, else between that and kWalkErrorBlocks.
 inline constexpr std::uint64_t kWalkErrorMinBlocks = 16;
 inline constexpr std::uint64_t kWalkErrorBlocks = 128;
+
+/// Walks of at most 2^kCertifiedWalkLog2 steps run in certified arithmetic when double is asked
+/// for (real matrices, ryser_driver.hpp): at that size the bound costs under a millisecond more,
+/// and few terms are too few for this estimate to be trusted.
+inline constexpr int kCertifiedWalkLog2 = 16;
+
+/// The CPU's double and complex walks recompute y every 2^kFloatWalkResetLog2 steps (their drift
+/// between recomputations is what the replay measures).
+inline constexpr int kFloatWalkResetLog2 = 10;
+
+/// The reset blocks walk_spread replays of a walk of 2^(n−1) steps with y recomputed every
+/// 2^reset_log2 (0: never): every block of a short walk, else a 256th of them (a tenth of the
+/// walk's cost or less), at least kWalkErrorMinBlocks and at most kWalkErrorBlocks.
+inline std::uint64_t walk_error_blocks(int n, int reset_log2) {
+    if (n <= 1) {
+        return 0;
+    }
+    const int r = std::min(reset_log2 > 0 ? reset_log2 : 63, n - 1);
+    const std::uint64_t blocks = (std::uint64_t{1} << (n - 1)) >> r;
+    return blocks <= kWalkErrorMinBlocks
+               ? blocks
+               : std::clamp<std::uint64_t>(blocks / 256, kWalkErrorMinBlocks, kWalkErrorBlocks);
+}
+
+/// The terms those blocks hold (the replay's work is about 30n operations per term).
+inline double walk_error_replayed_terms(int n, int reset_log2) {
+    const int r = std::min(reset_log2 > 0 ? reset_log2 : 63, std::max(0, n - 1));
+    return std::ldexp(static_cast<double>(walk_error_blocks(n, reset_log2)), r);
+}
 
 /// The figure times this when every term was replayed: no sampling error then, but few terms,
 /// whose roundings do not average out (on order-5 walks the actual error reached 1.4× L).

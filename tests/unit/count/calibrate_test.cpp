@@ -19,10 +19,10 @@ TEST(Calibrate, BruteForceGroupFitsItsRateWithProvenance) {
     pmcount::CalibrationOptions options;
     options.quick = true;
     options.repeats = 1;
-    options.groups = {"cpu.brute"};
+    options.groups = {"cpu.brute", "cpu.probe"};
     int reported = 0;
     options.on_run = [&](const pmcount::CalibrationRun& run) {
-        EXPECT_EQ(run.group, "cpu.brute_force");
+        EXPECT_TRUE(run.group == "cpu.brute_force" || run.group == "cpu.probe") << run.group;
         ++reported;
     };
     const pmcount::Calibration c =
@@ -39,19 +39,40 @@ TEST(Calibrate, BruteForceGroupFitsItsRateWithProvenance) {
     EXPECT_EQ(r.command, "calibrate_test");
     EXPECT_TRUE(std::regex_match(r.date, std::regex("20[0-9]{2}-[01][0-9]-[0-3][0-9]"))) << r.date;
     EXPECT_NE(r.residuals.find("fitted/measured"), std::string::npos);
-    ASSERT_EQ(c.runs.size(), 2U);
-    EXPECT_EQ(reported, 2);
+    ASSERT_EQ(c.runs.size(), 4U);
+    EXPECT_EQ(reported, 4);
     bool above = false, below = false;
     for (const pmcount::CalibrationRun& run : c.runs) {
         EXPECT_GT(run.seconds, 0);
+        if (run.group == "cpu.probe") {
+            continue;
+        }
         EXPECT_GT(run.model_s, 0);
         above = above || run.fitted_s >= run.seconds;
         below = below || run.fitted_s <= run.seconds;
     }
     EXPECT_TRUE(above && below);
+    // The probe is this machine's speed, not a rate: measured, beside the references in force,
+    // and the rate is stored at the reference's speed (the fitted time's rate times reference
+    // over the probe read around the group), so the file holds no probe.
+    ASSERT_EQ(c.probes.size(), 2U);
+    ASSERT_EQ(c.probe_before.size(), 2U);
+    for (std::size_t k = 0; k < 2; ++k) {
+        EXPECT_EQ(c.probes[k].key, c.probe_before[k].key);
+        EXPECT_GT(c.probes[k].value, 0);
+    }
+    EXPECT_EQ(c.probes.front().key, "cpu.probe.one_thread");
+    double reference = 0;
+    for (const pmcount::CostRate& rate : pmcount::cost_rates()) {
+        reference = rate.key == "cpu.probe.one_thread" ? rate.value : reference;
+    }
+    EXPECT_EQ(c.reference_probe_ns, reference);
+    EXPECT_GT(c.probe_ns, 0);
+    EXPECT_NE(r.note.find("reference speed"), std::string::npos) << r.note;
     // The fitted file reads back as a host's rates file.
     const std::string text = pmcount::format_cost_rates(c.rates, "heading");
     EXPECT_NE(text.find("[cpu.brute_force.node]"), std::string::npos);
+    EXPECT_EQ(text.find("[cpu.probe"), std::string::npos);
 }
 
 TEST(Calibrate, AnUnknownGroupIsRefused) {

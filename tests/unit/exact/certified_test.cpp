@@ -101,7 +101,7 @@ TEST(Certified, TheDefaultPrecisionCountsAgainWhenCancellationEatsTheDigits) {
             << "seed " << seed << ", n " << n << ": " << r.value << " ± " << r.abs_error << " ("
             << r.arithmetic << "), exact " << exact.to_string() << " · 2^-" << kEntryBits * n;
         if (r.escalated_from == "double") {
-            // Orders up to 17 ran certified at once (ryser_driver.hpp's kCertifiedWalkLog2):
+            // Orders up to 17 ran certified at once (walk_error.hpp's kCertifiedWalkLog2):
             // only double-double adds digits to that.
             ++escalated;
             EXPECT_NE(r.arithmetic.find("double-double"), std::string::npos) << r.arithmetic;
