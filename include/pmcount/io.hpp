@@ -137,12 +137,15 @@ void read_embedding(const std::string& path, Input& input);
 
 /// Edge list writers; each writes the header that makes the file read back identically.
 void write_edge_list(std::ostream& out, const BipartiteGraph& graph);
+void write_edge_list(std::ostream& out, const UndirectedGraph& graph);  ///< `# undirected N`
 void write_edge_list(std::ostream& out, const Digraph& graph);
 template <class T>
 void write_edge_list(std::ostream& out, const SparseMatrix<T>& matrix);
 
-/// Matrix Market coordinate writers (general storage; complex writes two columns).
+/// Matrix Market coordinate writers (general storage; complex writes two columns; a general
+/// graph, its adjacency as a symmetric pattern: read back with --hafnian).
 void write_matrix_market(std::ostream& out, const BipartiteGraph& graph);
+void write_matrix_market(std::ostream& out, const UndirectedGraph& graph);
 template <class T>
 void write_matrix_market(std::ostream& out, const SparseMatrix<T>& matrix);
 

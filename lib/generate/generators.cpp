@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/stop.hpp"
+#include "generate/generator_common.hpp"
 #include "generate/uniform.hpp"
 #include "io/text.hpp"
 #include "pmcount/error.hpp"
@@ -21,21 +22,9 @@ namespace pmcount {
 namespace {
 
 using Edge = BipartiteGraph::Edge;
-
-/// Most edges a generator spec may ask for (its vertices a side are kMaxVertices, the limit of
-/// files too): a graph of 2^24 edges takes about 1 GiB to generate and hand to count() (its
-/// edge list, both adjacencies, then the matrix's entries), the most the memory limit leaves
-/// unpredicted; count() then predicts the plan's memory before planning.
-constexpr std::int64_t kMaxGeneratedEdges = std::int64_t{1} << 24;
-
-/// What an interrupted generator was doing (pmcount::detail::throw_if_stopped).
-constexpr const char* kGenerating = "generating the graph";
-
-void require(bool condition, const std::string& problem) {
-    if (!condition) {
-        throw InvalidArgument(problem);
-    }
-}
+using generators::kGenerating;
+using generators::PairCounts;
+using generators::require;
 
 /// Numbers the cells of a rows×cols board row-major within their colour ((r + c) even: left) and
 /// joins each kept cell to its right and lower neighbours (and, on a torus, across the edges).
@@ -85,95 +74,6 @@ using seeded::uniform_unit;
 /// random:N,P draws one number per pair up to this order (2^24 draws, ~0.1 s), so that every
 /// graph drawn before gaps were drawn instead stays the same; beyond it, one per edge.
 constexpr vertex_t kPairStreamMaxOrder = 4096;
-
-/// Multiplicities of the configuration model's (left, right) pairs, keyed by left·n + right:
-/// open addressing with linear probing, at most half full. A pair whose count drops to 0 keeps
-/// its slot until the table is rebuilt (when it would be more than half full: at four times the
-/// live pairs, which are at most m). O(1) expected per operation, where an ordered multiset took
-/// O(log m) and a node per copy (6 s for regular:2000,1000).
-class PairCounts {
-public:
-    explicit PairCounts(std::size_t expected) { rebuild(2 * expected); }
-
-    int count(std::uint64_t pair) const noexcept {
-        const Slot& slot = slots_[find(pair + 1)];
-        return slot.key == 0 ? 0 : slot.count;
-    }
-
-    void add(std::uint64_t pair, int delta) {
-        if (2 * (used_ + 1) > slots_.size()) {
-            std::size_t live = 0;
-            for (const Slot& slot : slots_) {
-                live += slot.key != 0 && slot.count != 0 ? 1 : 0;
-            }
-            rebuild(4 * (live + 1));
-        }
-        Slot& slot = slots_[find(pair + 1)];
-        if (slot.key == 0) {
-            slot.key = pair + 1;
-            ++used_;
-        }
-        slot.count += delta;
-    }
-
-private:
-    struct Slot {
-        std::uint64_t key = 0;  // pair + 1; 0: free
-        int count = 0;
-    };
-
-    /// The slot holding `key`, or the free slot where it would go.
-    std::size_t find(std::uint64_t key) const noexcept {
-        const std::size_t mask = slots_.size() - 1;
-        std::size_t i = static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ULL) >> shift_) & mask;
-        while (slots_[i].key != 0 && slots_[i].key != key) {
-            i = (i + 1) & mask;
-        }
-        return i;
-    }
-
-    /// At least `size` slots (a power of two), holding the pairs of nonzero count.
-    void rebuild(std::size_t size) {
-        int bits = 4;
-        while ((std::size_t{1} << bits) < size) {
-            ++bits;
-        }
-        std::vector<Slot> old = std::move(slots_);
-        slots_.assign(std::size_t{1} << bits, Slot{});
-        shift_ = 64 - bits;
-        used_ = 0;
-        for (const Slot& slot : old) {
-            if (slot.key != 0 && slot.count != 0) {
-                slots_[find(slot.key)] = slot;
-                ++used_;
-            }
-        }
-    }
-
-    std::vector<Slot> slots_;
-    std::size_t used_ = 0;
-    int shift_ = 60;
-};
-
-// ---- spec parsing
-// ---------------------------------------------------------------------------------
-
-constexpr std::array<std::string_view, 7> kGenerators = {"grid",     "torus",  "hexagon", "aztec",
-                                                         "complete", "random", "regular"};
-
-/// The comma- or 'x'-separated fields of a spec's parameters.
-std::vector<std::string_view> split_fields(std::string_view text, char separator) {
-    std::vector<std::string_view> fields;
-    std::size_t start = 0;
-    for (;;) {
-        const std::size_t end = text.find(separator, start);
-        fields.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
-        if (end == std::string_view::npos) {
-            return fields;
-        }
-        start = end + 1;
-    }
-}
 
 }  // namespace
 
@@ -445,137 +345,6 @@ BipartiteGraph random_regular_bipartite_graph(vertex_t n, int d, std::uint64_t s
         }
         return {n, n, std::move(edges)};
     });
-}
-
-bool is_generator_spec(std::string_view text) {
-    const std::size_t colon = text.find(':');
-    return colon != std::string_view::npos && std::find(kGenerators.begin(), kGenerators.end(),
-                                                        text.substr(0, colon)) != kGenerators.end();
-}
-
-namespace {
-
-/// A generated graph, with its embedding where the generator gives one.
-struct Generated {
-    BipartiteGraph graph;
-    std::optional<Embedding> embedding;
-};
-
-Generated generate(std::string_view spec) {
-    return detail::stop_boundary([&]() -> Generated {
-        const std::string source(spec);
-        const io::Location where{source, 0};
-        if (!is_generator_spec(spec)) {
-            io::fail(where,
-                     "not a generator spec (grid:RxC, torus:RxC, hexagon:A,B,C, aztec:K, "
-                     "complete:N, random:N,P[,SEED], regular:N,D[,SEED])");
-        }
-        const std::size_t colon = spec.find(':');
-        const std::string_view name = spec.substr(0, colon);
-        const std::string_view params = spec.substr(colon + 1);
-        const bool board = name == "grid" || name == "torus";
-        const std::vector<std::string_view> f = split_fields(params, board ? 'x' : ',');
-        const auto expect = [&](std::size_t lo, std::size_t hi, const char* form) {
-            if (f.size() < lo || f.size() > hi) {
-                io::fail(where, std::string("expected ") + form);
-            }
-        };
-        const auto size = [&](std::string_view token, const char* what) {
-            const std::int64_t v = io::parse_count(token, where, what);
-            if (v > std::numeric_limits<vertex_t>::max()) {
-                io::fail(where, std::string(what) + " too large");
-            }
-            return static_cast<vertex_t>(v);
-        };
-        const auto seed = [&](std::size_t index) -> std::uint64_t {
-            return f.size() > index
-                       ? static_cast<std::uint64_t>(io::parse_count(f[index], where, "seed"))
-                       : 1;
-        };
-        // Refuse a graph too large before building it (a spec is a few bytes; the graph it names
-        // may not fit in memory), computed in floating point so that nothing overflows.
-        const auto within_limits = [&](double side, double edges) {
-            if (side > static_cast<double>(kMaxVertices) ||
-                edges > static_cast<double>(kMaxGeneratedEdges)) {
-                char buffer[200];
-                std::snprintf(
-                    buffer, sizeof buffer,
-                    "the graph would have %.3g vertices a side and %.3g edges; at most %lld "
-                    "vertices a side and %lld edges are supported",
-                    side, edges, static_cast<long long>(kMaxVertices),
-                    static_cast<long long>(kMaxGeneratedEdges));
-                io::fail(where, buffer);
-            }
-        };
-        try {
-            if (board) {
-                expect(2, 2, "ROWSxCOLS, e.g. grid:8x8");
-                const vertex_t rows = size(f[0], "rows"), cols = size(f[1], "columns");
-                const double cells = static_cast<double>(rows) * cols;
-                within_limits(std::ceil(cells / 2), 2 * cells);
-                if (name == "grid") {
-                    return {grid_graph(rows, cols), std::nullopt};
-                }
-                Generated torus{torus_graph(rows, cols), std::nullopt};
-                if (rows >= 4 && cols >= 4) {
-                    torus.embedding = torus_embedding(rows, cols);
-                }
-                return torus;
-            }
-            if (name == "hexagon") {
-                expect(3, 3, "A,B,C, e.g. hexagon:3,4,5");
-                const vertex_t a = size(f[0], "side"), b = size(f[1], "side"),
-                               c = size(f[2], "side");
-                const double faces = static_cast<double>(a) * b + static_cast<double>(b) * c +
-                                     static_cast<double>(c) * a;
-                const double rim = static_cast<double>(a) + b + c;
-                within_limits(faces + rim, 3 * faces + 3 * rim);
-                return {hexagon_graph(a, b, c), std::nullopt};
-            }
-            if (name == "aztec") {
-                expect(1, 1, "the order, e.g. aztec:10");
-                const vertex_t order = size(f[0], "order");
-                const double k = order;
-                within_limits(k * (k + 1), 4 * k * k);
-                return {aztec_diamond_graph(order), std::nullopt};
-            }
-            if (name == "complete") {
-                expect(1, 1, "N, e.g. complete:8");
-                const vertex_t n = size(f[0], "n");
-                within_limits(n, static_cast<double>(n) * n);
-                return {complete_bipartite_graph(n), std::nullopt};
-            }
-            if (name == "random") {
-                expect(2, 3, "N,P[,SEED], e.g. random:30,0.2,7");
-                const vertex_t n = size(f[0], "n");
-                const double p = io::parse_double(f[1], where, "p");
-                within_limits(n, static_cast<double>(n) * n * std::clamp(p, 0.0, 1.0));
-                return {random_bipartite_graph(n, p, seed(2)), std::nullopt};
-            }
-            expect(2, 3, "N,D[,SEED], e.g. regular:30,3,7");
-            const vertex_t n = size(f[0], "n"), degree = size(f[1], "degree");
-            within_limits(n, static_cast<double>(n) * degree);
-            return {random_regular_bipartite_graph(n, degree, seed(2)), std::nullopt};
-        } catch (const InvalidArgument& e) {
-            io::fail(where, e.what());
-        }
-    });
-}
-
-}  // namespace
-
-BipartiteGraph generate_graph(std::string_view spec) {
-    return generate(spec).graph;
-}
-
-Input generated_input(std::string_view spec) {
-    Input input;
-    input.source = std::string(spec);
-    input.format = InputFormat::edge_list;
-    Generated g = generate(spec);
-    input.data = std::move(g.graph);
-    input.embedding = std::move(g.embedding);
-    return input;
 }
 
 }  // namespace pmcount

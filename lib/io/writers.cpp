@@ -56,6 +56,13 @@ void write_edge_list(std::ostream& out, const BipartiteGraph& graph) {
     }
 }
 
+void write_edge_list(std::ostream& out, const UndirectedGraph& graph) {
+    out << "# undirected " << graph.num_vertices() << '\n';
+    for (const auto& [u, v] : graph.edges()) {
+        out << u << ' ' << v << '\n';
+    }
+}
+
 void write_edge_list(std::ostream& out, const Digraph& graph) {
     out << "# directed " << graph.num_vertices() << '\n';
     for (const auto& [u, v] : graph.arcs()) {
@@ -80,6 +87,14 @@ void write_matrix_market(std::ostream& out, const BipartiteGraph& graph) {
     out << graph.n_left() << ' ' << graph.n_right() << ' ' << graph.num_edges() << '\n';
     for (const auto& [u, v] : graph.edges()) {
         out << u + 1 << ' ' << v + 1 << '\n';
+    }
+}
+
+void write_matrix_market(std::ostream& out, const UndirectedGraph& graph) {
+    out << "%%MatrixMarket matrix coordinate pattern symmetric\n";
+    out << graph.num_vertices() << ' ' << graph.num_vertices() << ' ' << graph.num_edges() << '\n';
+    for (const auto& [u, v] : graph.edges()) {  // u < v: the lower triangle is (v, u)
+        out << v + 1 << ' ' << u + 1 << '\n';
     }
 }
 

@@ -43,12 +43,19 @@ from ._estimating import estimate
 from ._generators import (
     aztec_diamond,
     complete_bipartite,
+    cubic,
+    fcc,
     grid,
+    hex_torus,
     hexagon,
+    kagome,
+    lattice_torus_embedding,
     random_bipartite,
+    random_regular,
     random_regular_bipartite,
     torus,
     torus_embedding,
+    triangular,
 )
 from ._progress import Progress  # noqa: F401 - the type of every progress argument
 from ._results import ComplexResult, Estimate, FloatResult, Result
@@ -74,6 +81,13 @@ __all__ = [
     "complete_bipartite",
     "random_bipartite",
     "random_regular_bipartite",
+    "triangular",
+    "hex_torus",
+    "kagome",
+    "cubic",
+    "fcc",
+    "random_regular",
+    "lattice_torus_embedding",
     "Error",
     "InvalidInputError",
     "NotBipartiteError",

@@ -662,9 +662,34 @@ NB_MODULE(_core, m) {
         },
         "spec"_a);
     m.def(
+        "generate_general",
+        [](const std::string& spec) {
+            if (!pmcount::is_general_generator_spec(spec)) {
+                throw pmcount::InvalidArgument("not a general graph's spec: " + spec);
+            }
+            const pmcount::UndirectedGraph g = pmcount::generate_undirected_graph(spec);
+            return std::make_tuple(g.num_vertices(), g.edges());
+        },
+        "spec"_a);
+    m.def(
         "torus_embedding",
         [](vertex_t rows, vertex_t cols) { return pmcount::torus_embedding(rows, cols).rotation; },
         "rows"_a, "cols"_a);
+    m.def(
+        "lattice_torus_embedding",
+        [](const std::string& lattice, vertex_t rows, vertex_t cols) {
+            if (lattice == "tri-torus") {
+                return pmcount::triangular_torus_embedding(rows, cols).rotation;
+            }
+            if (lattice == "hex-torus") {
+                return pmcount::brick_wall_torus_embedding(rows, cols).rotation;
+            }
+            if (lattice == "kagome-torus") {
+                return pmcount::kagome_torus_embedding(rows, cols).rotation;
+            }
+            throw pmcount::InvalidArgument("no drawing of a lattice named " + lattice);
+        },
+        "lattice"_a, "rows"_a, "cols"_a);
     m.def("log_grid_tilings", [](vertex_t rows, vertex_t cols) {
         return static_cast<double>(pmcount::log_grid_tilings(rows, cols));
     });

@@ -30,15 +30,24 @@ CALLS = {
     "random_bipartite": lambda **kw: pmcount.random_bipartite(**{"n": 2, "p": 0.5, **kw}),
     "random_regular_bipartite":
         lambda **kw: pmcount.random_regular_bipartite(**{"n": 2, "d": 1, **kw}),
+    "triangular": lambda **kw: pmcount.triangular(**{"rows": 2, "cols": 2, **kw}),
+    "hex_torus": lambda **kw: pmcount.hex_torus(**{"rows": 2, "cols": 2, **kw}),
+    "kagome": lambda **kw: pmcount.kagome(**{"rows": 2, "cols": 2, **kw}),
+    "cubic": lambda **kw: pmcount.cubic(**{"l": 2, "m": 2, "n": 2, **kw}),
+    "fcc": lambda **kw: pmcount.fcc(**{"l": 1, "m": 1, "n": 1, **kw}),
+    "random_regular": lambda **kw: pmcount.random_regular(**{"n": 4, "d": 2, **kw}),
 }
 COUNTS = ["count_perfect_matchings", "count_cycle_covers", "permanent", "hafnian", "explain"]
 WITH_KERNELS = ["count_perfect_matchings", "count_cycle_covers", "permanent", "explain"]
 WITH_PRECISION = ["permanent", "hafnian", "explain"]
 WITH_DEVICES = COUNTS + ["estimate"]
 GENERATORS = ["grid", "torus", "hexagon", "aztec_diamond", "complete_bipartite",
-              "random_bipartite", "random_regular_bipartite"]
+              "random_bipartite", "random_regular_bipartite", "triangular", "hex_torus", "kagome",
+              "cubic", "fcc", "random_regular"]
 SIZES = {"grid": "rows", "torus": "cols", "hexagon": "b", "aztec_diamond": "k",
-         "complete_bipartite": "n", "random_bipartite": "n", "random_regular_bipartite": "d"}
+         "complete_bipartite": "n", "random_bipartite": "n", "random_regular_bipartite": "d",
+         "triangular": "cols", "hex_torus": "rows", "kagome": "rows", "cubic": "m", "fcc": "n",
+         "random_regular": "d"}
 
 # (function, argument, value, words of the allowed range the message must contain)
 OUT_OF_RANGE = (

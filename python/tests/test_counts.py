@@ -521,6 +521,39 @@ def test_generators_in_every_form():
     assert all(d == 3 for _, d in g.degree())
 
 
+def test_general_lattices_in_every_form():
+    # Not bipartite: triangular and kagome patches, fcc cells, random regular graphs.
+    assert pmcount.count_perfect_matchings(pmcount.triangular(4, 4)) == 56
+    # The matrices are adjacency matrices: their hafnian counts the perfect matchings (as a
+    # biadjacency matrix, count_perfect_matchings would read another graph).
+    assert pmcount.hafnian(pmcount.triangular(4, 4, as_="scipy")) == 56
+    assert pmcount.hafnian(pmcount.triangular(4, 4, as_="numpy")) == 56
+    assert pmcount.count_perfect_matchings(pmcount.fcc(1, 1, 1)) == 3  # K4
+    assert pmcount.count_perfect_matchings(pmcount.cubic(2, 2, 2)) == 9  # the cube
+    assert pmcount.kagome(2, 3, periodic=True).number_of_edges() == 36
+    g = pmcount.random_regular(20, 3, seed=4)
+    assert all(d == 3 for _, d in g.degree()) and g.number_of_nodes() == 20
+    assert not nx.is_bipartite(pmcount.triangular(3, 3))
+    a = pmcount.hex_torus(4, 4, as_="numpy")
+    assert (a == a.T).all() and a.sum(axis=0).tolist() == [3] * 16
+    # The kagome torus of N sites has 2^(N/3 + 1) dimer coverings, counted as four Pfaffians on
+    # the torus with its drawing; the triangular torus agrees with the hafnian engine.
+    k = pmcount.kagome(4, 4, periodic=True)
+    r = pmcount.count_perfect_matchings(
+        k, embedding=pmcount.lattice_torus_embedding("kagome", 4, 4), full=True)
+    assert r.value == 2 ** 17 and r.method == "pfaffian-surface"
+    t = pmcount.triangular(4, 6, periodic=True)
+    drawn = pmcount.count_perfect_matchings(
+        t, embedding=pmcount.lattice_torus_embedding("tri", 4, 6))
+    assert drawn == pmcount.count_perfect_matchings(t, method="hafnian")
+    with pytest.raises(pmcount.InvalidArgumentError):
+        pmcount.lattice_torus_embedding("tri", 2, 6)
+    with pytest.raises(pmcount.InvalidInputError, match="even"):
+        pmcount.random_regular(5, 3)
+    with pytest.raises(TypeError, match="periodic"):
+        pmcount.triangular(3, 3, periodic=1)
+
+
 def test_certified_precision_reports_a_bound():
     a = np.array([[0.5, 0.25], [0.125, 1.0]])
     r = pmcount.permanent(a, precision="certified", full=True)

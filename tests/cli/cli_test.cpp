@@ -425,6 +425,30 @@ std::pair<std::string, std::string> torus_files(int rows, int cols, int swap_lin
     return {edges, rotation};
 }
 
+TEST_F(CountMatchingsCli, GeneralLatticeSpecsAreInputsAndBadOnesAreOneLineErrors) {
+    // The kagome torus of 48 sites: 2^17 coverings, four Pfaffians on its drawing.
+    const Outcome kagome = run("kagome-torus:4x4 --json");
+    ASSERT_EQ(kagome.status, kOk) << kagome.err;
+    const auto j = nlohmann::json::parse(kagome.out);
+    EXPECT_EQ(j["value"], "131072");
+    EXPECT_EQ(j["method"], "pfaffian-surface");
+    EXPECT_EQ(run("fcc:1x1x1 -q").out, "3\n");
+    EXPECT_EQ(run("cubic:2x2x2 -q").out, "9\n");
+    EXPECT_EQ(run("tri:4x4 -q").out, "56\n");
+    for (const auto& [spec, problem] : std::vector<std::pair<std::string, std::string>>{
+             {"tri-torus:1x4", "at least 2"},
+             {"hex-torus:3x4", "even"},
+             {"fcc:2x2", "expected LxMxN"},
+             {"regular-general:5,3", "must be even"},
+             {"kagome:4000x4000", "supported"}}) {
+        const Outcome bad = run(spec);
+        EXPECT_EQ(bad.status, kInputError) << spec;
+        EXPECT_EQ(bad.err.rfind("error: " + spec + ": ", 0), 0U) << bad.err;
+        EXPECT_NE(bad.err.find(problem), std::string::npos) << bad.err;
+        EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+    }
+}
+
 TEST_F(CountMatchingsCli, AnEdgeListTorusWithItsRotationsIsCountedOnTheTorus) {
     // torus:16x16 from a file: without the embedding no engine fits (the frontier would need
     // ~69 GiB); with it, four Pfaffians, the same count as the generated torus.

@@ -138,6 +138,65 @@ TEST(Lattices, EmbeddedToriAreCountedAsFourPfaffiansAndMatchKasteleyn) {
     EXPECT_FALSE(generated_input("grid:8x8").embedding.has_value());
 }
 
+TEST(Lattices, GeneralLatticesAgreeWithTheHafnianAndThePairings) {
+    // Every general spec at small sizes: the planner's count (on the torus where the spec draws
+    // one) against the hafnian engine and, to 16 vertices, the sum over all pairings.
+    int pfaffians = 0;
+    for (const char* spec : {"tri:3x4",
+                             "tri:4x4",
+                             "tri:5x6",
+                             "tri-torus:3x4",
+                             "tri-torus:4x4",
+                             "tri-torus:4x6",
+                             "tri-torus:6x6",
+                             "hex-torus:4x4",
+                             "hex-torus:4x6",
+                             "hex-torus:6x6",
+                             "hex-torus:2x8",
+                             "kagome:2x2",
+                             "kagome:2x4",
+                             "kagome:3x4",
+                             "kagome-torus:2x2",
+                             "kagome-torus:2x4",
+                             "cubic:2x2x2",
+                             "cubic:2x2x4",
+                             "cubic:2x3x4",
+                             "cubic-torus:2x2x4",
+                             "fcc:1x1x1",
+                             "fcc:1x1x2",
+                             "fcc:2x2x1",
+                             "fcc-torus:2x2x2",
+                             "regular-general:12,3,1",
+                             "regular-general:16,5,2",
+                             "regular-general:30,3,3"}) {
+        const Input input = generated_input(spec);
+        const CountResult r = count(input);
+        const CountResult h = count(input, with_method(Method::hafnian));
+        EXPECT_EQ(r.exact, h.exact) << spec << r.structure.plan_text;
+        if (input.rows() <= 16) {
+            EXPECT_EQ(r.exact, count(input, with_method(Method::brute_force)).exact) << spec;
+        }
+        pfaffians += every_leaf_uses(r, "pfaffian-surface") ? 1 : 0;
+    }
+    EXPECT_GE(pfaffians, 4);
+}
+
+TEST(Lattices, KagomeToriHaveTwoToTheThirdOfTheirSitesPlusOne) {
+    // The dimer coverings of the kagome lattice on a torus of N sites number 2^(N/3 + 1)
+    // (Elser 1993; Misguich, Serban, Pasquier 2002): N = 3·rows·cols, so 2^(rows·cols + 1), for
+    // an even number of cells.
+    for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{
+             {2, 2}, {2, 3}, {3, 4}, {4, 4}, {4, 6}, {6, 6}, {8, 10}, {16, 16}}) {
+        const std::string spec =
+            "kagome-torus:" + std::to_string(rows) + "x" + std::to_string(cols);
+        BigInt power(1);
+        for (int k = 0; k < rows * cols + 1; ++k) {
+            power *= BigInt(2);
+        }
+        EXPECT_EQ(count(generated_input(spec)).exact, power) << spec;
+    }
+}
+
 TEST(Lattices, EmbeddingsThatDoNotFitTheGraphAreRefused) {
     Embedding wrong = torus_embedding(6, 6);
     std::swap(wrong.rotation[0], wrong.rotation[1]);  // vertex 0 lists vertex 1's neighbours

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "pmcount/generate.hpp"
 #include "pmcount/graph.hpp"
 #include "pmcount/matrix.hpp"
 
@@ -112,24 +113,10 @@ inline Edges petersen_edges() {
 }
 
 /// A triangular-lattice patch of `rows` × `cols` vertices (vertex r·cols + c): the grid graph
-/// plus the diagonal (r, c) – (r+1, c+1) of every cell. Planar, not bipartite.
+/// plus the diagonal (r, c) – (r+1, c+1) of every cell (the library's tri:RxC). Planar, not
+/// bipartite.
 inline Edges triangular_edges(int rows, int cols) {
-    Edges e;
-    for (int r = 0; r < rows; ++r) {
-        for (int c = 0; c < cols; ++c) {
-            const int v = r * cols + c;
-            if (c + 1 < cols) {
-                e.emplace_back(v, v + 1);
-            }
-            if (r + 1 < rows) {
-                e.emplace_back(v, v + cols);
-            }
-            if (r + 1 < rows && c + 1 < cols) {
-                e.emplace_back(v, v + cols + 1);
-            }
-        }
-    }
-    return e;
+    return triangular_graph(rows, cols, false).edges();
 }
 
 /// Perfect matchings of a triangular patch by a transfer matrix over row-major vertex order: the

@@ -109,7 +109,9 @@ void add_options(CLI::App& app, Arguments& a) {
         "input", a.path,
         "graph or matrix file ('-' for standard input), or a generator spec such as "
         "grid:32x32, torus:8x8, hexagon:3,4,5, aztec:10, complete:8, random:30,0.2,SEED, "
-        "regular:30,3,SEED (a file of that name takes precedence)");
+        "regular:30,3,SEED; general graphs tri:RxC, tri-torus:RxC, hex-torus:RxC, kagome:RxC, "
+        "kagome-torus:RxC, cubic:LxMxN, cubic-torus:LxMxN, fcc:LxMxN, fcc-torus:LxMxN, "
+        "regular-general:N,D,SEED (docs/lattices.md; a file of that name takes precedence)");
     auto* pm = app.add_flag("--perfect-matchings", a.perfect_matchings,
                             "count perfect matchings of the 0-1 pattern (default for graphs; with "
                             "--hafnian, of the pattern read as an undirected graph)");

@@ -1,11 +1,14 @@
 // pmcount-gen: writes a generated graph (pmcount/generate.hpp) as an edge list with a
-// `# bipartite L R` header, or as a Matrix Market pattern matrix.
+// `# bipartite L R` header (a general graph: `# undirected N`), or as a Matrix Market pattern
+// matrix (a general graph's adjacency, symmetric).
 //
 // Exit codes: 0 ok, 1 usage, 2 malformed spec or invalid parameters, 3 output failure.
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include "pmcount/error.hpp"
 #include "pmcount/generate.hpp"
@@ -23,12 +26,19 @@ constexpr const char* kSpecs = R"(Specs:
   complete:N          K_{N,N}
   random:N,P[,SEED]   G(N,N,P)
   regular:N,D[,SEED]  random D-regular bipartite graph on N+N vertices
+General graphs (docs/lattices.md):
+  tri:RxC, tri-torus:RxC        triangular lattice: (i,j) to (i,j+1), (i+1,j), (i+1,j+1)
+  hex-torus:RxC                 brick wall on the torus, R and C even
+  kagome:RxC, kagome-torus:RxC  kagome lattice of R×C cells of three sites
+  cubic:LxMxN, cubic-torus:LxMxN
+  fcc:LxMxN, fcc-torus:LxMxN    face-centred cubic, 4 sites per conventional cell
+  regular-general:N,D[,SEED]    random D-regular graph on N vertices
 SEED defaults to 1; a seed gives the same graph on every platform.)";
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app("pmcount-gen: generate a bipartite graph as an edge list or Matrix Market file");
+    CLI::App app("pmcount-gen: generate a graph as an edge list or Matrix Market file");
     app.footer(kSpecs);
     std::string spec, out_path, format = "edgelist";
     app.add_option("spec", spec, "generator spec, e.g. grid:8x8")->required();
@@ -41,9 +51,9 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? kOk : kUsage;
     }
-    pmcount::BipartiteGraph graph;
+    pmcount::Input graph;
     try {
-        graph = pmcount::generate_graph(spec);
+        graph = pmcount::generated_input(spec);
     } catch (const pmcount::Error& e) {
         std::cerr << "pmcount-gen: " << e.what() << "\n";
         return kInputError;
@@ -57,11 +67,19 @@ int main(int argc, char** argv) {
         }
     }
     std::ostream& out = out_path.empty() ? std::cout : file;
-    if (format == "mtx") {
-        pmcount::write_matrix_market(out, graph);
-    } else {
-        pmcount::write_edge_list(out, graph);
-    }
+    std::visit(
+        [&](const auto& g) {
+            using G = std::decay_t<decltype(g)>;
+            if constexpr (std::is_same_v<G, pmcount::BipartiteGraph> ||
+                          std::is_same_v<G, pmcount::UndirectedGraph>) {
+                if (format == "mtx") {
+                    pmcount::write_matrix_market(out, g);
+                } else {
+                    pmcount::write_edge_list(out, g);
+                }
+            }
+        },
+        graph.data);
     out.flush();
     if (!out) {
         std::cerr << "pmcount-gen: writing failed\n";

@@ -25,16 +25,15 @@ namespace {
 using test::threads;
 
 /// A graph on a rows×cols board wrapped both ways, vertex (r, c) = r·cols + c, with its
-/// rotation system: `steps` lists the neighbour offsets in one cyclic order around every vertex.
+/// rotation system: `steps` lists the neighbour offsets in one cyclic order around every vertex
+/// (square tori of odd sides, which the generators refuse).
 struct EmbeddedGraph {
     vertex_t n = 0;
     std::vector<UndirectedGraph::Edge> edges;
     Embedding embedding;
 };
 
-/// `keep(r, c, dr, dc)` selects the edges (both ends must agree).
-EmbeddedGraph wrapped_board(int rows, int cols, const std::vector<std::pair<int, int>>& steps,
-                            const std::function<bool(int, int, int, int)>& keep = nullptr) {
+EmbeddedGraph wrapped_board(int rows, int cols, const std::vector<std::pair<int, int>>& steps) {
     EmbeddedGraph g;
     g.n = rows * cols;
     g.embedding.rotation.resize(static_cast<std::size_t>(g.n));
@@ -42,9 +41,6 @@ EmbeddedGraph wrapped_board(int rows, int cols, const std::vector<std::pair<int,
         for (int c = 0; c < cols; ++c) {
             const vertex_t v = r * cols + c;
             for (const auto& [dr, dc] : steps) {
-                if (keep && !keep(r, c, dr, dc)) {
-                    continue;
-                }
                 const int r2 = (r + dr + rows) % rows, c2 = (c + dc + cols) % cols;
                 const vertex_t w = r2 * cols + c2;
                 g.embedding.rotation[static_cast<std::size_t>(v)].push_back(w);
@@ -62,19 +58,20 @@ EmbeddedGraph square_torus(int rows, int cols) {
     return wrapped_board(rows, cols, {{0, 1}, {1, 0}, {0, -1}, {-1, 0}});
 }
 
-/// Triangular lattice: (i, j) joined to (i, j+1), (i+1, j) and (i+1, j+1), in angular order.
+/// A generated torus (pmcount/generate.hpp) with its drawing.
+EmbeddedGraph drawn(const UndirectedGraph& graph, Embedding embedding) {
+    return {graph.num_vertices(), graph.edges(), std::move(embedding)};
+}
+
+/// Triangular lattice: (i, j) joined to (i, j+1), (i+1, j) and (i+1, j+1).
 EmbeddedGraph triangular_torus(int rows, int cols) {
-    return wrapped_board(rows, cols, {{0, 1}, {1, 1}, {1, 0}, {0, -1}, {-1, -1}, {-1, 0}});
+    return drawn(triangular_graph(rows, cols, true), triangular_torus_embedding(rows, cols));
 }
 
 /// Brick wall (even sides): horizontal edges everywhere, vertical (i, j)–(i+1, j) when i + j is
 /// even.
 EmbeddedGraph brick_torus(int rows, int cols) {
-    return wrapped_board(rows, cols, {{0, 1}, {1, 0}, {0, -1}, {-1, 0}},
-                         [rows](int r, int c, int dr, int) {
-                             const int top = dr >= 0 ? r : (r + rows - 1) % rows;
-                             return dr == 0 || (top + c) % 2 == 0;
-                         });
+    return drawn(brick_wall_torus_graph(rows, cols), brick_wall_torus_embedding(rows, cols));
 }
 
 template <class W>
