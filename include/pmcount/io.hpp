@@ -134,6 +134,8 @@ Embedding parse_embedding(std::string_view text, const std::string& source_name,
                           const Input& input);
 /// Reads `path` into input.embedding.
 void read_embedding(const std::string& path, Input& input);
+/// Writes `embedding` in that format, one line `VERTEX: NEIGHBOUR ...` per vertex (ids from 0).
+void write_embedding(std::ostream& out, const Embedding& embedding);
 
 /// Edge list writers; each writes the header that makes the file read back identically.
 void write_edge_list(std::ostream& out, const BipartiteGraph& graph);

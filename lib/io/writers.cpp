@@ -63,6 +63,16 @@ void write_edge_list(std::ostream& out, const UndirectedGraph& graph) {
     }
 }
 
+void write_embedding(std::ostream& out, const Embedding& embedding) {
+    for (std::size_t v = 0; v < embedding.rotation.size(); ++v) {
+        out << v << ':';
+        for (const vertex_t w : embedding.rotation[v]) {
+            out << ' ' << w;
+        }
+        out << '\n';
+    }
+}
+
 void write_edge_list(std::ostream& out, const Digraph& graph) {
     out << "# directed " << graph.num_vertices() << '\n';
     for (const auto& [u, v] : graph.arcs()) {

@@ -40,12 +40,15 @@ SEED defaults to 1; a seed gives the same graph on every platform.)";
 int main(int argc, char** argv) {
     CLI::App app("pmcount-gen: generate a graph as an edge list or Matrix Market file");
     app.footer(kSpecs);
-    std::string spec, out_path, format = "edgelist";
+    std::string spec, out_path, format = "edgelist", embedding_path;
     app.add_option("spec", spec, "generator spec, e.g. grid:8x8")->required();
     app.add_option("-o,--output", out_path, "output file (default: standard output)");
     app.add_option("--format", format, "edgelist or mtx")
         ->check(CLI::IsMember({"edgelist", "mtx"}))
         ->capture_default_str();
+    app.add_option("--embedding", embedding_path,
+                   "also write the graph's drawing on the torus to this file, for count_matchings "
+                   "--embedding (specs that carry one: torus, tri-torus, hex-torus, kagome-torus)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -57,6 +60,20 @@ int main(int argc, char** argv) {
     } catch (const pmcount::Error& e) {
         std::cerr << "pmcount-gen: " << e.what() << "\n";
         return kInputError;
+    }
+    if (!embedding_path.empty()) {
+        if (!graph.embedding) {
+            std::cerr << "pmcount-gen: " << spec << ": this graph is not drawn on a surface "
+                      << "(the drawn specs: torus, tri-torus, hex-torus, kagome-torus)\n";
+            return kInputError;
+        }
+        std::ofstream drawing(embedding_path);
+        pmcount::write_embedding(drawing, *graph.embedding);
+        drawing.flush();
+        if (!drawing) {
+            std::cerr << "pmcount-gen: cannot write " << embedding_path << "\n";
+            return kOutputError;
+        }
     }
     std::ofstream file;
     if (!out_path.empty()) {
