@@ -18,7 +18,7 @@ fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
     -DPMCOUNT_SANITIZE=ON \
     -DPMCOUNT_ENABLE_CUDA=OFF -DPMCOUNT_ENABLE_MPI=OFF "${launcher[@]}"
-targets=(count_matchings numeric_test exact_test run_test generate_test planar_test approx_test
+targets=(count_matchings pmcount-gen numeric_test exact_test run_test generate_test planar_test approx_test
          graph_test io_test cli_test datasets_test interop_test structure_test
          fuzz_edge_list_replay fuzz_matrix_market_replay fuzz_checkpoint_replay)
 cmake --build "$build" -j"$jobs" --target "${targets[@]}"

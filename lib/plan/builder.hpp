@@ -414,6 +414,8 @@ private:
         }
     }
 
+public:
+    /// Why the frontier engine does not take a leaf (the hafnian planner's too).
     static std::string frontier_reason(const LeafFacts& facts) {
         if (facts.frontier_width >= 0 && facts.frontier_width <= exact::kMaxFrontierWidth &&
             frontier_bytes(facts) > facts.max_memory) {
@@ -426,6 +428,8 @@ private:
                " is beyond the frontier engine's limit of " +
                std::to_string(exact::kMaxFrontierWidth);
     }
+
+private:
 
     /// Why the planar engine does not take a leaf that is not double-double: not planar, or its
     /// elimination predicted past the memory limit.

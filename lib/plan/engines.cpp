@@ -264,6 +264,11 @@ exact::FloatOutcome frontier_real(const SparseMatrix<double>& a, Precision,
     return exact::frontier_real(a, run);
 }
 
+exact::FloatOutcome frontier_hafnian_real(const SparseMatrix<double>& a, Precision,
+                                          const run::EngineRun& run) {
+    return exact::frontier_hafnian_real(a, run);
+}
+
 // ---- hafnians: leaves of Problem::hafnian (symmetric, empty diagonal)
 // -----------------------------
 
@@ -465,6 +470,9 @@ const std::vector<Engine>& engines() {
          pfaffian_predict, exact::pfaffian_exact, pfaffian_real, exact::pfaffian_complex},
         {"pfaffian-surface", Method::planar, Backend::cpu, Problem::hafnian, false, surface_applies,
          surface_predict, surface_exact, surface_real, surface_complex},
+        {"frontier", Method::frontier, Backend::cpu, Problem::hafnian, true, frontier_applies,
+         frontier_predict, exact::frontier_hafnian_exact, frontier_hafnian_real,
+         exact::frontier_hafnian_complex},
         {"brute-force", Method::brute_force, Backend::cpu, Problem::hafnian, false,
          pairings_applies, pairings_predict, pairings_exact, pairings_real, pairings_complex},
     };

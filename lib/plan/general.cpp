@@ -354,12 +354,39 @@ private:
                 facts.primes = exact::hafnian_primes(facts.bound_log2);
             }
         }
+        if (a.rows() >= kMinPolynomialOrder || settings_.method == Method::frontier) {
+            frontier_facts(nonzero_graph(a), facts);
+        }
         const double untested_planar_s = detail::planarity_fact(
             facts, settings_, [&a] { return detail::planar_pattern(nonzero_graph(a)); });
         detail::choose_leaf_engine(facts, settings_, untested_planar_s, "pfaffian", node,
                                    [&] { return no_engine_reason(facts); });
         node.matrix = std::move(a);
         return node;
+    }
+
+    /// The frontier DP's facts of a general leaf: its narrowest order (exact::frontier_order),
+    /// or, when the least degree is already past any width that could matter, that bound with
+    /// no order searched (dense pieces: the search would cost more than it could save).
+    static void frontier_facts(const UndirectedGraph& g, LeafFacts& facts) {
+        const vertex_t n = g.num_vertices();
+        const int cap = frontier_width_that_matters(n);
+        vertex_t least_degree = n;
+        for (vertex_t v = 0; v < n; ++v) {
+            least_degree = std::min(least_degree, g.degree(v));
+        }
+        if (n > 0 && least_degree > cap) {
+            facts.frontier_width = facts.frontier_slots = static_cast<int>(least_degree);
+            facts.frontier_width_is_bound = true;
+            facts.frontier_states = facts.frontier_peak_states =
+                std::numeric_limits<double>::infinity();
+            return;
+        }
+        const exact::FrontierOrder order = exact::frontier_order(g, cap);
+        facts.frontier_width = order.width;
+        facts.frontier_slots = order.slots;
+        facts.frontier_states = order.states;
+        facts.frontier_peak_states = order.peak_states;
     }
 
     /// Why no hafnian engine takes a leaf: the forced method's limit, or every engine's.
@@ -382,6 +409,9 @@ private:
                        std::to_string(exact::kMaxPairingsOrder) + " vertices";
             case Method::hafnian:
                 return limit;
+            case Method::frontier:
+                return dd ? "the frontier DP has no double-double arithmetic"
+                          : detail::Builder<T>::frontier_reason(facts);
             case Method::automatic:
                 return std::to_string(facts.order) + " vertices: " + limit +
                        (dd ? ", and the Pfaffian engine has no double-double arithmetic"

@@ -181,6 +181,27 @@ TEST(Lattices, GeneralLatticesAgreeWithTheHafnianAndThePairings) {
     EXPECT_GE(pfaffians, 4);
 }
 
+TEST(Lattices, NarrowGeneralGraphsWithoutTheirDrawingGoToTheFrontierDp) {
+    // A triangular torus of 4×30 given as a plain graph: not planar, 120 vertices (no hafnian),
+    // width 9: the planner takes the general frontier DP, and agrees with the Pfaffians on the
+    // torus that its drawing allows.
+    const UndirectedGraph torus = triangular_graph(4, 30, true);
+    const CountResult plain = count_perfect_matchings(torus);
+    EXPECT_TRUE(every_leaf_uses(plain, "frontier")) << plain.structure.plan_text;
+    EXPECT_EQ(plain.exact,
+              count_perfect_matchings(torus, triangular_torus_embedding(4, 30)).exact);
+    // A kagome torus two cells around (a nanotube-like ring of 96 sites): --method frontier
+    // against its Pfaffians; random 3-regular graphs against the hafnian engine.
+    const UndirectedGraph ring = kagome_graph(2, 16, true);
+    EXPECT_EQ(count_perfect_matchings(ring, with_method(Method::frontier)).exact,
+              count_perfect_matchings(ring, kagome_torus_embedding(2, 16)).exact);
+    for (const UndirectedGraph& g :
+         {random_regular_graph(40, 3, 5), random_regular_graph(36, 3, 6)}) {
+        EXPECT_EQ(count_perfect_matchings(g, with_method(Method::frontier)).exact,
+                  count_perfect_matchings(g, with_method(Method::hafnian)).exact);
+    }
+}
+
 TEST(Lattices, KagomeToriHaveTwoToTheThirdOfTheirSitesPlusOne) {
     // The dimer coverings of the kagome lattice on a torus of N sites number 2^(N/3 + 1)
     // (Elser 1993; Misguich, Serban, Pasquier 2002): N = 3·rows·cols, so 2^(rows·cols + 1), for

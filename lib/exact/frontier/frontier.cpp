@@ -325,7 +325,8 @@ DpOutcome<Arith> run_dp(const Arith& arith, const StepPlan& plan, const run::Eng
         run_pass(backward, plan, cut, steps, true, 1, report_backward);
         run_pass(forward, plan, 0, cut, false, 1, report_forward);
     }
-    pmcount::detail::throw_if_stopped("counting by the frontier DP");  // both passes have left their loops
+    pmcount::detail::throw_if_stopped(
+        "counting by the frontier DP");  // both passes have left their loops
     DpOutcome<Arith> out;
     out.dot = combine(forward, backward);
     out.exponent2 = forward.arith.exponent() + backward.arith.exponent();
@@ -338,8 +339,8 @@ std::string describe(const FrontierOrder& order) {
 }
 
 template <class T>
-FloatOutcome frontier_float(const SparseMatrix<T>& a, const run::EngineRun& run) {
-    const Prepared p = frontier::prepare(a);
+FloatOutcome frontier_float(const SparseMatrix<T>& a, const Prepared& p,
+                            const run::EngineRun& run) {
     const FloatArith<T> arith(a.values());
     FloatOutcome out;
     const auto dp = run_dp(arith, p.plan, run);
@@ -366,10 +367,8 @@ FloatOutcome frontier_float(const SparseMatrix<T>& a, const run::EngineRun& run)
     return out;
 }
 
-}  // namespace
-
-ExactOutcome frontier_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run) {
-    const Prepared p = frontier::prepare(a);
+ExactOutcome frontier_integer(const SparseMatrix<std::int64_t>& a, const Prepared& p,
+                              const run::EngineRun& run) {
     ExactOutcome out;
     const auto dp = run_dp(BigArith(a.values()), p.plan, run);
     out.value = dp.dot;
@@ -378,13 +377,33 @@ ExactOutcome frontier_exact(const SparseMatrix<std::int64_t>& a, const run::Engi
     return out;
 }
 
+}  // namespace
+
+ExactOutcome frontier_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run) {
+    return frontier_integer(a, frontier::prepare(a), run);
+}
+
 FloatOutcome frontier_real(const SparseMatrix<double>& a, const run::EngineRun& run) {
-    return frontier_float(a, run);
+    return frontier_float(a, frontier::prepare(a), run);
 }
 
 FloatOutcome frontier_complex(const SparseMatrix<std::complex<double>>& a,
                               const run::EngineRun& run) {
-    return frontier_float(a, run);
+    return frontier_float(a, frontier::prepare(a), run);
+}
+
+ExactOutcome frontier_hafnian_exact(const SparseMatrix<std::int64_t>& a,
+                                    const run::EngineRun& run) {
+    return frontier_integer(a, frontier::prepare_hafnian(a), run);
+}
+
+FloatOutcome frontier_hafnian_real(const SparseMatrix<double>& a, const run::EngineRun& run) {
+    return frontier_float(a, frontier::prepare_hafnian(a), run);
+}
+
+FloatOutcome frontier_hafnian_complex(const SparseMatrix<std::complex<double>>& a,
+                                      const run::EngineRun& run) {
+    return frontier_float(a, frontier::prepare_hafnian(a), run);
 }
 
 }  // namespace pmcount::exact

@@ -11,7 +11,9 @@
 // minus processed columns fixes |S ∩ rows| − |S ∩ columns|), so the cost is
 // O(Σ_t live_t · (1 + deg v_t) · words) — O(V·2^w·deg) in the terms of the issue, and the
 // transfer-matrix method for strips: a 16×1000 grid has w = 16. The DP runs from both ends and
-// meets in the middle (frontier.cpp), halving the word operations of exact counts.
+// meets in the middle (frontier.cpp), halving the word operations of exact counts. A general
+// graph (the hafnian of a symmetric matrix) runs the same recurrence over its own vertices;
+// only the balance goes, so up to 2^(w−1) states are live.
 #pragma once
 
 #include <complex>
@@ -30,10 +32,10 @@ namespace pmcount::exact {
 /// with its frontier width and an upper bound on the live states it creates.
 struct FrontierOrder {
     std::vector<vertex_t> order;
-    int width = 0;               ///< max_t |B_t|
-    int slots = 0;               ///< frontier vertices held at once during a step (≤ width + deg)
-    double states = 0;           ///< Σ_t C(|B_t|, ⌊|B_t|/2⌋): bound on the state visits
-    double peak_states = 0;      ///< max_t C(|B_t|, ⌊|B_t|/2⌋): bound on the states held at once
+    int width = 0;           ///< max_t |B_t|
+    int slots = 0;           ///< frontier vertices held at once during a step (≤ width + deg)
+    double states = 0;       ///< Σ_t C(|B_t|, ⌊|B_t|/2⌋): bound on the state visits
+    double peak_states = 0;  ///< max_t C(|B_t|, ⌊|B_t|/2⌋): bound on the states held at once
     const char* heuristic = "";  ///< which candidate won ("cuthill-mckee", "greedy", …)
 };
 
@@ -43,6 +45,11 @@ struct FrontierOrder {
 /// pseudo-diameter. O(E log w) per candidate. A greedy candidate whose frontier grows past
 /// `width_cap` is abandoned (the planner passes the widest frontier that could change its plan).
 FrontierOrder frontier_order(const BipartiteGraph& graph,
+                             int width_cap = std::numeric_limits<int>::max());
+
+/// The same for a general graph: its own vertices, states any subset of the frontier of the
+/// processed vertices' parity (states = Σ_t 2^(|B_t| − 1)).
+FrontierOrder frontier_order(const UndirectedGraph& graph,
                              int width_cap = std::numeric_limits<int>::max());
 
 /// Widest frontier the engine accepts: a step holds up to width + degree slots in a 63-bit mask,
@@ -59,5 +66,15 @@ ExactOutcome frontier_exact(const SparseMatrix<std::int64_t>& a, const run::Engi
 FloatOutcome frontier_real(const SparseMatrix<double>& a, const run::EngineRun& run);
 FloatOutcome frontier_complex(const SparseMatrix<std::complex<double>>& a,
                               const run::EngineRun& run);
+
+/// haf(A) of a symmetric matrix with an empty diagonal (the weighted perfect matchings of any
+/// graph) by the same DP over the graph of its entries: processing v either drops it from S
+/// (matched earlier) or matches it to an unprocessed neighbour u ∉ S (weight a_vu), with no
+/// balance between sides. Exact integers of growing width; double and complex with the same
+/// error bound as the permanent's.
+ExactOutcome frontier_hafnian_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run);
+FloatOutcome frontier_hafnian_real(const SparseMatrix<double>& a, const run::EngineRun& run);
+FloatOutcome frontier_hafnian_complex(const SparseMatrix<std::complex<double>>& a,
+                                      const run::EngineRun& run);
 
 }  // namespace pmcount::exact

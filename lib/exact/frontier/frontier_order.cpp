@@ -68,6 +68,52 @@ Adjacency make_adjacency(vertex_t n_left, vertex_t n_right, const std::vector<ed
     return adj;
 }
 
+/// A symmetric matrix's graph: vertex x is row and column x; the edge {x, y} carries the
+/// entry of the upper triangle (min(x, y), max(x, y)), its position in the CSR arrays.
+template <class T>
+Adjacency make_general_adjacency(const SparseMatrix<T>& a) {
+    const vertex_t n = a.rows();
+    const auto& offsets = a.row_offsets();
+    const auto& cols = a.col_indices();
+    Adjacency adj;
+    adj.n_left = n;
+    adj.general = true;
+    std::vector<edge_t> degree(static_cast<std::size_t>(n), 0);
+    const auto nonzero = [&](edge_t e) { return a.values()[static_cast<std::size_t>(e)] != T{}; };
+    for (vertex_t r = 0; r < n; ++r) {
+        for (edge_t e = offsets[static_cast<std::size_t>(r)];
+             e < offsets[static_cast<std::size_t>(r) + 1]; ++e) {
+            if (cols[static_cast<std::size_t>(e)] > r && nonzero(e)) {
+                ++degree[static_cast<std::size_t>(r)];
+                ++degree[static_cast<std::size_t>(cols[static_cast<std::size_t>(e)])];
+            }
+        }
+    }
+    adj.offsets.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (std::size_t x = 0; x < static_cast<std::size_t>(n); ++x) {
+        adj.offsets[x + 1] = adj.offsets[x] + degree[x];
+    }
+    adj.neighbours.resize(static_cast<std::size_t>(adj.offsets.back()));
+    adj.entry.resize(adj.neighbours.size());
+    std::vector<edge_t> fill(adj.offsets.begin(), adj.offsets.end() - 1);
+    for (vertex_t r = 0; r < n; ++r) {
+        for (edge_t e = offsets[static_cast<std::size_t>(r)];
+             e < offsets[static_cast<std::size_t>(r) + 1]; ++e) {
+            const vertex_t c = cols[static_cast<std::size_t>(e)];
+            if (c <= r || !nonzero(e)) {
+                continue;
+            }
+            const auto pr = static_cast<std::size_t>(fill[static_cast<std::size_t>(r)]++);
+            const auto pc = static_cast<std::size_t>(fill[static_cast<std::size_t>(c)]++);
+            adj.neighbours[pr] = c;
+            adj.entry[pr] = e;
+            adj.neighbours[pc] = r;
+            adj.entry[pc] = e;
+        }
+    }
+    return adj;
+}
+
 // ---- (2) orders and widths
 // ------------------------------------------------------------------------
 
@@ -106,7 +152,10 @@ void measure(const Adjacency& adj, FrontierOrder& f) {
         on_frontier[static_cast<std::size_t>(x)] = 0;
         processed[static_cast<std::size_t>(x)] = 1;
         f.width = std::max(f.width, frontier);
-        const double states = central_binomial(frontier);
+        // A bipartite graph's processed rows less columns fix the state's balance; a general
+        // graph's processed count fixes only its parity (each vertex pairs inside or into S).
+        const double states =
+            adj.general ? std::ldexp(1.0, std::max(0, frontier - 1)) : central_binomial(frontier);
         f.states += states;
         f.peak_states = std::max(f.peak_states, states);
     }
@@ -331,7 +380,40 @@ template Prepared prepare(const SparseMatrix<std::int64_t>&);
 template Prepared prepare(const SparseMatrix<double>&);
 template Prepared prepare(const SparseMatrix<std::complex<double>>&);
 
+template <class T>
+Prepared prepare_hafnian(const SparseMatrix<T>& a) {
+    if (!a.is_square()) {
+        throw DimensionMismatch("frontier needs a square matrix, got " + std::to_string(a.rows()) +
+                                "×" + std::to_string(a.cols()));
+    }
+    Prepared p;
+    p.adj = make_general_adjacency(a);
+    p.order = best_order(p.adj, std::numeric_limits<int>::max());
+    if (p.order.width > kMaxFrontierWidth || p.order.slots > 63) {
+        throw ProblemTooLarge("frontier: the narrowest vertex order found has width " +
+                              std::to_string(p.order.width) + ", beyond the engine's limit of " +
+                              std::to_string(kMaxFrontierWidth) + "; use another engine");
+    }
+    p.plan = plan_steps(p.adj, p.order.order, p.order.slots);
+    return p;
+}
+
+template Prepared prepare_hafnian(const SparseMatrix<std::int64_t>&);
+template Prepared prepare_hafnian(const SparseMatrix<double>&);
+template Prepared prepare_hafnian(const SparseMatrix<std::complex<double>>&);
+
 }  // namespace frontier
+
+FrontierOrder frontier_order(const UndirectedGraph& graph, int width_cap) {
+    std::vector<Triplet<std::int64_t>> entries;
+    for (const auto& [u, v] : graph.edges()) {
+        entries.push_back({u, v, 1});
+        entries.push_back({v, u, 1});
+    }
+    const SparseMatrix<std::int64_t> a(graph.num_vertices(), graph.num_vertices(),
+                                       std::move(entries));
+    return frontier::best_order(frontier::make_general_adjacency(a), width_cap);
+}
 
 FrontierOrder frontier_order(const BipartiteGraph& graph, int width_cap) {
     return frontier::best_order(

@@ -12,9 +12,11 @@
 namespace pmcount::exact::frontier {
 
 /// Both sides as one graph: vertex x < n_left is row x, otherwise column x − n_left. Each
-/// adjacency entry carries the CSR position of its matrix entry (the weight).
+/// adjacency entry carries the CSR position of its matrix entry (the weight). A general graph
+/// (a hafnian's symmetric matrix) has n_left = all its vertices and `general` set.
 struct Adjacency {
     vertex_t n_left = 0;
+    bool general = false;
     std::vector<edge_t> offsets;
     std::vector<vertex_t> neighbours;
     std::vector<edge_t> entry;
@@ -49,5 +51,10 @@ struct Prepared {
 /// std::int64_t, double or std::complex<double>.
 template <class T>
 Prepared prepare(const SparseMatrix<T>& a);
+
+/// The same for the hafnian of a symmetric matrix with an empty diagonal: the graph of its
+/// nonzero entries off the diagonal (each edge's weight the entry above the diagonal).
+template <class T>
+Prepared prepare_hafnian(const SparseMatrix<T>& a);
 
 }  // namespace pmcount::exact::frontier

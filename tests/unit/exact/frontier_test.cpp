@@ -1,7 +1,9 @@
 // The frontier engine against the brute-force oracle (random sparse matrices with signed
 // weights, n ≤ 9; weights near 2^63), dense Ryser (non-planar sparse matrices, n ≤ 22; frontiers
 // wider than 22 slots), products of blocks (many-limb signed values) and the planar engine
-// (grids); widths of known orders; thread invariance; floating point against Ryser.
+// (grids); widths of known orders; thread invariance; floating point against Ryser. Hafnians
+// of general graphs (the same DP without the balance of sides) against the sum over pairings
+// and the hafnian engine, exact, real and complex.
 #include "exact/frontier/frontier.hpp"
 
 #include <gtest/gtest.h>
@@ -10,8 +12,10 @@
 #include <stdexcept>
 
 #include "exact/brute_force.hpp"
+#include "exact/hafnian/hafnian.hpp"
 #include "exact/planar/planar.hpp"
 #include "exact/ryser/ryser.hpp"
+#include "pmcount/count.hpp"
 #include "pmcount/generate.hpp"
 #include "support/engine_run.hpp"
 #include "support/random_matrices.hpp"
@@ -27,6 +31,88 @@ SparseMatrix<std::int64_t> ones(const BipartiteGraph& g) {
         entries.push_back({u, v, 1});
     }
     return {g.n_left(), g.n_right(), std::move(entries)};
+}
+
+/// A seeded symmetric matrix with an empty diagonal: a random general graph on n vertices, each
+/// edge present with probability `density`, its weight from `weight(rng)`.
+template <class T, class Weight>
+SparseMatrix<T> random_symmetric(int n, double density, std::uint64_t seed, Weight weight) {
+    std::mt19937_64 rng(seed);
+    std::vector<Triplet<T>> entries;
+    for (int i = 0; i < n; ++i) {
+        for (int j = i + 1; j < n; ++j) {
+            if (static_cast<double>(rng() % 1000) < density * 1000) {
+                const T w = weight(rng);
+                entries.push_back({i, j, w});
+                entries.push_back({j, i, w});
+            }
+        }
+    }
+    return {n, n, std::move(entries)};
+}
+
+TEST(FrontierHafnian, AgreesWithThePairingsAndTheHafnianEngine) {
+    // 240 seeded general graphs: 0-1 and signed integer weights, 2–16 vertices (pairings) and
+    // 18–24 (the hafnian engine), densities 0.2–0.8.
+    for (std::uint64_t seed = 0; seed < 240; ++seed) {
+        const int n = seed < 160 ? 2 + 2 * static_cast<int>(seed % 8) : 18 + 2 * (seed % 4);
+        const double density = 0.2 + 0.2 * static_cast<double>(seed % 4);
+        const bool binary = seed % 2 == 0;
+        const auto a = random_symmetric<std::int64_t>(n, density, seed, [&](std::mt19937_64& r) {
+            return binary ? std::int64_t{1} : static_cast<std::int64_t>(r() % 9) - 4;
+        });
+        const BigInt expected = n <= 16 ? hafnian_brute_force_exact(a.to_dense())
+                                        : hafnian_exact(a.to_dense(), threads(2)).value;
+        EXPECT_EQ(frontier_hafnian_exact(a, threads(1 + seed % 2)).value, expected)
+            << "seed " << seed << ", n = " << n;
+    }
+}
+
+TEST(FrontierHafnian, RealAndComplexWithinTheirBound) {
+    for (std::uint64_t seed = 0; seed < 40; ++seed) {
+        const int n = 4 + 2 * static_cast<int>(seed % 6);
+        const auto real = random_symmetric<double>(n, 0.6, seed, [](std::mt19937_64& r) {
+            return static_cast<double>(r() % 2000) / 1000.0 - 0.7;
+        });
+        const FloatOutcome x = frontier_hafnian_real(real, threads(2));
+        const double got = std::ldexp(x.mantissa.real(), static_cast<int>(x.exponent2));
+        const double error = std::ldexp(x.abs_error_mantissa, static_cast<int>(x.exponent2));
+        const double truth = hafnian_brute_force(real.to_dense());
+        EXPECT_LE(std::fabs(got - truth), error + 1e-300) << "seed " << seed;
+        const auto complex =
+            random_symmetric<std::complex<double>>(n, 0.6, seed, [](std::mt19937_64& r) {
+                return std::complex<double>(static_cast<double>(r() % 200) / 100.0 - 1.0,
+                                            static_cast<double>(r() % 200) / 100.0 - 1.0);
+            });
+        const FloatOutcome z = frontier_hafnian_complex(complex, threads(1));
+        const std::complex<double> zt = hafnian_brute_force(complex.to_dense());
+        const std::complex<double> zg(std::ldexp(z.mantissa.real(), static_cast<int>(z.exponent2)),
+                                      std::ldexp(z.mantissa.imag(), static_cast<int>(z.exponent2)));
+        EXPECT_LE(std::abs(zg - zt),
+                  std::ldexp(z.abs_error_mantissa, static_cast<int>(z.exponent2)) + 1e-300)
+            << "seed " << seed;
+    }
+}
+
+TEST(FrontierHafnian, StripsAreNarrowAndToriTwiceAsWide) {
+    // A triangular strip of 3 rows: width 4 (a row and one more); a torus of 4 rows at most three
+    // rows' worth (two columns and the seam back to the first); counts against the Pfaffians on
+    // the torus.
+    const UndirectedGraph strip = triangular_graph(3, 40, false);
+    EXPECT_LE(frontier_order(strip).width, 4);
+    const UndirectedGraph torus = triangular_graph(4, 30, true);
+    const FrontierOrder order = frontier_order(torus);
+    EXPECT_LE(order.width, 12);
+    std::vector<Triplet<std::int64_t>> entries;
+    for (const auto& [u, v] : torus.edges()) {
+        entries.push_back({u, v, 1});
+        entries.push_back({v, u, 1});
+    }
+    const SparseMatrix<std::int64_t> a(torus.num_vertices(), torus.num_vertices(),
+                                       std::move(entries));
+    const CountResult drawn =
+        count_perfect_matchings(torus, triangular_torus_embedding(4, 30), CountOptions{});
+    EXPECT_EQ(frontier_hafnian_exact(a, threads(2)).value, drawn.exact);
 }
 
 TEST(Frontier, AgreesWithBruteForce) {
