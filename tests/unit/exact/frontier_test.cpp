@@ -55,7 +55,7 @@ TEST(FrontierHafnian, AgreesWithThePairingsAndTheHafnianEngine) {
     // 240 seeded general graphs: 0-1 and signed integer weights, 2–16 vertices (pairings) and
     // 18–24 (the hafnian engine), densities 0.2–0.8.
     for (std::uint64_t seed = 0; seed < 240; ++seed) {
-        const int n = seed < 160 ? 2 + 2 * static_cast<int>(seed % 8) : 18 + 2 * (seed % 4);
+        const int n = static_cast<int>(seed < 160 ? 2 + 2 * (seed % 8) : 18 + 2 * (seed % 4));
         const double density = 0.2 + 0.2 * static_cast<double>(seed % 4);
         const bool binary = seed % 2 == 0;
         const auto a = random_symmetric<std::int64_t>(n, density, seed, [&](std::mt19937_64& r) {
