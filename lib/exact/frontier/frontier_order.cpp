@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "core/stop.hpp"
 #include "pmcount/error.hpp"
@@ -354,18 +355,10 @@ StepPlan plan_steps(const Adjacency& adj, const std::vector<vertex_t>& order, in
     return plan;
 }
 
-}  // namespace
-
-template <class T>
-Prepared prepare(const SparseMatrix<T>& a) {
-    if (!a.is_square()) {
-        throw DimensionMismatch("frontier needs a square matrix, got " + std::to_string(a.rows()) +
-                                "×" + std::to_string(a.cols()));
-    }
+/// The narrowest order of `adj` and its step plan; ProblemTooLarge beyond the engine's width.
+Prepared planned(Adjacency adj) {
     Prepared p;
-    p.adj = make_adjacency(a.rows(), a.cols(), a.row_offsets(), a.col_indices(), [&a](edge_t e) {
-        return a.values()[static_cast<std::size_t>(e)] != T{};
-    });
+    p.adj = std::move(adj);
     p.order = best_order(p.adj, std::numeric_limits<int>::max());
     if (p.order.width > kMaxFrontierWidth || p.order.slots > 63) {
         throw ProblemTooLarge("frontier: the narrowest vertex order found has width " +
@@ -376,26 +369,32 @@ Prepared prepare(const SparseMatrix<T>& a) {
     return p;
 }
 
+template <class T>
+void require_square(const SparseMatrix<T>& a) {
+    if (!a.is_square()) {
+        throw DimensionMismatch("frontier needs a square matrix, got " + std::to_string(a.rows()) +
+                                "×" + std::to_string(a.cols()));
+    }
+}
+
+}  // namespace
+
+template <class T>
+Prepared prepare(const SparseMatrix<T>& a) {
+    require_square(a);
+    return planned(
+        make_adjacency(a.rows(), a.cols(), a.row_offsets(), a.col_indices(),
+                       [&a](edge_t e) { return a.values()[static_cast<std::size_t>(e)] != T{}; }));
+}
+
 template Prepared prepare(const SparseMatrix<std::int64_t>&);
 template Prepared prepare(const SparseMatrix<double>&);
 template Prepared prepare(const SparseMatrix<std::complex<double>>&);
 
 template <class T>
 Prepared prepare_hafnian(const SparseMatrix<T>& a) {
-    if (!a.is_square()) {
-        throw DimensionMismatch("frontier needs a square matrix, got " + std::to_string(a.rows()) +
-                                "×" + std::to_string(a.cols()));
-    }
-    Prepared p;
-    p.adj = make_general_adjacency(a);
-    p.order = best_order(p.adj, std::numeric_limits<int>::max());
-    if (p.order.width > kMaxFrontierWidth || p.order.slots > 63) {
-        throw ProblemTooLarge("frontier: the narrowest vertex order found has width " +
-                              std::to_string(p.order.width) + ", beyond the engine's limit of " +
-                              std::to_string(kMaxFrontierWidth) + "; use another engine");
-    }
-    p.plan = plan_steps(p.adj, p.order.order, p.order.slots);
-    return p;
+    require_square(a);
+    return planned(make_general_adjacency(a));
 }
 
 template Prepared prepare_hafnian(const SparseMatrix<std::int64_t>&);
