@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -141,8 +142,23 @@ private:
 ///
 /// Vertices are those of the graph it embeds: a general graph's own; a bipartite graph's left
 /// vertex i is i and its right vertex j is num_left() + j.
+/// A torus drawing tiled by a rows×cols grid of translates of one cell of `sites` vertices:
+/// vertex v is site s of cell (i, j) when place[v] = sites·(i·cols + j) + s (place empty: v
+/// itself), and translating every vertex by whole cells maps the graph, its weights and its
+/// rotations onto themselves, possibly only by two cells at a time (the brick wall's).
+/// The generators' tori carry it; counting uses it to factor the torus's four Pfaffians by
+/// Fourier transform (one small determinant per wave vector), after checking that it holds: a
+/// tiling that does not fit is ignored, never trusted.
+struct TorusCells {
+    vertex_t rows = 0;
+    vertex_t cols = 0;
+    vertex_t sites = 0;
+    std::vector<vertex_t> place;
+};
+
 struct Embedding {
     std::vector<std::vector<vertex_t>> rotation;
+    std::optional<TorusCells> cells;  ///< the translations that map the drawing onto itself
 };
 
 }  // namespace pmcount

@@ -107,11 +107,13 @@ Embedding torus_embedding(vertex_t rows, vertex_t cols) {
         };
         Embedding e;
         e.rotation.resize(cells);
+        e.cells = TorusCells{rows, cols, 1, std::vector<vertex_t>(cells)};
         for (vertex_t r = 0; r < rows; ++r) {
             pmcount::detail::throw_if_stopped(kGenerating);
             for (vertex_t c = 0; c < cols; ++c) {
                 e.rotation[static_cast<std::size_t>(vertex(r, c))] = {
                     vertex(r, c + 1), vertex(r + 1, c), vertex(r, c - 1), vertex(r - 1, c)};
+                e.cells->place[static_cast<std::size_t>(vertex(r, c))] = r * cols + c;
             }
         }
         return e;

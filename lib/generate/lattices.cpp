@@ -82,6 +82,7 @@ Embedding torus_drawing(const char* name, vertex_t rows, vertex_t cols, int site
     Embedding e;
     e.rotation.resize(static_cast<std::size_t>(sites) * static_cast<std::size_t>(rows) *
                       static_cast<std::size_t>(cols));
+    e.cells = TorusCells{rows, cols, sites, {}};  // cell_lattice's numbering
     const auto id = [&](std::int64_t i, std::int64_t j, int s) {
         return static_cast<vertex_t>(sites * (wrap(i, rows) * cols + wrap(j, cols)) + s);
     };

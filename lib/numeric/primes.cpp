@@ -66,4 +66,58 @@ std::vector<std::uint64_t> largest_primes_below(int bits, std::size_t count) {
 
 std::vector<std::uint64_t> large_primes(std::size_t count) { return largest_primes_below(62, count); }
 
+std::vector<std::uint64_t> large_primes_one_mod(std::uint64_t modulus, std::size_t count) {
+    if (modulus == 0 || modulus > (std::uint64_t{1} << 40)) {
+        throw InvalidArgument("large_primes_one_mod: the modulus must be in [1, 2^40]");
+    }
+    // Candidates 1 + t·m below 2^62, descending; above 2^61.99 there are about m/φ(m)·2^55
+    // primes of the class, far more than any count asked for.
+    const std::uint64_t m = modulus % 2 == 0 ? modulus : 2 * modulus;  // odd candidates
+    std::vector<std::uint64_t> out;
+    const std::uint64_t floor = std::uint64_t{1} << 61;
+    for (std::uint64_t candidate = ((std::uint64_t{1} << 62) - 2) / m * m + 1;
+         out.size() < count && candidate > floor; candidate -= m) {
+        if (is_prime(candidate)) {
+            out.push_back(candidate);
+        }
+    }
+    if (out.size() < count) {
+        throw InvalidArgument("fewer than " + std::to_string(count) +
+                              " primes of 62 bits are 1 modulo " + std::to_string(modulus));
+    }
+    return out;
+}
+
+std::uint64_t primitive_root_of_unity(std::uint64_t n, std::uint64_t p) {
+    if (n == 0 || (p - 1) % n != 0) {
+        throw InvalidArgument("primitive_root_of_unity: " + std::to_string(n) +
+                              " does not divide " + std::to_string(p) + " − 1");
+    }
+    std::vector<std::uint64_t> factors;  // the primes dividing n
+    std::uint64_t rest = n;
+    for (std::uint64_t q = 2; q * q <= rest; ++q) {
+        if (rest % q == 0) {
+            factors.push_back(q);
+            while (rest % q == 0) {
+                rest /= q;
+            }
+        }
+    }
+    if (rest > 1) {
+        factors.push_back(rest);
+    }
+    // h^((p−1)/n) has order dividing n; it is primitive when no n/q power is 1.
+    for (std::uint64_t h = 2; h < p; ++h) {
+        const std::uint64_t root = pow_mod(h, (p - 1) / n, p);
+        bool primitive = true;
+        for (const std::uint64_t q : factors) {
+            primitive = primitive && pow_mod(root, n / q, p) != 1;
+        }
+        if (primitive) {
+            return root;
+        }
+    }
+    throw InternalError("primitive_root_of_unity: none found");
+}
+
 }  // namespace pmcount::numeric

@@ -616,6 +616,24 @@ double surface_pfaffian_seconds(const LeafFacts& f, int orientations) {
     return on_this_machine(r.surface_start_s + orientations * per, f.threads);
 }
 
+// The torus by Fourier transform: per prime and cell (a wave vector of each of the four
+// Pfaffians, counted as a pair of halves), the matrix M(k) from its bonds and a determinant
+// without division, c_bond·bonds + c₃·b³ for b sites a cell; the primes in parallel. Besides
+// them, per vertex, the checks of the tiling, the orientation over GF(2), the matching and the
+// four orientations' signs. Fitted on 13 triangular, brick-wall, square and kagome tori of
+// 1200 … 40000 sites on one thread (cpu.surface.fourier_* in plan/rates/cpu.txt).
+double torus_fourier_seconds(const LeafFacts& f, double cells, int sites, int bonds) {
+    const CostRates& r = rates();
+    const double primes = std::max(0.0, f.bound_log2 + 1) / numeric::kLargePrimeLog2 + 2;
+    const double b3 = std::pow(static_cast<double>(sites), 3);
+    const double per_prime =
+        cells * (r.surface_fourier_bond_ns * bonds + r.surface_fourier_site3_ns * b3) * 1e-9;
+    const double used = std::max(1.0, std::min<double>(primes, f.threads) * r.parallel_efficiency);
+    return on_this_machine(r.surface_start_s + r.surface_fourier_setup_per_vertex_s * f.order +
+                               primes * per_prime / used,
+                           f.threads);
+}
+
 double pairings_seconds(vertex_t n) {
     const CostRates& r = rates();
     double matchings = 1;

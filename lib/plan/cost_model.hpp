@@ -232,6 +232,12 @@ double pfaffian_seconds(const LeafFacts& facts);
 /// engine uses, exact::pfaffian_bound_log2) in exact arithmetic.
 double surface_pfaffian_seconds(const LeafFacts& facts, int orientations);
 
+/// Predicted seconds of the torus's four Pfaffians by Fourier transform
+/// (exact/planar/torus_fourier.hpp, exact arithmetic only): per prime (facts.bound_log2), `cells`
+/// wave vectors each summing `bonds` terms (both directions of each class of edges) into a
+/// matrix of order `sites` and taking its determinant, the primes spread over the threads.
+double torus_fourier_seconds(const LeafFacts& facts, double cells, int sites, int bonds);
+
 /// Predicted seconds of brute force over pairings ((n−1)!! matchings of the complete graph).
 double pairings_seconds(vertex_t n);
 

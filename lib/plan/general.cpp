@@ -31,6 +31,7 @@
 #include "exact/hafnian/hafnian.hpp"
 #include "exact/planar/pfaffian.hpp"
 #include "exact/planar/surface.hpp"
+#include "exact/planar/torus_fourier.hpp"
 #include "numeric/permanent_bound.hpp"
 #include "numeric/primes.hpp"
 #include "plan/builder.hpp"
@@ -476,11 +477,15 @@ std::optional<Node<T>> detail::surface_leaf(const SparseMatrix<T>& a, Problem pr
     }
     LeafFacts facts = leaf_facts(Problem::hafnian, graph, settings);
     facts.planar = true;
+    std::optional<exact::TorusGrid> grid;  // the torus by Fourier transform (exact only)
     if constexpr (kIntegral<T>) {
         if (settings.precision == Precision::exact) {
             facts.binary = all_binary(graph);
             const double bound = exact::pfaffian_bound_log2(graph);
             facts.bound_log2 = std::isinf(bound) ? 0 : bound;
+            if (settings.embedding->cells) {
+                grid = exact::torus_grid(graph, *settings.embedding);
+            }
         }
     }
     if (pfaffian_bytes(facts) > facts.max_memory) {
@@ -495,6 +500,16 @@ std::optional<Node<T>> detail::surface_leaf(const SparseMatrix<T>& a, Problem pr
     leaf.engine = "pfaffian-surface";
     leaf.detail = std::to_string(orientations) + " Pfaffian" + (orientations > 1 ? "s" : "");
     leaf.predicted_s = kLeafOverhead_s + surface_pfaffian_seconds(facts, orientations);
+    if (grid) {
+        leaf.detail += " by Fourier transform over " + std::to_string(grid->rows) + "×" +
+                       std::to_string(grid->cols) + " cells of " + std::to_string(grid->sites) +
+                       " sites";
+        leaf.predicted_s =
+            kLeafOverhead_s + torus_fourier_seconds(facts,
+                                                    static_cast<double>(grid->rows) * grid->cols,
+                                                    grid->sites, 2 * grid->classes);
+        leaf.fourier = true;
+    }
     leaf.embedded = true;
     leaf.matrix = std::move(graph);
     return leaf;
@@ -503,7 +518,8 @@ std::optional<Node<T>> detail::surface_leaf(const SparseMatrix<T>& a, Problem pr
 template <class T>
 bool detail::surface_without_plan(const Node<T>& leaf, const Settings& settings,
                                   StructureReport& report) {
-    if (settings.method != Method::planar && leaf.predicted_s >= kSurfaceWithoutPlan_s) {
+    if (settings.method != Method::planar &&
+        leaf.predicted_s >= (leaf.fourier ? kTorusWithoutPlan_s : kSurfaceWithoutPlan_s)) {
         return false;
     }
     // Without a perfect matching the front end's plan says why the count is 0.

@@ -87,6 +87,7 @@ struct Node {
     std::string engine;      ///< leaves only
     std::string detail;      ///< leaves: what --explain adds to the engine (the frontier's width)
     bool embedded = false;   ///< a leaf counting the whole graph with Settings::embedding
+    bool fourier = false;  ///< … a torus's, by Fourier transform (exact/planar/torus_fourier.hpp)
     /// Reductions applied between the parent and this node, and the order they started from.
     reduce::ReductionCounts reductions;
     vertex_t reduced_from = 0;

@@ -63,6 +63,9 @@ struct CostRates {
     double surface_nested_double_s = 0;
     double surface_complex_factor = 0;
     double surface_start_s = 0;
+    double surface_fourier_bond_ns = 0;
+    double surface_fourier_site3_ns = 0;
+    double surface_fourier_setup_per_vertex_s = 0;
     double planar_bytes_per_vertex_log = 0;
     double planning_bytes_per_vertex = 0;
     double planning_bytes_per_entry = 0;

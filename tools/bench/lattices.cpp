@@ -1,5 +1,7 @@
 // pmcount-bench lattices: times the engines that count large structured graphs (planar,
-// frontier, and whatever the planner picks) on generated lattices, and checks every answer.
+// Pfaffians on the torus, frontier, and whatever the planner picks) on generated lattices,
+// bipartite or general, each with its drawing where the generator gives one (as
+// count_matchings SPEC), and checks every answer.
 //
 // For every graph spec (pmcount/generate.hpp) × method × precision × thread count: the planner
 // first predicts the time (explain_only); over --max-seconds the run is "skipped". Otherwise it
@@ -7,8 +9,8 @@
 //   case (the spec), method (asked), precision, engine (what ran: the leaves' engines), arithmetic,
 //   threads, n, nnz, predicted_seconds, seconds, frontier_width (when frontier ran), log10_value,
 //   digits (exact runs), log10_truth (closed form), error (relative, of log10), check
-// then a summary. Closed forms: Kasteleyn's product for grids, 2^(k(k+1)/2) for Aztec
-// diamonds, MacMahon's formula for hexagons, n! for K_{n,n}; other specs are checked only
+// then a summary. Closed forms: Kasteleyn's products for grids and square tori, 2^(k(k+1)/2) for
+// Aztec diamonds, MacMahon's formula for hexagons, n! for K_{n,n}; other specs are checked only
 // against each other.
 //
 // check: "ok" when log10 agrees with the closed form to 1e-9 relative and every exact answer
@@ -42,11 +44,14 @@ std::optional<long double> closed_form_log(const std::string& spec) {
     std::vector<int> p;
     std::stringstream in(spec.substr(colon + 1));
     std::string item;
-    while (std::getline(in, item, name == "grid" ? 'x' : ',')) {
+    while (std::getline(in, item, name == "grid" || name == "torus" ? 'x' : ',')) {
         p.push_back(std::stoi(item));
     }
     if (name == "grid" && p.size() == 2) {
         return log_grid_tilings(p[0], p[1]);
+    }
+    if (name == "torus" && p.size() == 2) {
+        return log_torus_tilings(p[0], p[1]);
     }
     if (name == "aztec" && p.size() == 1) {
         return log_aztec_tilings(p[0]);
@@ -121,9 +126,9 @@ int lattice_bench_main(int argc, char** argv) {
     };
     int runs = 0, mismatches = 0, skipped = 0;
     for (const std::string& spec : graphs) {
-        BipartiteGraph graph;
+        Input graph;  // bipartite or general, with the tori's drawings (as count_matchings)
         try {
-            graph = generate_graph(spec);
+            graph = generated_input(spec);
         } catch (const Error& e) {
             std::cerr << "pmcount-bench lattices: " << e.what() << "\n";
             return 1;
@@ -142,11 +147,11 @@ int lattice_bench_main(int argc, char** argv) {
                     j["method"] = method_name;
                     j["precision"] = precision_name;
                     j["threads"] = options.threads;
-                    j["n"] = graph.n_left();
-                    j["nnz"] = graph.num_edges();
                     CountOptions explain = options;
                     explain.explain_only = true;
-                    const CountResult plan = count_perfect_matchings(graph, explain);
+                    const CountResult plan = count(graph, explain);
+                    j["n"] = plan.stats.n;
+                    j["nnz"] = plan.stats.nnz;
                     j["predicted_seconds"] = plan.structure.predicted_s;
                     if (!(plan.structure.predicted_s <= max_seconds)) {
                         j["engine"] = leaf_engines(plan);
@@ -159,7 +164,7 @@ int lattice_bench_main(int argc, char** argv) {
                     CountResult r;
                     for (int k = 0; k < repeat; ++k) {
                         const auto start = std::chrono::steady_clock::now();
-                        r = count_perfect_matchings(graph, options);
+                        r = count(graph, options);
                         seconds.push_back(
                             std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
                                 .count());

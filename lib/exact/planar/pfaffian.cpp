@@ -20,6 +20,7 @@
 
 #include "exact/planar/pivot_outcome.hpp"
 #include "exact/planar/surface.hpp"
+#include "exact/planar/torus_fourier.hpp"
 #include "numeric/crt.hpp"
 #include "numeric/montgomery.hpp"
 #include "numeric/permanent_bound.hpp"
@@ -259,6 +260,11 @@ FloatOutcome pfaffian_float(const SparseMatrix<T>& a, const Embedding* embedding
 
 ExactOutcome exact_pfaffians(const SparseMatrix<std::int64_t>& a, const Embedding* embedding,
                              const run::EngineRun& run) {
+    if (embedding != nullptr && embedding->cells) {
+        if (std::optional<ExactOutcome> fourier = torus_fourier_exact(a, *embedding, run)) {
+            return std::move(*fourier);
+        }
+    }
     const OrientedMatrix<std::int64_t> k = oriented_matrix(a, embedding);
     ExactOutcome out;
     out.arithmetic = embedding != nullptr ? "Kasteleyn Pfaffians on the surface, modular"

@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
+#include <set>
 #include <string>
 
 #include "exact/planar/plane_embedding.hpp"
@@ -246,9 +248,23 @@ SurfaceGenus surface_genus(const UndirectedGraph& graph, const Embedding& embedd
             s.genus.empty() ? 0 : *std::max_element(s.genus.begin(), s.genus.end())};
 }
 
-SurfaceOrientations surface_orientations(const UndirectedGraph& graph, const Embedding& embedding,
-                                         const std::vector<vertex_t>& mate) {
-    const Surface s = surface_of(graph, embedding);
+namespace {
+
+/// The surface with a basis of its homology: for each component of genus 1, the fundamental
+/// cycles of its two leftover edges (those in neither the spanning forest nor the dual forest),
+/// consecutive in `cycles`; `leftover` in the order of ids.
+struct Homology {
+    Surface s;
+    DualForest dual;
+    int genus = 0;
+    std::vector<int> leftover;
+    std::vector<std::vector<vertex_t>> cycles;
+};
+
+Homology homology_of(const UndirectedGraph& graph, const Embedding& embedding) {
+    Homology h;
+    h.s = surface_of(graph, embedding);
+    const Surface& s = h.s;
     for (std::size_t c = 0; c < s.genus.size(); ++c) {
         if (s.genus[c] > kMaxComponentGenus) {
             throw InvalidArgument(
@@ -259,58 +275,175 @@ SurfaceOrientations surface_orientations(const UndirectedGraph& graph, const Emb
         }
     }
     // (3) The dual forest; the leftover edges (2 per component of genus 1) in the order of ids.
-    const DualForest dual = dual_forest(s.faces, s.in_tree);
+    h.dual = dual_forest(s.faces, s.in_tree);
     std::vector<char> fixed = s.in_tree;
-    for (const int e : dual.parent_edge) {
+    for (const int e : h.dual.parent_edge) {
         if (e >= 0) {
             fixed[static_cast<std::size_t>(e)] = 1;
         }
     }
-    std::vector<int> leftover;
     for (std::size_t e = 0; e < fixed.size(); ++e) {
         if (fixed[e] == 0) {
-            leftover.push_back(static_cast<int>(e));
+            h.leftover.push_back(static_cast<int>(e));
         }
     }
-    SurfaceOrientations out;
-    out.genus = std::accumulate(s.genus.begin(), s.genus.end(), 0);
-    if (leftover.size() != 2 * static_cast<std::size_t>(out.genus)) {
-        throw InternalError("surface: " + std::to_string(leftover.size()) +
+    h.genus = std::accumulate(s.genus.begin(), s.genus.end(), 0);
+    if (h.leftover.size() != 2 * static_cast<std::size_t>(h.genus)) {
+        throw InternalError("surface: " + std::to_string(h.leftover.size()) +
                             " edges outside the tree and cotree for genus " +
-                            std::to_string(out.genus));
+                            std::to_string(h.genus));
     }
     // The leftover edges of a component come in pairs (ascending ids): their cycles are a basis.
-    std::vector<std::vector<vertex_t>> cycles;
-    for (const int e : leftover) {
-        cycles.push_back(fundamental_cycle(s.plane, s.forest, e));
+    std::vector<int> by_component = h.leftover;
+    const auto component_of = [&](int e) {
+        return s.forest
+            .component[static_cast<std::size_t>(s.plane.ends[static_cast<std::size_t>(e)].first)];
+    };
+    std::stable_sort(by_component.begin(), by_component.end(),
+                     [&](int x, int y) { return component_of(x) < component_of(y); });
+    for (const int e : by_component) {
+        h.cycles.push_back(fundamental_cycle(s.plane, s.forest, e));
     }
-    std::vector<std::size_t> by_component(leftover.size());
-    std::iota(by_component.begin(), by_component.end(), std::size_t{0});
-    std::stable_sort(by_component.begin(), by_component.end(), [&](std::size_t x, std::size_t y) {
-        const auto cx = s.forest.component[static_cast<std::size_t>(
-            s.plane.ends[static_cast<std::size_t>(leftover[x])].first)];
-        const auto cy = s.forest.component[static_cast<std::size_t>(
-            s.plane.ends[static_cast<std::size_t>(leftover[y])].first)];
-        return cx < cy;
-    });
-    // (4) One orientation per choice of the leftover edges' directions.
-    const std::size_t choices = std::size_t{1} << leftover.size();
-    for (std::size_t choice = 0; choice < choices; ++choice) {
-        std::vector<std::int8_t> orientation(s.plane.ends.size(), 1);
-        for (std::size_t j = 0; j < leftover.size(); ++j) {
-            orientation[static_cast<std::size_t>(leftover[j])] = (choice >> j & 1) != 0 ? -1 : 1;
-        }
-        orient_faces(s.faces, dual, orientation);
-        int sign = 1;
-        for (std::size_t j = 0; j + 1 < by_component.size(); j += 2) {
-            const int qa = quadratic_form(s, orientation, mate, cycles[by_component[j]]);
-            const int qb = quadratic_form(s, orientation, mate, cycles[by_component[j + 1]]);
-            sign *= qa * qb == 1 ? -1 : 1;
-        }
-        out.orientations.push_back(std::move(orientation));
-        out.signs.push_back(sign);
+    return h;
+}
+
+/// The quadratic form's values on the basis (one per cycle) and (−1)^Arf: Π over components of
+/// (−1)^(q(a)·q(b)).
+struct FormValues {
+    std::vector<char> q;
+    int sign = 1;
+};
+
+FormValues form_values(const Homology& h, const std::vector<std::int8_t>& orientation,
+                       const std::vector<vertex_t>& mate) {
+    FormValues out;
+    for (const auto& cycle : h.cycles) {
+        out.q.push_back(static_cast<char>(quadratic_form(h.s, orientation, mate, cycle)));
+    }
+    for (std::size_t j = 0; j + 1 < out.q.size(); j += 2) {
+        out.sign *= out.q[j] * out.q[j + 1] == 1 ? -1 : 1;
     }
     return out;
+}
+
+}  // namespace
+
+SurfaceOrientations surface_orientations(const UndirectedGraph& graph, const Embedding& embedding,
+                                         const std::vector<vertex_t>& mate) {
+    const Homology h = homology_of(graph, embedding);
+    SurfaceOrientations out;
+    out.genus = h.genus;
+    // (4) One orientation per choice of the leftover edges' directions.
+    const std::size_t choices = std::size_t{1} << h.leftover.size();
+    for (std::size_t choice = 0; choice < choices; ++choice) {
+        std::vector<std::int8_t> orientation(h.s.plane.ends.size(), 1);
+        for (std::size_t j = 0; j < h.leftover.size(); ++j) {
+            orientation[static_cast<std::size_t>(h.leftover[j])] = (choice >> j & 1) != 0 ? -1 : 1;
+        }
+        orient_faces(h.s.faces, h.dual, orientation);
+        out.signs.push_back(form_values(h, orientation, mate).sign);
+        out.orientations.push_back(std::move(orientation));
+    }
+    return out;
+}
+
+std::optional<std::vector<int>> surface_signs(
+    const UndirectedGraph& graph, const Embedding& embedding, const std::vector<vertex_t>& mate,
+    const std::vector<std::vector<std::int8_t>>& orientations) {
+    const Homology h = homology_of(graph, embedding);
+    if (orientations.size() != std::size_t{1} << (2 * h.genus)) {
+        return std::nullopt;
+    }
+    std::vector<int> signs;
+    std::set<std::vector<char>> classes;
+    for (const auto& orientation : orientations) {
+        if (orientation.size() != h.s.plane.ends.size()) {
+            return std::nullopt;
+        }
+        for (const auto& face : h.s.faces) {
+            int along = 0;
+            for (const Dart& d : face) {
+                along += (orientation[static_cast<std::size_t>(d.edge)] > 0) == d.forward ? 1 : 0;
+            }
+            if (along % 2 == 0) {
+                return std::nullopt;
+            }
+        }
+        FormValues values = form_values(h, orientation, mate);
+        signs.push_back(values.sign);
+        classes.insert(std::move(values.q));
+    }
+    if (classes.size() != orientations.size()) {
+        return std::nullopt;
+    }
+    return signs;
+}
+
+std::optional<std::vector<std::int8_t>> class_kasteleyn_orientation(
+    const UndirectedGraph& graph, const Embedding& embedding, const std::vector<int>& edge_class,
+    const std::vector<std::int8_t>& direction, int classes) {
+    const Surface s = surface_of(graph, embedding);
+    if (classes < 0 || classes > 63 || edge_class.size() != s.plane.ends.size() ||
+        direction.size() != s.plane.ends.size()) {
+        return std::nullopt;
+    }
+    // Bit c of a face's row: class c's darts along the face, modulo 2, when every class runs
+    // its own way (o = +1); the top bit: the face's parity then, which must become odd. A dart
+    // is along when its direction agrees with direction[e]·o[class]: flipping o[c] flips the
+    // parity by the number of class c's darts in the face.
+    const std::uint64_t rhs = std::uint64_t{1} << classes;
+    std::set<std::uint64_t> rows;
+    for (const auto& face : s.faces) {
+        std::uint64_t row = 0;
+        int along = 0;
+        for (const Dart& d : face) {
+            const auto e = static_cast<std::size_t>(d.edge);
+            const int c = edge_class[e];
+            if (c < 0 || c >= classes) {
+                return std::nullopt;
+            }
+            row ^= std::uint64_t{1} << c;
+            along += (direction[e] > 0) == d.forward ? 1 : 0;
+        }
+        rows.insert(along % 2 == 0 ? row | rhs : row);
+    }
+    // Gaussian elimination over GF(2): the set's rows reduced against a basis kept by pivot bit.
+    std::vector<std::uint64_t> basis(static_cast<std::size_t>(classes), 0);
+    for (std::uint64_t row : rows) {
+        for (int c = 0; c < classes; ++c) {
+            if ((row >> c & 1) == 0) {
+                continue;
+            }
+            if (basis[static_cast<std::size_t>(c)] == 0) {
+                basis[static_cast<std::size_t>(c)] = row;
+                row = 0;
+                break;
+            }
+            row ^= basis[static_cast<std::size_t>(c)];
+        }
+        if (row == rhs) {
+            return std::nullopt;  // 0 = 1: no orientation of the classes makes this face odd
+        }
+    }
+    // Back substitution, free classes 0 (+1): x_c = rhs bit ⊕ Σ x of the row's later bits.
+    std::vector<int> flip(static_cast<std::size_t>(classes), 0);
+    for (int c = classes - 1; c >= 0; --c) {
+        const std::uint64_t row = basis[static_cast<std::size_t>(c)];
+        if (row == 0) {
+            continue;
+        }
+        int x = (row & rhs) != 0 ? 1 : 0;
+        for (int d = c + 1; d < classes; ++d) {
+            x ^= (row >> d & 1) != 0 ? flip[static_cast<std::size_t>(d)] : 0;
+        }
+        flip[static_cast<std::size_t>(c)] = x;
+    }
+    std::vector<std::int8_t> orientation(s.plane.ends.size());
+    for (std::size_t e = 0; e < orientation.size(); ++e) {
+        orientation[e] = static_cast<std::int8_t>(
+            flip[static_cast<std::size_t>(edge_class[e])] != 0 ? -direction[e] : direction[e]);
+    }
+    return orientation;
 }
 
 }  // namespace pmcount::exact

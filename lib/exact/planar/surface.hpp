@@ -30,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "pmcount/graph.hpp"
@@ -64,5 +65,23 @@ struct SurfaceOrientations {
 };
 SurfaceOrientations surface_orientations(const UndirectedGraph& graph, const Embedding& embedding,
                                          const std::vector<vertex_t>& mate);
+
+/// The signs of haf(A) = 2^−genus · Σ_i signs[i] · ε_i · Pf(K_i) for orientations the caller
+/// built (the torus's Fourier engine: translation-invariant ones), as surface_orientations gives
+/// them for its own: (−1)^Arf of each one's quadratic form. nullopt unless every orientation is
+/// Kasteleyn on the embedding (each face odd) and there are 4^genus of them, one per class (their
+/// forms differ on the homology basis), which is what the identity needs. O(4^g (V + E)).
+std::optional<std::vector<int>> surface_signs(
+    const UndirectedGraph& graph, const Embedding& embedding, const std::vector<vertex_t>& mate,
+    const std::vector<std::vector<std::int8_t>>& orientations);
+
+/// A Kasteleyn orientation of the embedded graph that orients every edge of a class alike: edge e
+/// (graph.edges() order, +1: u → v for u < v) gets direction[e]·o[edge_class[e]] for one choice
+/// of o = ±1 per class, solved over GF(2) from the faces' parities (classes 0 … classes − 1, at
+/// most 63). nullopt when no such choice exists (the lattice's cell is too small: the square
+/// lattice needs two sites) or the arguments do not fit the graph. O(V + E + F·classes).
+std::optional<std::vector<std::int8_t>> class_kasteleyn_orientation(
+    const UndirectedGraph& graph, const Embedding& embedding, const std::vector<int>& edge_class,
+    const std::vector<std::int8_t>& direction, int classes);
 
 }  // namespace pmcount::exact
