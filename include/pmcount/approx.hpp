@@ -52,6 +52,18 @@ PopulationChoice choose_populations(vertex_t n, const EstimateOptions& options);
 /// (stopped = exact) with a note.
 EstimateResult estimate_perfect_matchings(const BipartiteGraph& graph,
                                           const EstimateOptions& options = {});
+/// Estimated number of perfect matchings of a general graph (general_sampler: independent
+/// samples on CPU threads; rasmussen for Estimator::rasmussen, else least degree first with the
+/// partners that keep a perfect matching, rasmussen+). No perfect matching gives an exact 0.
+/// particles > 1 or Backend::cuda is InvalidArgument.
+EstimateResult estimate_perfect_matchings(const UndirectedGraph& graph,
+                                          const EstimateOptions& options = {});
+/// Estimated hafnian of a nonnegative symmetric matrix (T = std::int64_t or double; the diagonal
+/// is ignored): the weighted perfect matchings of its graph, sampled as above with partners in
+/// proportion to their entries. Not square: DimensionMismatch; not symmetric, negative or
+/// non-finite: InvalidArgument.
+template <class T>
+EstimateResult estimate_hafnian(const SparseMatrix<T>& matrix, const EstimateOptions& options = {});
 /// Estimated permanent of a nonnegative square matrix (T = std::int64_t or double); a negative
 /// or non-finite entry is InvalidArgument, a non-square matrix DimensionMismatch (its
 /// rectangular permanent is not 0: pmcount::permanent counts it exactly).

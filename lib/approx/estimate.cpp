@@ -32,6 +32,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "approx/general_sampler.hpp"
 #include "approx/host_workspace.hpp"
 #include "approx/log_mean.hpp"
 #include "approx/population_choice.hpp"
@@ -161,17 +162,248 @@ void validate(const EstimateOptions& o) {
 }
 
 EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entry> entries,
-                                  const EstimateOptions& options);
+                                  const EstimateOptions& options, bool general);
 
-/// Every estimate; the stop request that interrupts it is withdrawn as it leaves.
+/// Every estimate; the stop request that interrupts it is withdrawn as it leaves. `general`:
+/// the entries are a general graph's edges (row < col, each once) and its perfect matchings are
+/// estimated (general_sampler.hpp), not a permanent.
 EstimateResult estimate_entries(vertex_t rows, vertex_t cols, std::vector<Entry> entries,
-                                const EstimateOptions& options) {
+                                const EstimateOptions& options, bool general = false) {
     return detail::stop_boundary(
-        [&] { return estimate_unguarded(rows, cols, std::move(entries), options); });
+        [&] { return estimate_unguarded(rows, cols, std::move(entries), options, general); });
+}
+
+/// Phase 4 on, for any source: rounds until a stopping rule fires, then the summary in `result`
+/// (whose set-up fields the caller filled).
+EstimateResult draw_rounds(approx::SampleSource& source, const EstimateOptions& options,
+                           const PopulationChoice& choice, const approx::PopulationPlan& plan,
+                           run::Identity identity, EstimateResult result,
+                           Clock::time_point start_time) {
+    const bool populations = plan.particles > 1;
+    // Phase 4: rounds. With populations, a unit of the rounds is one population (its estimate
+    // is what the accumulator averages) and the sample limit counts particles.
+    const std::uint64_t max_particles = choice.samples;
+    const double rel_error = choice.rel_error;
+    const double time_limit_s = choice.time_s;
+    const std::uint64_t max_samples =
+        populations ? (max_particles + plan.particles - 1) / plan.particles : max_particles;
+    // Populations are i.i.d. and nearly normal in log: 16 of them give an interval.
+    const std::uint64_t kMinSamplesForRelError = populations ? 16 : 1024;
+    const std::uint64_t min_round = populations ? source.population_round() : source.min_round();
+    source.stop_inside = !options.distributed || run::mpi::size() <= 1;
+    // MPI: each round is split over the ranks, each drawing a contiguous share, and every rank
+    // gets every estimate, so all accumulate the same values in the same order (samples and
+    // populations are drawn by index: the values do not depend on who draws them). Rank 0
+    // decides each round's size and when to stop, so that a time limit stops every rank alike.
+    const int ranks = options.distributed ? std::max(1, run::mpi::size()) : 1;
+    const int rank = ranks > 1 ? run::mpi::rank() : 0;
+    auto rank0_decides = [ranks](std::uint64_t value) {
+        std::vector<std::uint64_t> v{value};
+        if (ranks > 1) {
+            run::mpi::broadcast(v);
+        }
+        return v[0];
+    };
+    approx::LogMeanAccumulator acc;
+    std::vector<double> logs;
+    // The estimates drawn so far are the checkpoint's stream, in index order: a resumed run adds
+    // them to the accumulator first and draws on from the next index.
+    identity.plan += ", layout " + result.layout + ", backend " + result.backend;
+    run::Session session(identity,
+                         run::SessionOptions{options.checkpoint, options.resume,
+                                             options.checkpoint_interval_s, options.distributed});
+    {
+        // (A budget below the checkpoint's count takes its first estimates: the same as a run
+        // of that budget.)
+        const run::Task& resumed = session.open_stream(sizeof(double));
+        const std::uint64_t taken =
+            max_samples > 0 ? std::min(resumed.chunks, max_samples) : resumed.chunks;
+        for (std::uint64_t k = 0; k < taken; ++k) {
+            double l = 0;
+            std::memcpy(&l, resumed.records.data() + k * sizeof l, sizeof l);
+            acc.add(l);
+        }
+        result.resumed_samples = taken * plan.particles;
+    }
+    const auto sampling_start = Clock::now();
+    StopReason stopped = StopReason::samples;
+    while (true) {
+        const std::uint64_t done = acc.count();
+        if (max_samples > 0 && done >= max_samples) {  // a resumed run that was already done
+            break;
+        }
+        const std::uint64_t busy_round = min_round * static_cast<std::uint64_t>(ranks);
+        std::uint64_t round = approx::scheduled_round(done, busy_round);
+        if (max_samples > 0) {
+            round = std::min(round, max_samples - done);
+        }
+        const double elapsed = seconds_since(sampling_start);
+        if (time_limit_s > 0 && done > 0) {
+            // Only a time limit makes round sizes depend on the speed of the machine.
+            round = approx::time_capped_round(round, busy_round, elapsed,
+                                              elapsed / static_cast<double>(done), time_limit_s);
+        }
+        round = rank0_decides(round);
+        if (round == 0) {
+            stopped = StopReason::time;
+            break;
+        }
+        std::vector<std::uint64_t> shares(static_cast<std::size_t>(ranks));
+        for (int r = 0; r < ranks; ++r) {
+            shares[static_cast<std::size_t>(r)] =
+                round * static_cast<std::uint64_t>(r + 1) / static_cast<std::uint64_t>(ranks) -
+                round * static_cast<std::uint64_t>(r) / static_cast<std::uint64_t>(ranks);
+        }
+        const std::uint64_t first =
+            done + round * static_cast<std::uint64_t>(rank) / static_cast<std::uint64_t>(ranks);
+        std::vector<double> mine(shares[static_cast<std::size_t>(rank)]);
+        if (!mine.empty() && populations) {
+            source.populations(first, mine.size(), mine.data());
+        } else if (!mine.empty()) {
+            source.sample(first, mine.size(), mine.data());
+        }
+        if (source.stop_inside && detail::stop_requested()) {
+            // The round may be cut short: its estimates are not kept.
+            session.stop(std::to_string(acc.count()) + (populations ? " populations" : " samples"));
+        }
+        logs = ranks > 1 ? run::mpi::gather_parts(mine, shares) : std::move(mine);
+        for (const double l : logs) {
+            acc.add(l);
+        }
+        session.append(reinterpret_cast<const unsigned char*>(logs.data()), logs.size());
+        const double now = seconds_since(sampling_start);
+        const double half_width = acc.log_half_width(options.confidence);
+        const bool precise = rel_error > 0 && acc.count() >= kMinSamplesForRelError &&
+                             acc.zeros() < acc.count() && half_width <= rel_error;
+        if (options.progress && rank == 0) {
+            double fraction = 0;
+            if (max_samples > 0) {
+                fraction = static_cast<double>(acc.count()) / static_cast<double>(max_samples);
+            }
+            if (time_limit_s > 0) {
+                fraction = std::max(fraction, now / time_limit_s);
+            }
+            if (rel_error > 0 && std::isfinite(half_width) && half_width > 0) {
+                const double ratio = rel_error / half_width;
+                fraction = std::max(fraction, std::min(1.0, ratio * ratio));
+            }
+            options.progress(Progress{std::min(1.0, fraction), now});
+        }
+        // (0: go on; kInterrupt: request_stop(); else 1 + the StopReason)
+        constexpr std::uint64_t kInterrupt = 1000;
+        std::uint64_t stop = 0;
+        if (detail::stop_requested()) {
+            stop = kInterrupt;
+        } else if (max_samples > 0 && acc.count() >= max_samples) {
+            stop = 1 + static_cast<std::uint64_t>(StopReason::samples);
+        } else if (precise) {
+            stop = 1 + static_cast<std::uint64_t>(StopReason::rel_error);
+        } else if (time_limit_s > 0 && now >= time_limit_s) {
+            stop = 1 + static_cast<std::uint64_t>(StopReason::time);
+        }
+        stop = rank0_decides(stop);
+        if (stop == kInterrupt) {
+            session.stop(std::to_string(acc.count()) + (populations ? " populations" : " samples"));
+        }
+        if (stop != 0) {
+            stopped = static_cast<StopReason>(stop - 1);
+            break;
+        }
+    }
+    session.save();
+    result.ranks = ranks;
+    result.sample_seconds = seconds_since(sampling_start);
+
+    const double log_mean = acc.log_mean();
+    // Rounding: a sample's log sums up to n logs, each within a few ulps; where every sample
+    // agrees (a graph whose choices all weigh alike) the statistical width is 0 and this is
+    // what keeps the interval around the value it rounded.
+    const double rounding = 4.0 * std::numeric_limits<double>::epsilon() *
+                            (1.0 + static_cast<double>(result.n)) * (1.0 + std::fabs(log_mean));
+    const double half_width =
+        acc.log_half_width(options.confidence) + (std::isfinite(log_mean) ? rounding : 0.0);
+    result.log10_value = log_mean / kLn10;
+    result.value = std::exp(log_mean);
+    result.rel_std_error = acc.rel_std_error();
+    result.log10_ci_low = (log_mean - half_width) / kLn10;
+    result.log10_ci_high = (log_mean + half_width) / kLn10;
+    result.log_sd = std::sqrt(acc.log_variance());
+    result.samples = acc.count() * plan.particles;
+    result.particles = plan.particles;
+    result.populations = populations ? acc.count() : 0;
+    result.zero_fraction = static_cast<double>(acc.zeros()) /
+                           static_cast<double>(std::max<std::uint64_t>(1, acc.count()));
+    result.effective_samples = acc.effective_samples();
+    result.max_share = acc.max_share();
+    result.stopped = stopped;
+    // A single sample carrying a tenth of the mean means the tail has barely been explored.
+    constexpr double kShareWarning = 0.1;
+    if (acc.zeros() == acc.count()) {
+        result.note =
+            "every sample was 0: the estimate is 0 and the interval is (0, inf); take "
+            "more samples or a + estimator";
+    } else if (result.max_share > kShareWarning) {
+        result.note = std::string(populations ? "one population" : "one sample") + " carries " +
+                      std::to_string(100 * result.max_share) +
+                      "% of the mean: the tail is under-explored and the interval may be too "
+                      "narrow; take more samples";
+    }
+    result.seconds = seconds_since(start_time);
+    return result;
+}
+
+/// A general graph's estimate (general_sampler.hpp) from its edges: the zero checks, the
+/// pruning, then draw_rounds on CPU threads.
+EstimateResult estimate_general(vertex_t n, const std::vector<Entry>& edges,
+                                const EstimateOptions& options, const PopulationChoice& choice,
+                                run::Identity identity, Clock::time_point start_time) {
+    const bool prune = options.estimator != Estimator::rasmussen;
+    if (options.backend == Backend::cuda) {
+        throw InvalidArgument(
+            "--backend cuda: the GPU estimators sample permutations; a general "
+            "graph is estimated on CPU threads (--backend cpu or auto)");
+    }
+    if (options.particles > 1) {
+        throw InvalidArgument(
+            "particles: a general graph is estimated by independent samples "
+            "(particles 0 or 1)");
+    }
+    const edge_t input_nnz = static_cast<edge_t>(edges.size());
+    if (n % 2 != 0) {
+        return zero_result(options, n, input_nnz, "an odd number of vertices: no perfect matching");
+    }
+    pmcount::detail::throw_if_stopped(kSettingUp);
+    approx::GeneralSetup setup = approx::general_setup(n, edges, prune);
+    if (!setup.zero_reason.empty()) {
+        return zero_result(options, n, input_nnz, setup.zero_reason);
+    }
+    EstimateResult result;
+    result.estimator = prune ? "rasmussen+" : "rasmussen";
+    std::string note;
+    if (options.estimator == Estimator::scaling || options.estimator == Estimator::scaling_plus) {
+        note = std::string("a general graph is sampled by the ") + result.estimator +
+               " rule (partners in proportion to their weights; no scaling)";
+    }
+    result.layout = "sparse";
+    result.confidence = options.confidence;
+    result.n = n;
+    result.nnz = input_nnz - setup.dropped;
+    result.seed = options.seed;
+    result.threads = run::resolve_threads(options.threads);
+    result.backend = "cpu";
+    result.particles_reason = choice.reason;
+    const std::unique_ptr<approx::SampleSource> source =
+        approx::general_cpu_source(setup.problem, prune, options.seed, result.threads);
+    result = draw_rounds(*source, options, choice, approx::PopulationPlan{1, 16},
+                         std::move(identity), std::move(result), start_time);
+    if (!note.empty()) {
+        result.note = result.note.empty() ? note : note + "; " + result.note;
+    }
+    return result;
 }
 
 EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entry> entries,
-                                  const EstimateOptions& options) {
+                                  const EstimateOptions& options, bool general) {
     const auto start_time = Clock::now();
     validate(options);
     pmcount::detail::throw_if_stopped(kSettingUp);
@@ -182,13 +414,23 @@ EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entr
                                "): no perfect matching");
     }
     const vertex_t n = rows;
+    PopulationChoice choice = choose_populations(n, options);
+    if (general) {
+        // The general sampler draws independent samples only.
+        choice.particles = 1;
+        choice.time_pilot = false;
+        choice.reason = "independent samples (a general graph: no populations)";
+    }
     run::Identity identity;
     if (!options.checkpoint.empty()) {
-        identity = estimate_identity(rows, cols, entries, options, choose_populations(n, options));
+        identity = estimate_identity(rows, cols, entries, options, choice);
+        identity.plan += general ? ", general graph" : "";
+    }
+    if (general) {
+        return estimate_general(n, entries, options, choice, identity, start_time);
     }
     // Phase 1: the pattern must have a perfect matching.
     const BipartiteGraph pattern = approx::pattern_of(n, entries);
-    PopulationChoice choice = choose_populations(n, options);
     approx::PopulationPlan plan{choice.particles, choice.resample_every};
     const bool populations = plan.particles > 1;
     const approx::SamplerConfig config = approx::sampler_config(options, plan.particles);
@@ -279,170 +521,8 @@ EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entr
         }
     }
 
-    // Phase 4: rounds. With populations, a unit of the rounds is one population (its estimate
-    // is what the accumulator averages) and the sample limit counts particles.
-    const std::uint64_t max_particles = choice.samples;
-    const double rel_error = choice.rel_error;
-    const double time_limit_s = choice.time_s;
-    const std::uint64_t max_samples =
-        populations ? (max_particles + plan.particles - 1) / plan.particles : max_particles;
-    // Populations are i.i.d. and nearly normal in log: 16 of them give an interval.
-    const std::uint64_t kMinSamplesForRelError = populations ? 16 : 1024;
-    const std::uint64_t min_round = populations ? source->population_round() : source->min_round();
-    source->stop_inside = !options.distributed || run::mpi::size() <= 1;
-    // MPI: each round is split over the ranks, each drawing a contiguous share, and every rank
-    // gets every estimate, so all accumulate the same values in the same order (samples and
-    // populations are drawn by index: the values do not depend on who draws them). Rank 0
-    // decides each round's size and when to stop, so that a time limit stops every rank alike.
-    const int ranks = options.distributed ? std::max(1, run::mpi::size()) : 1;
-    const int rank = ranks > 1 ? run::mpi::rank() : 0;
-    auto rank0_decides = [ranks](std::uint64_t value) {
-        std::vector<std::uint64_t> v{value};
-        if (ranks > 1) {
-            run::mpi::broadcast(v);
-        }
-        return v[0];
-    };
-    approx::LogMeanAccumulator acc;
-    std::vector<double> logs;
-    // The estimates drawn so far are the checkpoint's stream, in index order: a resumed run adds
-    // them to the accumulator first and draws on from the next index.
-    identity.plan += ", layout " + result.layout + ", backend " + result.backend;
-    run::Session session(identity,
-                         run::SessionOptions{options.checkpoint, options.resume,
-                                             options.checkpoint_interval_s, options.distributed});
-    {
-        // (A budget below the checkpoint's count takes its first estimates: the same as a run
-        // of that budget.)
-        const run::Task& resumed = session.open_stream(sizeof(double));
-        const std::uint64_t taken =
-            max_samples > 0 ? std::min(resumed.chunks, max_samples) : resumed.chunks;
-        for (std::uint64_t k = 0; k < taken; ++k) {
-            double l = 0;
-            std::memcpy(&l, resumed.records.data() + k * sizeof l, sizeof l);
-            acc.add(l);
-        }
-        result.resumed_samples = taken * plan.particles;
-    }
-    const auto sampling_start = Clock::now();
-    StopReason stopped = StopReason::samples;
-    while (true) {
-        const std::uint64_t done = acc.count();
-        if (max_samples > 0 && done >= max_samples) {  // a resumed run that was already done
-            break;
-        }
-        const std::uint64_t busy_round = min_round * static_cast<std::uint64_t>(ranks);
-        std::uint64_t round = approx::scheduled_round(done, busy_round);
-        if (max_samples > 0) {
-            round = std::min(round, max_samples - done);
-        }
-        const double elapsed = seconds_since(sampling_start);
-        if (time_limit_s > 0 && done > 0) {
-            // Only a time limit makes round sizes depend on the speed of the machine.
-            round = approx::time_capped_round(round, busy_round, elapsed,
-                                              elapsed / static_cast<double>(done), time_limit_s);
-        }
-        round = rank0_decides(round);
-        if (round == 0) {
-            stopped = StopReason::time;
-            break;
-        }
-        std::vector<std::uint64_t> shares(static_cast<std::size_t>(ranks));
-        for (int r = 0; r < ranks; ++r) {
-            shares[static_cast<std::size_t>(r)] =
-                round * static_cast<std::uint64_t>(r + 1) / static_cast<std::uint64_t>(ranks) -
-                round * static_cast<std::uint64_t>(r) / static_cast<std::uint64_t>(ranks);
-        }
-        const std::uint64_t first =
-            done + round * static_cast<std::uint64_t>(rank) / static_cast<std::uint64_t>(ranks);
-        std::vector<double> mine(shares[static_cast<std::size_t>(rank)]);
-        if (!mine.empty() && populations) {
-            source->populations(first, mine.size(), mine.data());
-        } else if (!mine.empty()) {
-            source->sample(first, mine.size(), mine.data());
-        }
-        if (source->stop_inside && detail::stop_requested()) {
-            // The round may be cut short: its estimates are not kept.
-            session.stop(std::to_string(acc.count()) + (populations ? " populations" : " samples"));
-        }
-        logs = ranks > 1 ? run::mpi::gather_parts(mine, shares) : std::move(mine);
-        for (const double l : logs) {
-            acc.add(l);
-        }
-        session.append(reinterpret_cast<const unsigned char*>(logs.data()), logs.size());
-        const double now = seconds_since(sampling_start);
-        const double half_width = acc.log_half_width(options.confidence);
-        const bool precise = rel_error > 0 && acc.count() >= kMinSamplesForRelError &&
-                             acc.zeros() < acc.count() && half_width <= rel_error;
-        if (options.progress && rank == 0) {
-            double fraction = 0;
-            if (max_samples > 0) {
-                fraction = static_cast<double>(acc.count()) / static_cast<double>(max_samples);
-            }
-            if (time_limit_s > 0) {
-                fraction = std::max(fraction, now / time_limit_s);
-            }
-            if (rel_error > 0 && std::isfinite(half_width) && half_width > 0) {
-                const double ratio = rel_error / half_width;
-                fraction = std::max(fraction, std::min(1.0, ratio * ratio));
-            }
-            options.progress(Progress{std::min(1.0, fraction), now});
-        }
-        // (0: go on; kInterrupt: request_stop(); else 1 + the StopReason)
-        constexpr std::uint64_t kInterrupt = 1000;
-        std::uint64_t stop = 0;
-        if (detail::stop_requested()) {
-            stop = kInterrupt;
-        } else if (max_samples > 0 && acc.count() >= max_samples) {
-            stop = 1 + static_cast<std::uint64_t>(StopReason::samples);
-        } else if (precise) {
-            stop = 1 + static_cast<std::uint64_t>(StopReason::rel_error);
-        } else if (time_limit_s > 0 && now >= time_limit_s) {
-            stop = 1 + static_cast<std::uint64_t>(StopReason::time);
-        }
-        stop = rank0_decides(stop);
-        if (stop == kInterrupt) {
-            session.stop(std::to_string(acc.count()) + (populations ? " populations" : " samples"));
-        }
-        if (stop != 0) {
-            stopped = static_cast<StopReason>(stop - 1);
-            break;
-        }
-    }
-    session.save();
-    result.ranks = ranks;
-    result.sample_seconds = seconds_since(sampling_start);
-
-    const double log_mean = acc.log_mean();
-    const double half_width = acc.log_half_width(options.confidence);
-    result.log10_value = log_mean / kLn10;
-    result.value = std::exp(log_mean);
-    result.rel_std_error = acc.rel_std_error();
-    result.log10_ci_low = (log_mean - half_width) / kLn10;
-    result.log10_ci_high = (log_mean + half_width) / kLn10;
-    result.log_sd = std::sqrt(acc.log_variance());
-    result.samples = acc.count() * plan.particles;
-    result.particles = plan.particles;
-    result.populations = populations ? acc.count() : 0;
-    result.zero_fraction = static_cast<double>(acc.zeros()) /
-                           static_cast<double>(std::max<std::uint64_t>(1, acc.count()));
-    result.effective_samples = acc.effective_samples();
-    result.max_share = acc.max_share();
-    result.stopped = stopped;
-    // A single sample carrying a tenth of the mean means the tail has barely been explored.
-    constexpr double kShareWarning = 0.1;
-    if (acc.zeros() == acc.count()) {
-        result.note =
-            "every sample was 0: the estimate is 0 and the interval is (0, inf); take "
-            "more samples or a + estimator";
-    } else if (result.max_share > kShareWarning) {
-        result.note = std::string(populations ? "one population" : "one sample") + " carries " +
-                      std::to_string(100 * result.max_share) +
-                      "% of the mean: the tail is under-explored and the interval may be too "
-                      "narrow; take more samples";
-    }
-    result.seconds = seconds_since(start_time);
-    return result;
+    return draw_rounds(*source, options, choice, plan, std::move(identity), std::move(result),
+                       start_time);
 }
 
 template <class T>
@@ -514,17 +594,67 @@ EstimateResult estimate_permanent(const DenseMatrix<T>& matrix, const EstimateOp
     return estimate_entries(matrix.rows(), matrix.cols(), std::move(entries), options);
 }
 
+EstimateResult estimate_perfect_matchings(const UndirectedGraph& graph,
+                                          const EstimateOptions& options) {
+    std::vector<Entry> edges;
+    edges.reserve(static_cast<std::size_t>(graph.num_edges()));
+    for (const auto& [u, v] : graph.edges()) {
+        edges.push_back({u, v, 1.0});
+    }
+    const vertex_t n = graph.num_vertices();
+    return estimate_entries(n, n, std::move(edges), options, true);
+}
+
+template <class T>
+EstimateResult estimate_hafnian(const SparseMatrix<T>& matrix, const EstimateOptions& options) {
+    if (!matrix.is_square()) {
+        throw DimensionMismatch("a hafnian needs a square matrix, got " +
+                                std::to_string(matrix.rows()) + "×" +
+                                std::to_string(matrix.cols()));
+    }
+    std::vector<Entry> edges;
+    for (const Entry& e : entries_of(matrix)) {
+        if (matrix.at(e.col, e.row) != matrix.at(e.row, e.col)) {
+            throw InvalidArgument("a hafnian needs a symmetric matrix: entry (" +
+                                  std::to_string(e.row) + ", " + std::to_string(e.col) +
+                                  ") differs from entry (" + std::to_string(e.col) + ", " +
+                                  std::to_string(e.row) + ")");
+        }
+        if (e.row < e.col) {  // the diagonal never takes part
+            edges.push_back(e);
+        }
+    }
+    return estimate_entries(matrix.rows(), matrix.cols(), std::move(edges), options, true);
+}
+
 EstimateResult estimate(const Input& input, const EstimateOptions& options) {
-    // Every estimator samples permutations (rows matched to columns): a general graph's perfect
-    // matchings are not permutations of anything.
-    const auto general = [&input] {
-        return InvalidInput(input.source, 0,
-                            "the estimators count perfect matchings of bipartite graphs and "
-                            "permanents; this is a general graph (or a hafnian), which they "
-                            "cannot estimate — count it exactly instead");
-    };
     if (input.hafnian) {
-        throw general();
+        if (input.isolated) {
+            validate(options);
+            return zero_result(options, std::max(input.rows(), input.cols()), input.nnz(),
+                               input.isolated->witness + ": no perfect matching");
+        }
+        try {
+            return std::visit(
+                [&](const auto& data) -> EstimateResult {
+                    using D = std::decay_t<decltype(data)>;
+                    if constexpr (std::is_same_v<D, SparseMatrix<std::int64_t>> ||
+                                  std::is_same_v<D, SparseMatrix<double>>) {
+                        return estimate_hafnian(data, options);
+                    } else {
+                        throw InvalidInput(input.source, 0,
+                                           "the estimators need a nonnegative real matrix");
+                    }
+                },
+                input.data);
+        } catch (const UnusableEntry& e) {
+            throw InvalidInput(input.source, 0,
+                               "the estimators need nonnegative finite entries; the entry at "
+                               "row " +
+                                   std::to_string(input.row_label(e.row())) + ", column " +
+                                   std::to_string(input.col_label(e.col())) + " is " +
+                                   UnusableEntry::format_value(e.value()));
+        }
     }
     const bool matrix = std::holds_alternative<SparseMatrix<std::int64_t>>(input.data) ||
                         std::holds_alternative<SparseMatrix<double>>(input.data);
@@ -536,8 +666,7 @@ EstimateResult estimate(const Input& input, const EstimateOptions& options) {
                                std::to_string(input.rows()) + "×" + std::to_string(input.cols()) +
                                " (its rectangular permanent is counted exactly without --approx)");
     }
-    if (input.isolated && !std::holds_alternative<UndirectedGraph>(input.data) &&
-        input.kind() != ValueKind::complex) {
+    if (input.isolated && input.kind() != ValueKind::complex) {
         validate(options);
         return zero_result(options, std::max(input.rows(), input.cols()), input.nnz(),
                            input.isolated->witness + ": no perfect matching");
@@ -555,7 +684,7 @@ EstimateResult estimate(const Input& input, const EstimateOptions& options) {
                         input.source, 0,
                         "the estimators need a nonnegative matrix, not a complex one");
                 } else if constexpr (std::is_same_v<D, UndirectedGraph>) {
-                    throw general();
+                    return estimate_perfect_matchings(data, options);
                 } else {
                     return estimate_permanent(data, options);
                 }
@@ -570,6 +699,8 @@ EstimateResult estimate(const Input& input, const EstimateOptions& options) {
     }
 }
 
+template EstimateResult estimate_hafnian(const SparseMatrix<std::int64_t>&, const EstimateOptions&);
+template EstimateResult estimate_hafnian(const SparseMatrix<double>&, const EstimateOptions&);
 template EstimateResult estimate_permanent(const SparseMatrix<std::int64_t>&,
                                            const EstimateOptions&);
 template EstimateResult estimate_permanent(const SparseMatrix<double>&, const EstimateOptions&);

@@ -23,7 +23,7 @@ from ._convert import (
     _suffix,
     _triplets,
 )
-from ._errors import InvalidArgumentError, NotBipartiteError
+from ._errors import InvalidArgumentError
 from ._progress import Progress, _progress_callback
 from ._results import Estimate, _fields
 
@@ -44,12 +44,15 @@ def estimate(
     gpus: Optional[Sequence[int]] = None,
     progress: Progress = False,
 ) -> Estimate:
-    """An unbiased estimate of the number of perfect matchings of a bipartite graph (or of a
-    nonnegative matrix's permanent), with a confidence interval.
+    """An unbiased estimate of the number of perfect matchings of a graph (or of a nonnegative
+    matrix's permanent), with a confidence interval.
 
-    G: a bipartite networkx ``Graph`` or ``MultiGraph`` (or a subclass or view of one; parallel
-    edges are distinct edges, as for :func:`count_perfect_matchings`), a 0-1 biadjacency
-    matrix, or a nonnegative real matrix (NumPy, SciPy sparse, nested lists). A complex matrix
+    G: a networkx ``Graph`` or ``MultiGraph`` (or a subclass or view of one; parallel edges are
+    distinct edges, as for :func:`count_perfect_matchings`), bipartite or not, a 0-1
+    biadjacency matrix, or a nonnegative real matrix (NumPy, SciPy sparse, nested lists). A
+    graph that is not bipartite is sampled by the general sampler (docs/estimators.md):
+    independent samples on CPU threads, "rasmussen" or else "rasmussen+" rules; particles > 1
+    or backend "cuda" raise InvalidArgumentError for it. A complex matrix
     raises InvalidArgumentError: the estimators draw each row's partner with probability
     proportional to its entry, which needs nonnegative real entries. A non-square weighted
     matrix raises DimensionMismatchError (its rectangular permanent, which :func:`permanent`
@@ -120,11 +123,14 @@ def _graph_estimate(G: Any, opts: _core.EstimateOptions,
     if G.is_multigraph():
         edges, counts = _multiplicities(edges, directed=False)
     sides = _core.bipartition(len(nodes), edges)
-    if sides is None:
-        raise NotBipartiteError(
-            "estimate: the graph has an odd cycle; the estimators count perfect "
-            "matchings of bipartite graphs (use count_perfect_matchings for an exact "
-            "count of any graph)")
+    if sides is None:  # a general graph: its (weighted) perfect matchings as a hafnian
+        n = len(nodes)
+        weights = np.ones(len(edges), dtype=np.int64) if counts is None else \
+            np.asarray(counts, dtype=np.int64)
+        rows = np.concatenate([edges[:, 0], edges[:, 1]])
+        cols = np.concatenate([edges[:, 1], edges[:, 0]])
+        return _core.estimate_hafnian_sparse_int(
+            *_triplets((n, n), rows, cols, np.concatenate([weights, weights])), opts, callback)
     left, right = sides
     position = np.empty(len(nodes), dtype=np.int64)
     position[left] = np.arange(len(left))

@@ -622,6 +622,19 @@ NB_MODULE(_core, m) {
                 [](const auto& matrix, const auto& options) {
                     return released([&] { return pmcount::estimate_permanent(matrix, options); });
                 });
+            // A general graph's (weighted) perfect matchings; the sampler reads sparse entries.
+            dense_and_sparse("estimate_hafnian", OptionsOf<pmcount::EstimateOptions>{},
+                             [](const auto& matrix, const auto& options) {
+                                 return released([&] {
+                                     if constexpr (std::is_same_v<std::decay_t<decltype(matrix)>,
+                                                                  pmcount::SparseMatrix<T>>) {
+                                         return pmcount::estimate_hafnian(matrix, options);
+                                     } else {
+                                         return pmcount::estimate_hafnian(
+                                             pmcount::SparseMatrix<T>(matrix), options);
+                                     }
+                                 });
+                             });
         }
     };
     matrices(std::int64_t{}, "int");

@@ -112,8 +112,26 @@ def test_graph_errors():
         pmcount.count_perfect_matchings(nx.DiGraph([(0, 1)]))
     with pytest.raises(pmcount.InvalidArgumentError, match="0-1 entries, found 2"):
         pmcount.count_perfect_matchings(np.array([[1, 2], [1, 1]]))
-    with pytest.raises(pmcount.NotBipartiteError, match="odd cycle"):
-        pmcount.estimate(nx.cycle_graph(5), samples=10)
+    # A general graph is estimated (its perfect matchings); five vertices have none.
+    odd = pmcount.estimate(nx.cycle_graph(5), samples=10)
+    assert odd.value == 0 and "no perfect matching" in odd.note
+
+
+def test_estimate_general_graphs_cover_the_exact_count():
+    # Triangular patch (not bipartite), a multigraph's parallel edges as weights, and a graph
+    # with no perfect matching.
+    g = pmcount.triangular(4, 6)
+    exact = pmcount.count_perfect_matchings(g)
+    for estimator in ("rasmussen", "rasmussen+"):
+        e = pmcount.estimate(g, samples=4000, seed=5, estimator=estimator)
+        assert e.ci[0] <= exact <= e.ci[1], (estimator, e)
+        assert e.raw["estimator"] == estimator
+    m = nx.MultiGraph(nx.complete_graph(4))
+    m.add_edge(0, 1)  # K4 with edge 01 doubled: 3 matchings, one of weight 2 → 4
+    e = pmcount.estimate(m, samples=2000, seed=1)
+    assert abs(e.value - 4) < 1e-9  # every sample is exact here: 4 = 3·(4/3)
+    with pytest.raises(pmcount.InvalidArgumentError, match="particles"):
+        pmcount.estimate(g, samples=10, particles=8)
 
 
 @pytest.mark.parametrize("a", [np.ones((3, 3)) * (1 + 1j), sp.csr_array(np.eye(3) * 1j),

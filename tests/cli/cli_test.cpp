@@ -449,6 +449,25 @@ TEST_F(CountMatchingsCli, GeneralLatticeSpecsAreInputsAndBadOnesAreOneLineErrors
     }
 }
 
+TEST_F(CountMatchingsCli, ApproxEstimatesGeneralGraphsAndRefusesPopulationsInOneLine) {
+    // tri:6x6 (56568 perfect matchings): the estimate's interval covers the exact count (a fixed
+    // seed: deterministic).
+    const Outcome exact = run("tri:6x6 -q");
+    ASSERT_EQ(exact.status, kOk) << exact.err;
+    const double truth = std::stod(exact.out);
+    const Outcome approx = run("tri:6x6 --approx --samples 20000 --seed 4 --json");
+    ASSERT_EQ(approx.status, kOk) << approx.err;
+    const auto j = nlohmann::json::parse(approx.out);
+    EXPECT_EQ(j["estimator"], "rasmussen+");
+    EXPECT_LE(std::pow(10.0, j["log10_ci_low"].get<double>()), truth);
+    EXPECT_GE(std::pow(10.0, j["log10_ci_high"].get<double>()), truth);
+    const Outcome populations = run("tri:6x6 --approx --particles 64");
+    EXPECT_NE(populations.status, kOk);
+    EXPECT_EQ(std::count(populations.err.begin(), populations.err.end(), '\n'), 1)
+        << populations.err;
+    EXPECT_NE(populations.err.find("independent samples"), std::string::npos) << populations.err;
+}
+
 TEST_F(CountMatchingsCli, AnEdgeListTorusWithItsRotationsIsCountedOnTheTorus) {
     // torus:16x16 from a file: without the embedding no engine fits (the frontier would need
     // ~69 GiB); with it, four Pfaffians, the same count as the generated torus.
