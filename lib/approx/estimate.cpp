@@ -628,37 +628,10 @@ EstimateResult estimate_hafnian(const SparseMatrix<T>& matrix, const EstimateOpt
 }
 
 EstimateResult estimate(const Input& input, const EstimateOptions& options) {
-    if (input.hafnian) {
-        if (input.isolated) {
-            validate(options);
-            return zero_result(options, std::max(input.rows(), input.cols()), input.nnz(),
-                               input.isolated->witness + ": no perfect matching");
-        }
-        try {
-            return std::visit(
-                [&](const auto& data) -> EstimateResult {
-                    using D = std::decay_t<decltype(data)>;
-                    if constexpr (std::is_same_v<D, SparseMatrix<std::int64_t>> ||
-                                  std::is_same_v<D, SparseMatrix<double>>) {
-                        return estimate_hafnian(data, options);
-                    } else {
-                        throw InvalidInput(input.source, 0,
-                                           "the estimators need a nonnegative real matrix");
-                    }
-                },
-                input.data);
-        } catch (const UnusableEntry& e) {
-            throw InvalidInput(input.source, 0,
-                               "the estimators need nonnegative finite entries; the entry at "
-                               "row " +
-                                   std::to_string(input.row_label(e.row())) + ", column " +
-                                   std::to_string(input.col_label(e.col())) + " is " +
-                                   UnusableEntry::format_value(e.value()));
-        }
-    }
     const bool matrix = std::holds_alternative<SparseMatrix<std::int64_t>>(input.data) ||
                         std::holds_alternative<SparseMatrix<double>>(input.data);
-    if (matrix && !input.directed && !input.two_coloured && input.rows() != input.cols()) {
+    if (matrix && !input.hafnian && !input.directed && !input.two_coloured &&
+        input.rows() != input.cols()) {
         // A permanent, not a count of perfect matchings: refused (estimate_permanent), even
         // where vertices beyond the file leave a line of the longer side empty.
         throw InvalidInput(input.source, 0,
@@ -685,6 +658,8 @@ EstimateResult estimate(const Input& input, const EstimateOptions& options) {
                         "the estimators need a nonnegative matrix, not a complex one");
                 } else if constexpr (std::is_same_v<D, UndirectedGraph>) {
                     return estimate_perfect_matchings(data, options);
+                } else if (input.hafnian) {
+                    return estimate_hafnian(data, options);
                 } else {
                     return estimate_permanent(data, options);
                 }
