@@ -363,11 +363,6 @@ EstimateResult estimate_general(vertex_t n, const std::vector<Entry>& edges,
             "--backend cuda: the GPU estimators sample permutations; a general "
             "graph is estimated on CPU threads (--backend cpu or auto)");
     }
-    if (options.particles > 1) {
-        throw InvalidArgument(
-            "particles: a general graph is estimated by independent samples "
-            "(particles 0 or 1)");
-    }
     const edge_t input_nnz = static_cast<edge_t>(edges.size());
     if (n % 2 != 0) {
         return zero_result(options, n, input_nnz, "an odd number of vertices: no perfect matching");
@@ -391,11 +386,36 @@ EstimateResult estimate_general(vertex_t n, const std::vector<Entry>& edges,
     result.seed = options.seed;
     result.threads = run::resolve_threads(options.threads);
     result.backend = "cpu";
-    result.particles_reason = choice.reason;
-    const std::unique_ptr<approx::SampleSource> source =
-        approx::general_cpu_source(setup.problem, prune, options.seed, result.threads);
-    result = draw_rounds(*source, options, choice, approx::PopulationPlan{1, 16},
-                         std::move(identity), std::move(result), start_time);
+    PopulationChoice chosen = choice;
+    if (chosen.time_pilot) {
+        approx::particles_within_time(
+            [&](std::uint64_t particles) {
+                return approx::general_cpu_source(
+                    setup.problem, prune, options.seed, result.threads,
+                    approx::PopulationPlan{particles, chosen.resample_every},
+                    chosen.potential_exponent);
+            },
+            chosen, options.distributed ? std::max(1, run::mpi::size()) : 1);
+    }
+    result.particles_reason = chosen.reason;
+    const approx::PopulationPlan plan{chosen.particles, chosen.resample_every};
+    // Two states a particle (resampling copies one set into the other): live flags, degrees
+    // and the matching.
+    const double side_by_side =
+        plan.particles > 1
+            ? static_cast<double>(plan.particles) *
+                  static_cast<double>(std::max<std::uint64_t>(
+                      1, 64 * static_cast<std::uint64_t>(result.threads) / plan.particles))
+            : 0.0;
+    detail::require_memory(side_by_side * 2 * (128.0 + 9.0 * n), options.max_memory,
+                           "the estimator's populations need",
+                           std::to_string(static_cast<std::uint64_t>(side_by_side)) +
+                               " particles of order " + std::to_string(n) +
+                               " side by side; ask for fewer --particles");
+    const std::unique_ptr<approx::SampleSource> source = approx::general_cpu_source(
+        setup.problem, prune, options.seed, result.threads, plan, chosen.potential_exponent);
+    result = draw_rounds(*source, options, chosen, plan, std::move(identity), std::move(result),
+                         start_time);
     if (!note.empty()) {
         result.note = result.note.empty() ? note : note + "; " + result.note;
     }
@@ -415,12 +435,7 @@ EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entr
     }
     const vertex_t n = rows;
     PopulationChoice choice = choose_populations(n, options);
-    if (general) {
-        // The general sampler draws independent samples only.
-        choice.particles = 1;
-        choice.time_pilot = false;
-        choice.reason = "independent samples (a general graph: no populations)";
-    }
+
     run::Identity identity;
     if (!options.checkpoint.empty()) {
         identity = estimate_identity(rows, cols, entries, options, choice);

@@ -57,8 +57,12 @@ GeneralSetup general_setup(vertex_t n, const std::vector<Entry>& edges, bool pru
 double general_log_estimate(const GeneralProblem& p, bool prune, std::uint64_t seed,
                             std::uint64_t sample);
 
-/// Independent samples on `threads` CPU threads (no populations: particles must be 1).
+/// Samples on `threads` CPU threads: independent ones (sample()), or with plan.particles > 1
+/// populations (populations()) of particles that take the vertices in index order and are
+/// resampled every plan.every steps (of n/2) on the Kahn–Lovász potential Π_live (d!)^(1/2d)
+/// raised to `exponent`.
 std::unique_ptr<SampleSource> general_cpu_source(const GeneralProblem& p, bool prune,
-                                                 std::uint64_t seed, int threads);
+                                                 std::uint64_t seed, int threads,
+                                                 PopulationPlan plan, double exponent);
 
 }  // namespace pmcount::approx

@@ -26,8 +26,14 @@
 // (docs/estimators.md).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
+
+#include "approx/philox.hpp"
+#include "core/stop.hpp"
+#include "pmcount/types.hpp"
 
 namespace pmcount::approx {
 
@@ -40,5 +46,56 @@ double log_mean_weight(const double* logs, std::size_t count) noexcept;
 /// a particle of weight 0 is never drawn. When every weight is 0, ancestors[q] = q.
 void systematic_ancestors(const double* logs, std::size_t count, double u,
                           std::uint32_t* ancestors) noexcept;
+
+/// How populations are drawn (EstimateOptions::particles, resample_every); particles = 1: none.
+struct PopulationPlan {
+    std::uint64_t particles = 1;
+    vertex_t every = 16;
+};
+
+/// Runs populations [first, first + count) of plan.particles particles each — population r's
+/// particle k draws as sample (first + r)·P + k — resampling every plan.every steps
+/// (population.hpp), at most `batch` populations side by side on `engine`; logs[r] is the log
+/// of population r's estimate. Resampling draws Philox(seed; stage, 1, population). With
+/// `stop_inside`, a stop request ends it between two stages (the logs are then meaningless).
+template <class Engine>
+void run_populations(Engine& engine, vertex_t n, const PopulationPlan& plan, std::uint64_t seed,
+                     std::uint64_t batch, std::uint64_t first, std::uint64_t count, double* logs,
+                     bool stop_inside) {
+    const std::uint64_t p = plan.particles;
+    std::vector<double> weights;
+    std::vector<std::uint32_t> ancestors;
+    for (std::uint64_t begin = 0; begin < count; begin += batch) {
+        const std::uint64_t size = std::min(batch, count - begin);
+        weights.resize(size * p);
+        ancestors.resize(size * p);
+        engine.begin_particles((first + begin) * p, size * p);
+        std::fill(logs + begin, logs + begin + size, 0.0);
+        for (std::uint32_t stage = 0;; ++stage) {
+            if (stop_inside && pmcount::detail::stop_requested()) {
+                return;  // a stage of a large population takes seconds
+            }
+            const vertex_t until = static_cast<vertex_t>(
+                std::min<std::int64_t>(n, static_cast<std::int64_t>(stage + 1) * plan.every));
+            engine.advance_particles(until);
+            engine.particle_log_weights(weights.data());
+            for (std::uint64_t r = 0; r < size; ++r) {
+                logs[begin + r] += log_mean_weight(weights.data() + r * p, p);
+            }
+            if (until >= n) {
+                break;
+            }
+            for (std::uint64_t r = 0; r < size; ++r) {
+                std::uint32_t* a = ancestors.data() + r * p;
+                systematic_ancestors(weights.data() + r * p, p,
+                                     uniform01(seed, first + begin + r, stage, 1), a);
+                for (std::uint64_t k = 0; k < p; ++k) {
+                    a[k] += static_cast<std::uint32_t>(r * p);
+                }
+            }
+            engine.select_particles(ancestors.data());
+        }
+    }
+}
 
 }  // namespace pmcount::approx

@@ -142,8 +142,17 @@ double seconds_per_particle(SampleSource& pilot, std::uint64_t particles) {
 std::uint64_t particles_within_time(const SamplerProblem& problem, const SamplerConfig& config,
                                     int threads, vertex_t every, PopulationChoice& choice,
                                     int ranks) {
-    const std::unique_ptr<SampleSource> pilot =
-        cpu_source(problem, config, threads, PopulationPlan{kMinAutoParticles, every});
+    return particles_within_time(
+        [&](std::uint64_t particles) {
+            return cpu_source(problem, config, threads, PopulationPlan{particles, every});
+        },
+        choice, ranks);
+}
+
+std::uint64_t particles_within_time(
+    const std::function<std::unique_ptr<SampleSource>(std::uint64_t)>& make_pilot,
+    PopulationChoice& choice, int ranks) {
+    const std::unique_ptr<SampleSource> pilot = make_pilot(kMinAutoParticles);
     pilot->stop_inside = ranks == 1;
     double per_particle = seconds_per_particle(*pilot, kMinAutoParticles);
     if (ranks > 1) {

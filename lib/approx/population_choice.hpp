@@ -4,9 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 
 #include "approx/problem.hpp"
 #include "approx/sampler.hpp"
+#include "approx/sources.hpp"
 #include "pmcount/approx.hpp"
 
 namespace pmcount::approx {
@@ -18,5 +21,10 @@ namespace pmcount::approx {
 std::uint64_t particles_within_time(const SamplerProblem& problem, const SamplerConfig& config,
                                     int threads, vertex_t every, PopulationChoice& choice,
                                     int ranks);
+
+/// The same for any CPU sampler: make_pilot(P) gives a source drawing populations of P.
+std::uint64_t particles_within_time(
+    const std::function<std::unique_ptr<SampleSource>(std::uint64_t)>& make_pilot,
+    PopulationChoice& choice, int ranks);
 
 }  // namespace pmcount::approx

@@ -8,17 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "approx/population.hpp"
 #include "approx/problem.hpp"
 #include "approx/sampler.hpp"
 #include "pmcount/options.hpp"
 
 namespace pmcount::approx {
-
-/// How populations are drawn (EstimateOptions::particles, resample_every); particles = 1: none.
-struct PopulationPlan {
-    std::uint64_t particles = 1;
-    vertex_t every = 16;
-};
 
 /// Draws samples [first, first + count) into logs, or populations of samples; one
 /// implementation per backend.

@@ -50,10 +50,10 @@ def estimate(
     G: a networkx ``Graph`` or ``MultiGraph`` (or a subclass or view of one; parallel edges are
     distinct edges, as for :func:`count_perfect_matchings`), bipartite or not, a 0-1
     biadjacency matrix, or a nonnegative real matrix (NumPy, SciPy sparse, nested lists). A
-    graph that is not bipartite is sampled by the general sampler (docs/estimators.md):
-    independent samples on CPU threads, "rasmussen" or else "rasmussen+" rules; particles > 1
-    or backend "cuda" raise InvalidArgumentError for it. A complex matrix
-    raises InvalidArgumentError: the estimators draw each row's partner with probability
+    graph that is not bipartite is sampled by the general sampler (docs/estimators.md): on CPU
+    threads, "rasmussen" or else "rasmussen+" rules, populations as for bipartite graphs;
+    backend "cuda" raises InvalidArgumentError for it. A complex matrix raises
+    InvalidArgumentError: the estimators draw each row's partner with probability
     proportional to its entry, which needs nonnegative real entries. A non-square weighted
     matrix raises DimensionMismatchError (its rectangular permanent, which :func:`permanent`
     computes exactly, is not 0); a non-square 0-1 one has no perfect matching: an exact 0.

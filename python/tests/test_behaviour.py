@@ -130,8 +130,10 @@ def test_estimate_general_graphs_cover_the_exact_count():
     m.add_edge(0, 1)  # K4 with edge 01 doubled: 3 matchings, one of weight 2 → 4
     e = pmcount.estimate(m, samples=2000, seed=1)
     assert abs(e.value - 4) < 1e-9  # every sample is exact here: 4 = 3·(4/3)
-    with pytest.raises(pmcount.InvalidArgumentError, match="particles"):
-        pmcount.estimate(g, samples=10, particles=8)
+    p = pmcount.estimate(g, samples=64 * 100, seed=2, particles=64)
+    assert p.ci[0] <= exact <= p.ci[1], p
+    with pytest.raises(pmcount.InvalidArgumentError, match="CPU threads"):
+        pmcount.estimate(g, samples=10, backend="cuda")
 
 
 @pytest.mark.parametrize("a", [np.ones((3, 3)) * (1 + 1j), sp.csr_array(np.eye(3) * 1j),

@@ -449,7 +449,7 @@ TEST_F(CountMatchingsCli, GeneralLatticeSpecsAreInputsAndBadOnesAreOneLineErrors
     }
 }
 
-TEST_F(CountMatchingsCli, ApproxEstimatesGeneralGraphsAndRefusesPopulationsInOneLine) {
+TEST_F(CountMatchingsCli, ApproxEstimatesGeneralGraphsAndRefusesTheGpuInOneLine) {
     // tri:6x6 (56568 perfect matchings): the estimate's interval covers the exact count (a fixed
     // seed: deterministic).
     const Outcome exact = run("tri:6x6 -q");
@@ -461,11 +461,17 @@ TEST_F(CountMatchingsCli, ApproxEstimatesGeneralGraphsAndRefusesPopulationsInOne
     EXPECT_EQ(j["estimator"], "rasmussen+");
     EXPECT_LE(std::pow(10.0, j["log10_ci_low"].get<double>()), truth);
     EXPECT_GE(std::pow(10.0, j["log10_ci_high"].get<double>()), truth);
-    const Outcome populations = run("tri:6x6 --approx --particles 64");
-    EXPECT_NE(populations.status, kOk);
-    EXPECT_EQ(std::count(populations.err.begin(), populations.err.end(), '\n'), 1)
-        << populations.err;
-    EXPECT_NE(populations.err.find("independent samples"), std::string::npos) << populations.err;
+    const Outcome populations =
+        run("tri:6x6 --approx --particles 64 --samples 64000 --seed 4 --json");
+    ASSERT_EQ(populations.status, kOk) << populations.err;
+    const auto p = nlohmann::json::parse(populations.out);
+    EXPECT_EQ(p["populations"], 1000);
+    EXPECT_LE(std::pow(10.0, p["log10_ci_low"].get<double>()), truth);
+    EXPECT_GE(std::pow(10.0, p["log10_ci_high"].get<double>()), truth);
+    const Outcome gpu = run("tri:6x6 --approx --backend cuda --samples 10");
+    EXPECT_NE(gpu.status, kOk);
+    EXPECT_EQ(std::count(gpu.err.begin(), gpu.err.end(), '\n'), 1) << gpu.err;
+    EXPECT_NE(gpu.err.find("CPU threads"), std::string::npos) << gpu.err;
 }
 
 TEST_F(CountMatchingsCli, AnEdgeListTorusWithItsRotationsIsCountedOnTheTorus) {
