@@ -24,11 +24,21 @@ namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
-/// ln(d!)/(2d): the Kahn–Lovász bound on perfect matchings, Π_v (d_v!)^(1/(2 d_v)), is the
-/// populations' potential (any positive one keeps the estimate unbiased; this one is small where
-/// vertices are left with few partners).
-double bound_term(vertex_t d) {
-    return std::lgamma(static_cast<double>(d) + 1) / (2.0 * static_cast<double>(d));
+/// ln(d!)/(2d) for d = 0 … max_degree (0 at d = 0, which the state counts apart): the
+/// Kahn–Lovász bound on perfect matchings, Π_v (d_v!)^(1/(2 d_v)), is the populations' potential
+/// (any positive one keeps the estimate unbiased; this one is small where vertices are left with
+/// few partners).
+std::vector<double> bound_terms(const GeneralProblem& p) {
+    std::int64_t most = 0;
+    for (vertex_t v = 0; v < p.n; ++v) {
+        most = std::max(most, p.offsets[static_cast<std::size_t>(v) + 1] -
+                                  p.offsets[static_cast<std::size_t>(v)]);
+    }
+    std::vector<double> terms(static_cast<std::size_t>(most) + 1, 0.0);
+    for (std::size_t d = 1; d < terms.size(); ++d) {
+        terms[d] = std::lgamma(static_cast<double>(d) + 1) / (2.0 * static_cast<double>(d));
+    }
+    return terms;
 }
 
 }  // namespace
@@ -53,6 +63,7 @@ class Walker {
 public:
     explicit Walker(const GeneralProblem& p)
         : p_(&p),
+          bound_(bound_terms(p)),
           base_(static_cast<std::size_t>(p.n)),
           parent_(static_cast<std::size_t>(p.n), -1),
           even_(static_cast<std::size_t>(p.n), 0),
@@ -77,7 +88,7 @@ public:
             if (d == 0) {
                 ++s.bare;
             } else {
-                s.bound_sum += bound_term(d);
+                s.bound_sum += bound_[static_cast<std::size_t>(d)];
             }
         }
         if (prune) {
@@ -166,8 +177,9 @@ private:
         const vertex_t u = p_->neighbours[static_cast<std::size_t>(chosen)];
         remove(v);
         remove(u);
-        if (prune) {
-            repair(v, u);
+        if (prune && !repair(v, u)) {
+            s.dead = true;
+            return;
         }
         ++s.step;
     }
@@ -181,7 +193,7 @@ private:
             if (d == 0) {
                 --s.bare;
             } else {
-                s.bound_sum -= bound_term(d);
+                s.bound_sum -= bound_[static_cast<std::size_t>(d)];
             }
         };
         const auto bound = [&](vertex_t w) {
@@ -189,7 +201,7 @@ private:
             if (d == 0) {
                 ++s.bare;
             } else {
-                s.bound_sum += bound_term(d);
+                s.bound_sum += bound_[static_cast<std::size_t>(d)];
             }
         };
         unbound(v);
@@ -221,6 +233,9 @@ private:
         s_->live[static_cast<std::size_t>(v)] = 0;
         s_->mate[static_cast<std::size_t>(r)] = -1;
         search(r, [&]() {
+            if (touched_.size() > p_->search_budget) {
+                return true;  // undecided candidates stay (GeneralProblem::search_budget)
+            }
             for (const std::int64_t e : candidates_) {
                 if (even_[static_cast<std::size_t>(p_->neighbours[static_cast<std::size_t>(e)])] ==
                     0) {
@@ -229,10 +244,11 @@ private:
             }
             return true;
         });
+        const bool undecided = touched_.size() > p_->search_budget;
         std::size_t kept = 0;
         for (const std::int64_t e : candidates_) {
             const vertex_t u = p_->neighbours[static_cast<std::size_t>(e)];
-            if (u == r || even_[static_cast<std::size_t>(u)] != 0) {
+            if (u == r || undecided || even_[static_cast<std::size_t>(u)] != 0) {
                 candidates_[kept++] = e;
             }
         }
@@ -243,13 +259,14 @@ private:
     }
 
     /// After v and u left (both removed): M minus them is perfect again, by an augmenting path
-    /// from r = M(v) to M(u) when u was not r.
-    void repair(vertex_t v, vertex_t u) {
+    /// from r = M(v) to M(u) when u was not r; false when there is none (u was a candidate the
+    /// budget left undecided and lies in no perfect matching: the sample is 0).
+    bool repair(vertex_t v, vertex_t u) {
         const vertex_t r = s_->mate[static_cast<std::size_t>(v)];
         s_->mate[static_cast<std::size_t>(v)] = -1;
         if (r == u) {
             s_->mate[static_cast<std::size_t>(u)] = -1;
-            return;
+            return true;
         }
         const vertex_t w = s_->mate[static_cast<std::size_t>(u)];
         s_->mate[static_cast<std::size_t>(u)] = -1;
@@ -257,7 +274,8 @@ private:
         s_->mate[static_cast<std::size_t>(w)] = -1;
         const vertex_t end = search(r, [] { return false; });
         if (end != w) {
-            throw InternalError("general sampler: no augmenting path after an allowed choice");
+            reset();
+            return false;
         }
         for (vertex_t x = end; x != -1;) {  // flip the path root … parent(x) – x
             const vertex_t px = parent_[static_cast<std::size_t>(x)];
@@ -267,6 +285,7 @@ private:
             x = ppx;
         }
         reset();
+        return true;
     }
 
     /// Edmonds' search from the exposed vertex `root` over live vertices: returns the exposed
@@ -382,6 +401,7 @@ private:
     }
 
     const GeneralProblem* p_;
+    std::vector<double> bound_;  ///< bound_terms(*p_)
     GeneralState* s_ = nullptr;
     GeneralState state_;  ///< sample()'s
     std::vector<vertex_t> base_, parent_;
