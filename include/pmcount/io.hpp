@@ -130,11 +130,16 @@ Input parse_input(std::string_view text, const std::string& source_name,
 /// vertex once: an undirected edge list (no bipartite or directed header) or a symmetric matrix
 /// read as a general graph. Every neighbour must be adjacent in the graph, each edge listed at
 /// both ends; InvalidInput("file:line: problem") otherwise. The genus follows from the faces.
+/// An optional line `cells ROWS COLS SITES` gives a torus drawing's tiling (Embedding::cells):
+/// vertex id q is site q mod SITES of cell q / SITES, cell i·COLS + j, the ids being 0 … n − 1;
+/// counting checks that translations by cells map the graph onto itself and factors the four
+/// Pfaffians by Fourier transform, else ignores it.
 Embedding parse_embedding(std::string_view text, const std::string& source_name,
                           const Input& input);
 /// Reads `path` into input.embedding.
 void read_embedding(const std::string& path, Input& input);
-/// Writes `embedding` in that format, one line `VERTEX: NEIGHBOUR ...` per vertex (ids from 0).
+/// Writes `embedding` in that format, one line `VERTEX: NEIGHBOUR ...` per vertex (ids from 0),
+/// after its `cells` line when it has a tiling whose places are the vertex ids.
 void write_embedding(std::ostream& out, const Embedding& embedding);
 
 /// Edge list writers; each writes the header that makes the file read back identically.

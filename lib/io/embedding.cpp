@@ -72,6 +72,7 @@ Embedding parse_embedding(std::string_view text, const std::string& name, const 
     Embedding embedding;
     embedding.rotation.resize(v.neighbours.size());
     std::vector<std::int64_t> line_of(v.neighbours.size(), 0);
+    std::int64_t cells_line = 0;
     io::LineScanner lines(text);
     std::string_view line;
     while (lines.next(line)) {
@@ -82,6 +83,41 @@ Embedding parse_embedding(std::string_view text, const std::string& name, const 
             continue;
         }
         const std::string_view head = tokens[0];
+        if (head == "cells") {
+            // The tiling: vertex id q is site q mod SITES of cell q / SITES, cell c = i·COLS + j.
+            if (tokens.size() != 4) {
+                io::fail(where, "expected 'cells ROWS COLS SITES' (the drawing's tiling)");
+            }
+            if (cells_line != 0) {
+                io::fail(where, "a second 'cells' line (the first is on line " +
+                                    std::to_string(cells_line) + ")");
+            }
+            cells_line = where.line;
+            TorusCells cells;
+            cells.rows = static_cast<vertex_t>(
+                std::min<std::int64_t>(io::parse_count(tokens[1], where, "rows"), 1 << 30));
+            cells.cols = static_cast<vertex_t>(
+                std::min<std::int64_t>(io::parse_count(tokens[2], where, "cols"), 1 << 30));
+            cells.sites = static_cast<vertex_t>(
+                std::min<std::int64_t>(io::parse_count(tokens[3], where, "sites"), 1 << 30));
+            const auto n = static_cast<std::int64_t>(v.id.size());
+            if (static_cast<double>(cells.rows) * cells.cols * cells.sites !=
+                static_cast<double>(n)) {
+                io::fail(where, std::to_string(cells.rows) + "×" + std::to_string(cells.cols) +
+                                    " cells of " + std::to_string(cells.sites) +
+                                    " sites are not the graph's " + std::to_string(n) +
+                                    " vertices");
+            }
+            for (const std::int64_t id : v.id) {
+                if (id < 0 || id >= n) {
+                    io::fail(where, "the tiling numbers vertices 0 … " + std::to_string(n - 1) +
+                                        "; the graph has vertex " + std::to_string(id));
+                }
+                cells.place.push_back(static_cast<vertex_t>(id));
+            }
+            embedding.cells = std::move(cells);
+            continue;
+        }
         if (head.size() < 2 || head.back() != ':') {
             io::fail(where,
                      "expected 'VERTEX: NEIGHBOUR NEIGHBOUR ...' (the vertex's neighbours "

@@ -64,6 +64,10 @@ void write_edge_list(std::ostream& out, const UndirectedGraph& graph) {
 }
 
 void write_embedding(std::ostream& out, const Embedding& embedding) {
+    if (embedding.cells && embedding.cells->place.empty()) {  // the ids are the places
+        out << "cells " << embedding.cells->rows << ' ' << embedding.cells->cols << ' '
+            << embedding.cells->sites << '\n';
+    }
     for (std::size_t v = 0; v < embedding.rotation.size(); ++v) {
         out << v << ':';
         for (const vertex_t w : embedding.rotation[v]) {
