@@ -79,6 +79,16 @@ inline std::string stopping_text(const PopulationChoice& c, double confidence) {
     return all + (rules.size() > 1 ? ", whichever comes first" : "");
 }
 
+/// The estimator that will run: a general graph's sampler has the rasmussen rules only
+/// (docs/estimators.md, "General graphs").
+inline std::string estimator_name(const Input& input, const EstimateOptions& o) {
+    if (!input.is_general()) {
+        return to_string(o.estimator);
+    }
+    return std::string(o.estimator == Estimator::rasmussen ? "rasmussen" : "rasmussen+") +
+           " (general graph)";
+}
+
 /// --approx --explain: how the estimate would draw its samples and when it would stop.
 inline nlohmann::json estimate_plan_json(const Input& input, const EstimateOptions& o,
                                          const PopulationChoice& c, const std::string& counted) {
@@ -86,7 +96,7 @@ inline nlohmann::json estimate_plan_json(const Input& input, const EstimateOptio
     j["input"] = input.source;
     j["counted"] = counted;
     j["explain_only"] = true;
-    j["estimator"] = to_string(o.estimator);
+    j["estimator"] = estimator_name(input, o);
     j["particles"] = c.particles;
     j["resample_every"] = c.resample_every;
     j["potential_exponent"] = c.potential_exponent;
@@ -102,9 +112,9 @@ inline nlohmann::json estimate_plan_json(const Input& input, const EstimateOptio
 
 inline void print_estimate_plan(const Input& input, const EstimateOptions& o,
                                 const PopulationChoice& c, const std::string& counted) {
-    std::cout << "estimate of the " << counted << " of " << input.source << " ("
-              << input.rows() << "×" << input.cols() << ", " << input.nnz() << " entries)\n"
-              << "estimator " << to_string(o.estimator) << ", " << population_text(c) << " ("
+    std::cout << "estimate of the " << counted << " of " << input.source << " (" << input.rows()
+              << "×" << input.cols() << ", " << input.nnz() << " entries)\n"
+              << "estimator " << estimator_name(input, o) << ", " << population_text(c) << " ("
               << c.reason << ")\n"
               << "stops " << stopping_text(c, o.confidence) << "\n";
     if (c.time_pilot && o.backend != Backend::cuda) {
