@@ -399,21 +399,16 @@ EstimateResult estimate_general(vertex_t n, const std::vector<Entry>& edges,
     }
     result.particles_reason = chosen.reason;
     const approx::PopulationPlan plan{chosen.particles, chosen.resample_every};
-    // Two states a particle (resampling copies one set into the other): live flags, degrees
-    // and the matching.
-    const double side_by_side =
-        plan.particles > 1
-            ? static_cast<double>(plan.particles) *
-                  static_cast<double>(std::max<std::uint64_t>(
-                      1, 64 * static_cast<std::uint64_t>(result.threads) / plan.particles))
-            : 0.0;
+    const std::unique_ptr<approx::SampleSource> source = approx::general_cpu_source(
+        setup.problem, prune, options.seed, result.threads, plan, chosen.potential_exponent);
+    // Two states a particle (resampling copies one into the other): live flags, degrees, matching.
+    const double side_by_side = static_cast<double>(
+        plan.particles > 1 ? source->population_round() * plan.particles : std::uint64_t{0});
     detail::require_memory(side_by_side * 2 * (128.0 + 9.0 * n), options.max_memory,
                            "the estimator's populations need",
                            std::to_string(static_cast<std::uint64_t>(side_by_side)) +
                                " particles of order " + std::to_string(n) +
                                " side by side; ask for fewer --particles");
-    const std::unique_ptr<approx::SampleSource> source = approx::general_cpu_source(
-        setup.problem, prune, options.seed, result.threads, plan, chosen.potential_exponent);
     result = draw_rounds(*source, options, chosen, plan, std::move(identity), std::move(result),
                          start_time);
     if (!note.empty()) {
