@@ -21,7 +21,7 @@ CountResult count_perfect_matchings(const BipartiteGraph& graph, const CountOpti
 CountResult count_perfect_matchings(const UndirectedGraph& graph, const CountOptions& options = {});
 /// The same for a graph drawn on a surface (Embedding, graph.hpp: a bipartite graph's right
 /// vertex j is num_left() + j): the planner may also count it as 4^g Pfaffians (engine
-/// pfaffian-surface, polynomial time, components of genus ≤ 1), where that is predicted faster
+/// pfaffian-surface, polynomial time, components of genus ≤ 2), where that is predicted faster
 /// than what it plans without the embedding — tori of any size. InvalidArgument when the
 /// embedding does not fit the graph.
 CountResult count_perfect_matchings(const BipartiteGraph& graph, const Embedding& embedding,

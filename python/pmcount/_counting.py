@@ -181,10 +181,10 @@ def count_perfect_matchings(
     full: return the :class:`Result` (method, timings, structure) instead of the int.
     embedding: G's drawing on a surface, for a networkx ``Graph``: a dict from each node with an
     edge to its neighbours in the cyclic order in which their edges leave it (every node turning
-    the same way), such as :func:`torus_embedding` gives for :func:`torus`. A graph of genus ≤ 1
-    (the torus) is then also countable as four Pfaffians in polynomial time (method
-    "pfaffian-surface"); a drawing that does not fit G raises InvalidInputError, one of higher
-    genus InvalidArgumentError.
+    the same way), such as :func:`torus_embedding` gives for :func:`torus`. A graph of genus
+    g ≤ 2 (the torus, the double torus) is then also countable as 4^g Pfaffians in polynomial
+    time (method "pfaffian-surface"); a drawing that does not fit G raises InvalidInputError, one
+    of higher genus InvalidArgumentError.
     structure, max_time: the names of dulmage_mendelsohn and max_predicted_seconds before
     pmcount 0.2, deprecated (DeprecationWarning); they still work.
     An argument out of its range raises InvalidArgumentError (a ValueError) naming the range; one

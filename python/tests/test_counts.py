@@ -600,9 +600,13 @@ def test_embeddings_that_do_not_fit_are_refused():
         pmcount.count_perfect_matchings(g, embedding=[drawing[v] for v in g])
     with pytest.raises(TypeError, match="networkx graph"):
         pmcount.count_perfect_matchings(np.ones((2, 2)), embedding={})
-    # One rotation out of order: a surface of genus 2, refused rather than ignored.
-    swapped = {**drawing, 0: [drawing[0][1], drawing[0][0]] + drawing[0][2:]}
-    with pytest.raises(pmcount.InvalidArgumentError, match="genus 2"):
-        pmcount.count_perfect_matchings(g, embedding=swapped)
+    # One rotation out of order: the double torus, 16 Pfaffians and the same count; two far
+    # apart: genus 3, refused rather than ignored.
+    def swap(d, v):
+        return {**d, v: [d[v][1], d[v][0]] + d[v][2:]}
+    assert (pmcount.count_perfect_matchings(g, embedding=swap(drawing, 0))
+            == pmcount.count_perfect_matchings(g, embedding=drawing))
+    with pytest.raises(pmcount.InvalidArgumentError, match="genus 3"):
+        pmcount.count_perfect_matchings(g, embedding=swap(swap(drawing, 0), 21))
     with pytest.raises(pmcount.InvalidArgumentError):
         pmcount.torus_embedding(2, 6)

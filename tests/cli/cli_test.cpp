@@ -406,9 +406,10 @@ TEST_F(CountMatchingsCli, EveryMalformedInputExitsTwoWithOneLocatedLine) {
 }
 
 /// The rows×cols torus as a headerless edge list (vertex (r, c) has id 3(r·cols + c) + 7) and
-/// its rotation system (right, down, left, up); `swap_line` exchanges the first two neighbours
-/// of that line's vertex (a drawing of higher genus).
-std::pair<std::string, std::string> torus_files(int rows, int cols, int swap_line = -1) {
+/// its rotation system (right, down, left, up); each of `swap_lines` exchanges the first two
+/// neighbours of that line's vertex (a drawing of higher genus).
+std::pair<std::string, std::string> torus_files(int rows, int cols,
+                                                const std::vector<int>& swap_lines = {}) {
     const auto id = [&](int r, int c) {
         return std::to_string(3 * (((r + rows) % rows) * cols + (c + cols) % cols) + 7);
     };
@@ -416,7 +417,8 @@ std::pair<std::string, std::string> torus_files(int rows, int cols, int swap_lin
     for (int r = 0; r < rows; ++r) {
         for (int c = 0; c < cols; ++c) {
             edges += id(r, c) + " " + id(r, c + 1) + "\n" + id(r, c) + " " + id(r + 1, c) + "\n";
-            const bool swap = r * cols + c + 2 == swap_line;
+            const bool swap = std::find(swap_lines.begin(), swap_lines.end(), r * cols + c + 2) !=
+                              swap_lines.end();
             rotation += id(r, c) + ": " + (swap ? id(r + 1, c) : id(r, c + 1)) + " " +
                         (swap ? id(r, c + 1) : id(r + 1, c)) + " " + id(r, c - 1) + " " +
                         id(r - 1, c) + "\n";
@@ -435,12 +437,12 @@ TEST_F(CountMatchingsCli, GeneralLatticeSpecsAreInputsAndBadOnesAreOneLineErrors
     EXPECT_EQ(run("fcc:1x1x1 -q").out, "3\n");
     EXPECT_EQ(run("cubic:2x2x2 -q").out, "9\n");
     EXPECT_EQ(run("tri:4x4 -q").out, "56\n");
-    for (const auto& [spec, problem] : std::vector<std::pair<std::string, std::string>>{
-             {"tri-torus:1x4", "at least 2"},
-             {"hex-torus:3x4", "even"},
-             {"fcc:2x2", "expected LxMxN"},
-             {"regular-general:5,3", "must be even"},
-             {"kagome:4000x4000", "supported"}}) {
+    for (const auto& [spec, problem] :
+         std::vector<std::pair<std::string, std::string>>{{"tri-torus:1x4", "at least 2"},
+                                                          {"hex-torus:3x4", "even"},
+                                                          {"fcc:2x2", "expected LxMxN"},
+                                                          {"regular-general:5,3", "must be even"},
+                                                          {"kagome:4000x4000", "supported"}}) {
         const Outcome bad = run(spec);
         EXPECT_EQ(bad.status, kInputError) << spec;
         EXPECT_EQ(bad.err.rfind("error: " + spec + ": ", 0), 0U) << bad.err;
@@ -492,12 +494,21 @@ TEST_F(CountMatchingsCli, AnEdgeListTorusWithItsRotationsIsCountedOnTheTorus) {
     EXPECT_EQ(general.out, spec.out) << general.err;
     const Outcome plain = run(graph + " --max-time 60");
     EXPECT_EQ(plain.status, kRuntimeError) << plain.err;
-    // A rotation out of order draws the graph on a surface of genus 2: refused, not guessed.
-    const auto [same, out_of_order] = torus_files(16, 16, 5);
-    const Outcome genus2 = run(graph + " --embedding " + write("bad.rot", out_of_order));
-    EXPECT_EQ(genus2.status, kUsage) << genus2.err;
-    EXPECT_NE(genus2.err.find("surface of genus 2"), std::string::npos) << genus2.err;
-    EXPECT_EQ(count_lines(genus2.err), 1u) << genus2.err;
+    // A rotation out of order draws the graph on the double torus: 16 Pfaffians, the same count.
+    const auto [same, out_of_order] = torus_files(16, 16, {5});
+    const std::string twisted = write("twisted.rot", out_of_order);
+    const Outcome genus2 = run(graph + " --embedding " + twisted + " --json");
+    ASSERT_EQ(genus2.status, kOk) << genus2.err;
+    EXPECT_EQ(nlohmann::json::parse(genus2.out)["value"], "630665326543010382995142219988992");
+    const Outcome plan = run(graph + " --embedding " + twisted + " --explain");
+    EXPECT_NE(plan.out.find("surface of genus 2"), std::string::npos) << plan.out;
+    EXPECT_NE(plan.out.find("16 Pfaffians"), std::string::npos) << plan.out;
+    // Two out of order, far apart: genus 3, refused rather than guessed.
+    const auto [again, two_out] = torus_files(16, 16, {5, 140});
+    const Outcome genus3 = run(graph + " --embedding " + write("bad.rot", two_out));
+    EXPECT_EQ(genus3.status, kUsage) << genus3.err;
+    EXPECT_NE(genus3.err.find("surface of genus 3"), std::string::npos) << genus3.err;
+    EXPECT_EQ(count_lines(genus3.err), 1u) << genus3.err;
     // A malformed file names its line; estimates do not take an embedding.
     const Outcome malformed =
         run(graph + " --embedding " + write("cut.rot", "# (0, 0) and (15, 1)\n7: 10 55 52 730\n"));

@@ -208,6 +208,21 @@ std::vector<vertex_t> fundamental_cycle(const PlaneEmbedding& plane, const Roote
     return up;
 }
 
+/// The place in v's rotation of the edge to x (an edge of the graph).
+int rotation_place(const Surface& s, vertex_t v, vertex_t x) {
+    const auto& around = s.plane.rotation[static_cast<std::size_t>(v)];
+    const int e = edge_id(s.plane.ends, v, x);
+    return static_cast<int>(std::find(around.begin(), around.end(), e) - around.begin());
+}
+
+/// Whether x lies on the left of the cycle at v, reached from u and left towards w: strictly
+/// after u and before w in v's rotation (x a neighbour of v other than u and w).
+bool on_the_left(const Surface& s, vertex_t u, vertex_t v, vertex_t w, vertex_t x) {
+    const int d = static_cast<int>(s.plane.rotation[static_cast<std::size_t>(v)].size());
+    const int from = rotation_place(s, v, u);
+    return (rotation_place(s, v, x) - from + d) % d < (rotation_place(s, v, w) - from + d) % d;
+}
+
 /// q(C) mod 2 for the cycle `cycle` (closed vertex sequence) under `orientation` and M₀ = mate.
 int quadratic_form(const Surface& s, const std::vector<std::int8_t>& orientation,
                    const std::vector<vertex_t>& mate, const std::vector<vertex_t>& cycle) {
@@ -222,22 +237,36 @@ int quadratic_form(const Surface& s, const std::vector<std::int8_t>& orientation
                  ? 1
                  : 0;
         const vertex_t partner = mate[static_cast<std::size_t>(v)];
-        if (partner == u || partner == w) {
-            continue;
+        if (partner != u && partner != w) {
+            q += on_the_left(s, u, v, w, partner) ? 1 : 0;
         }
-        // Places in v's rotation of the edges to u, w and the partner; the left of the cycle
-        // is what lies after u and before w.
-        const auto& around = s.plane.rotation[static_cast<std::size_t>(v)];
-        const auto place = [&](vertex_t x) {
-            const int e = edge_id(ends, v, x);
-            return static_cast<int>(std::find(around.begin(), around.end(), e) - around.begin());
-        };
-        const int d = static_cast<int>(around.size());
-        const int from = place(u);
-        const int to_w = (place(w) - from + d) % d, to_partner = (place(partner) - from + d) % d;
-        q += to_partner < to_w ? 1 : 0;
     }
     return q % 2;
+}
+
+/// The intersection number modulo 2 of the simple cycles c and d (closed vertex sequences): d
+/// pushed off to its left runs beside it, crossing at each vertex v of d the edges that leave v
+/// on the left and no edge of d, so it crosses c once per edge of c among those. (Where c meets
+/// d along a path, that counts whether c arrives and departs on opposite sides.) O(|c| + Σ deg).
+int intersection(const Surface& s, const std::vector<vertex_t>& c, const std::vector<vertex_t>& d) {
+    std::set<std::pair<vertex_t, vertex_t>> on_c;
+    for (std::size_t j = 0; j < c.size(); ++j) {
+        const vertex_t a = c[j], b = c[(j + 1) % c.size()];
+        on_c.emplace(std::min(a, b), std::max(a, b));
+    }
+    const std::size_t k = d.size();
+    int crossings = 0;
+    for (std::size_t j = 0; j < k; ++j) {
+        const vertex_t u = d[(j + k - 1) % k], v = d[j], w = d[(j + 1) % k];
+        for (const int e : s.plane.rotation[static_cast<std::size_t>(v)]) {
+            const vertex_t x = other_end(s.plane.ends, e, v);
+            if (x != u && x != w && on_c.count({std::min(v, x), std::max(v, x)}) != 0 &&
+                on_the_left(s, u, v, w, x)) {
+                ++crossings;
+            }
+        }
+    }
+    return crossings % 2;
 }
 
 }  // namespace
@@ -250,15 +279,19 @@ SurfaceGenus surface_genus(const UndirectedGraph& graph, const Embedding& embedd
 
 namespace {
 
-/// The surface with a basis of its homology: for each component of genus 1, the fundamental
-/// cycles of its two leftover edges (those in neither the spanning forest nor the dual forest),
-/// consecutive in `cycles`; `leftover` in the order of ids.
+/// The surface with a basis of its homology: for each component of genus g, the fundamental
+/// cycles of its 2g leftover edges (those in neither the spanning forest nor the dual forest),
+/// consecutive in `cycles` (`blocks`: how many per component, in order), with their
+/// intersection numbers modulo 2; `leftover` in the order of ids.
 struct Homology {
     Surface s;
     DualForest dual;
     int genus = 0;
     std::vector<int> leftover;
     std::vector<std::vector<vertex_t>> cycles;
+    std::vector<int> blocks;
+    std::vector<std::vector<char>>
+        meets;  ///< meets[i][j]: cycles i and j cross an odd number of times
 };
 
 Homology homology_of(const UndirectedGraph& graph, const Embedding& embedding) {
@@ -274,7 +307,7 @@ Homology homology_of(const UndirectedGraph& graph, const Embedding& embedding) {
                 " is supported");
         }
     }
-    // (3) The dual forest; the leftover edges (2 per component of genus 1) in the order of ids.
+    // (3) The dual forest; the leftover edges (2g per component of genus g) in the order of ids.
     h.dual = dual_forest(s.faces, s.in_tree);
     std::vector<char> fixed = s.in_tree;
     for (const int e : h.dual.parent_edge) {
@@ -293,7 +326,7 @@ Homology homology_of(const UndirectedGraph& graph, const Embedding& embedding) {
                             " edges outside the tree and cotree for genus " +
                             std::to_string(h.genus));
     }
-    // The leftover edges of a component come in pairs (ascending ids): their cycles are a basis.
+    // The leftover edges of a component (ascending ids): their cycles are a basis of its H₁.
     std::vector<int> by_component = h.leftover;
     const auto component_of = [&](int e) {
         return s.forest
@@ -301,14 +334,32 @@ Homology homology_of(const UndirectedGraph& graph, const Embedding& embedding) {
     };
     std::stable_sort(by_component.begin(), by_component.end(),
                      [&](int x, int y) { return component_of(x) < component_of(y); });
-    for (const int e : by_component) {
-        h.cycles.push_back(fundamental_cycle(s.plane, s.forest, e));
+    for (std::size_t j = 0; j < by_component.size(); ++j) {
+        h.cycles.push_back(fundamental_cycle(s.plane, s.forest, by_component[j]));
+        if (j == 0 || component_of(by_component[j]) != component_of(by_component[j - 1])) {
+            h.blocks.push_back(0);
+        }
+        ++h.blocks.back();
+    }
+    const std::size_t m = h.cycles.size();
+    h.meets.assign(m, std::vector<char>(m, 0));
+    for (std::size_t i = 0, first = 0; i < h.blocks.size(); ++i) {
+        const std::size_t end = first + static_cast<std::size_t>(h.blocks[i]);
+        for (std::size_t a = first; a < end; ++a) {
+            for (std::size_t b = a + 1; b < end; ++b) {
+                h.meets[a][b] = h.meets[b][a] =
+                    static_cast<char>(intersection(s, h.cycles[a], h.cycles[b]));
+            }
+        }
+        first = end;
     }
     return h;
 }
 
-/// The quadratic form's values on the basis (one per cycle) and (−1)^Arf: Π over components of
-/// (−1)^(q(a)·q(b)).
+/// The quadratic form's values on the basis (one per cycle) and (−1)^Arf, Arf summed over the
+/// components. A component's form on its 2^(2g) classes x = Σ c_i·x_i is
+/// q(x) = Σ c_i·q(x_i) + Σ_{i<j} c_i·c_j·(x_i·x_j), and Arf(q) is the value q takes most often
+/// (2^(2g−1) + 2^(g−1) times), which needs no symplectic basis. O(4^g·g²) per component.
 struct FormValues {
     std::vector<char> q;
     int sign = 1;
@@ -320,8 +371,24 @@ FormValues form_values(const Homology& h, const std::vector<std::int8_t>& orient
     for (const auto& cycle : h.cycles) {
         out.q.push_back(static_cast<char>(quadratic_form(h.s, orientation, mate, cycle)));
     }
-    for (std::size_t j = 0; j + 1 < out.q.size(); j += 2) {
-        out.sign *= out.q[j] * out.q[j + 1] == 1 ? -1 : 1;
+    for (std::size_t i = 0, first = 0; i < h.blocks.size(); ++i) {
+        const std::size_t size = static_cast<std::size_t>(h.blocks[i]);
+        std::size_t ones = 0;
+        for (std::size_t c = 0; c < std::size_t{1} << size; ++c) {
+            int q = 0;
+            for (std::size_t a = 0; a < size; ++a) {
+                if ((c >> a & 1) == 0) {
+                    continue;
+                }
+                q += out.q[first + a];
+                for (std::size_t b = a + 1; b < size; ++b) {
+                    q += (c >> b & 1) != 0 ? h.meets[first + a][first + b] : 0;
+                }
+            }
+            ones += static_cast<std::size_t>(q % 2);
+        }
+        out.sign *= 2 * ones > std::size_t{1} << size ? -1 : 1;
+        first += size;
     }
     return out;
 }

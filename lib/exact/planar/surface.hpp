@@ -22,11 +22,15 @@
 // every class c,
 //     haf(A) = 2^−g · Σ_K (−1)^Arf(q_K) · ε_K · Pf(K).
 // In the planar case (g = 0) that is FKT's haf = ε·Pf(K), and q ≡ 0 is the face-sum argument of
-// pfaffian.hpp. Each component of genus 1 has a basis a, b of H₁ with a·b = 1 (the fundamental
-// cycles of its two leftover edges), so Arf(q) = q(a)·q(b); a disconnected graph is the product
-// of its components, and so the signs multiply.
+// pfaffian.hpp. A component of genus g has the fundamental cycles x_1 … x_2g of its leftover
+// edges as a basis of H₁; with their intersection numbers x_i·x_j (one cycle pushed off to its
+// left crosses the other once per edge of it leaving the cycle on the left), q on every class
+// follows from q(x_i), and Arf(q) is the value q takes on the majority of the 4^g classes. (On
+// the torus, a·b = 1 and Arf(q) = q(a)·q(b).) A disconnected graph is the product of its
+// components, and so the signs multiply.
 //
-// Cost: O(V + E) per orientation besides the Pfaffians (faces, forests and q along 2g cycles).
+// Cost: O(V + E) per orientation besides the Pfaffians (faces, forests and q along 2g cycles),
+// and O(g²(V + E)) once for the intersection numbers.
 #pragma once
 
 #include <cstdint>
@@ -51,7 +55,7 @@ struct SurfaceGenus {
 SurfaceGenus surface_genus(const UndirectedGraph& graph, const Embedding& embedding);
 
 /// The largest genus of a component that surface_orientations accepts.
-inline constexpr int kMaxComponentGenus = 1;
+inline constexpr int kMaxComponentGenus = 2;
 
 /// haf(A) = 2^−genus · Σ_i signs[i] · ε_i · Pf(K_i) for every A with the pattern `graph`, where
 /// K_uv = orientations[i][e]·a_uv for edge e = (u, v), u < v, of graph.edges() (+1: u → v) and ε_i

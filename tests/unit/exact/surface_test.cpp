@@ -2,7 +2,8 @@
 // such graphs, whose genus may drop to 0) against the hafnian engine and a count over all
 // pairings; square tori of both parities, triangular and brick-wall tori; signed integer and
 // real weights; every sign of the four orientations exercised (components of genus 1 side by
-// side); embeddings that do not fit the graph rejected.
+// side); random rotation systems (genus 0 to 2 counted, above refused) and tori with a rotation
+// out of order (genus 2, beside a torus); embeddings that do not fit the graph rejected.
 #include "exact/planar/surface.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <functional>
 #include <random>
+#include <set>
 
 #include "exact/brute_force.hpp"
 #include "exact/hafnian/hafnian.hpp"
@@ -183,11 +185,113 @@ TEST(SurfacePfaffian, ComponentsOfGenusOneMultiply) {
     EXPECT_EQ(surface_pfaffian_exact(a, two.embedding, threads(2)).value, one * one);
 }
 
+/// Two neighbours of v swapped in its rotation: the same graph drawn on a surface of higher genus
+/// (one face more or fewer around v).
+Embedding swapped(Embedding drawing, vertex_t v) {
+    auto& around = drawing.rotation[static_cast<std::size_t>(v)];
+    std::swap(around[0], around[1]);
+    return drawing;
+}
+
+/// Two drawings side by side: the second's vertices follow the first's.
+EmbeddedGraph side_by_side(const EmbeddedGraph& x, const EmbeddedGraph& y) {
+    EmbeddedGraph both = x;
+    both.n = x.n + y.n;
+    for (const auto& around : y.embedding.rotation) {
+        std::vector<vertex_t> shifted;
+        for (const vertex_t w : around) {
+            shifted.push_back(w + x.n);
+        }
+        both.embedding.rotation.push_back(shifted);
+    }
+    for (const auto& [u, v] : y.edges) {
+        both.edges.emplace_back(u + x.n, v + x.n);
+    }
+    return both;
+}
+
+TEST(SurfacePfaffian, RandomRotationSystemsOfGenusUpToTwoMatchTheHafnian) {
+    // Any rotation system is a drawing on some surface: random ones of random graphs give genus
+    // 0, 1, 2 and above; up to 2 the 4^g Pfaffians (signed weights) equal the hafnian, above it
+    // the drawing is refused.
+    std::mt19937_64 rng(2);
+    std::vector<int> seen(4, 0);
+    for (int trial = 0; trial < 160; ++trial) {
+        const vertex_t n = 6 + 2 * static_cast<vertex_t>(rng() % 5);
+        const std::size_t target = static_cast<std::size_t>(n) * (5 + rng() % 6) / 4;
+        std::set<std::pair<vertex_t, vertex_t>> edges;
+        for (vertex_t v = 0; v + 1 < n; v += 2) {  // a perfect matching, so most counts are > 0
+            edges.emplace(v, v + 1);
+        }
+        while (edges.size() < target) {
+            const auto u = static_cast<vertex_t>(rng() % static_cast<std::uint64_t>(n));
+            const auto v = static_cast<vertex_t>(rng() % static_cast<std::uint64_t>(n));
+            if (u != v) {
+                edges.emplace(std::min(u, v), std::max(u, v));
+            }
+        }
+        EmbeddedGraph g;
+        g.n = n;
+        g.edges.assign(edges.begin(), edges.end());
+        g.embedding.rotation.resize(static_cast<std::size_t>(n));
+        std::vector<Triplet<std::int64_t>> entries;
+        for (const auto& [u, v] : g.edges) {
+            g.embedding.rotation[static_cast<std::size_t>(u)].push_back(v);
+            g.embedding.rotation[static_cast<std::size_t>(v)].push_back(u);
+            const std::int64_t x = static_cast<std::int64_t>(rng() % 8) - 3;  // no zero: the
+            entries.push_back({u, v, x == 0 ? 5 : x});  // drawing's genus is the pattern's
+            entries.push_back({v, u, x == 0 ? 5 : x});
+        }
+        for (auto& around : g.embedding.rotation) {
+            std::shuffle(around.begin(), around.end(), rng);
+        }
+        const SparseMatrix<std::int64_t> a(n, n, std::move(entries));
+        const int genus = surface_genus(UndirectedGraph(g.n, g.edges), g.embedding).largest;
+        ++seen[static_cast<std::size_t>(std::min(genus, 3))];
+        if (genus > kMaxComponentGenus) {
+            EXPECT_THROW(surface_pfaffian_exact(a, g.embedding, threads(1)), InvalidArgument);
+            continue;
+        }
+        EXPECT_EQ(surface_pfaffian_exact(a, g.embedding, threads(1)).value, oracle(a))
+            << "trial " << trial << ", genus " << genus;
+    }
+    for (std::size_t genus = 0; genus < seen.size(); ++genus) {
+        EXPECT_GE(seen[genus], 8) << "drawings of genus " << genus;
+    }
+}
+
+TEST(SurfacePfaffian, ToriWithARotationOutOfOrderAreDrawnOnTheDoubleTorus) {
+    // One swap at a vertex of degree 6 or 4 raises the genus to 2 (16 Pfaffians): the same
+    // count. A genus-2 drawing beside a torus: 64 orientations, the counts multiply.
+    const EmbeddedGraph tri = triangular_torus(4, 6), square = square_torus(4, 5);
+    for (const EmbeddedGraph* g : {&tri, &square}) {
+        EmbeddedGraph twisted = *g;
+        twisted.embedding = swapped(g->embedding, 5);
+        const auto a = weighted<std::int64_t>(twisted, [] { return 1; });
+        EXPECT_EQ(surface_genus(UndirectedGraph(g->n, g->edges), twisted.embedding).total, 2);
+        EXPECT_EQ(surface_pfaffian_exact(a, twisted.embedding, threads(2)).value, oracle(a));
+        // Two swaps far apart: genus 3, refused.
+        const Embedding three = swapped(twisted.embedding, 17);
+        EXPECT_EQ(surface_genus(UndirectedGraph(g->n, g->edges), three).total, 3);
+        EXPECT_THROW(surface_pfaffian_exact(a, three, threads(1)), InvalidArgument);
+    }
+    EmbeddedGraph small = triangular_torus(3, 4);
+    small.embedding = swapped(small.embedding, 2);
+    const EmbeddedGraph both = side_by_side(small, triangular_torus(3, 4));
+    ASSERT_EQ(surface_genus(UndirectedGraph(both.n, both.edges), both.embedding).total, 3);
+    std::mt19937_64 rng(5);
+    const auto a =
+        weighted<std::int64_t>(both, [&] { return static_cast<std::int64_t>(rng() % 5) - 1; });
+    EXPECT_EQ(surface_pfaffian_exact(a, both.embedding, threads(2)).value, oracle(a));
+}
+
 TEST(SurfacePfaffian, FloatingWithinItsEstimate) {
     std::mt19937_64 rng(7);
     std::uniform_real_distribution<double> u(-1.0, 2.0);
+    EmbeddedGraph double_torus = triangular_torus(4, 4);  // genus 2: 16 Pfaffians
+    double_torus.embedding = swapped(double_torus.embedding, 6);
     for (const EmbeddedGraph& g :
-         {triangular_torus(4, 4), square_torus(4, 4), square_torus(3, 4)}) {
+         {triangular_torus(4, 4), square_torus(4, 4), square_torus(3, 4), double_torus}) {
         const auto a = weighted<double>(g, [&] { return u(rng); });
         const FloatOutcome out = surface_pfaffian_real(a, g.embedding);
         const double value = std::ldexp(out.mantissa.real(), static_cast<int>(out.exponent2));
@@ -195,6 +299,8 @@ TEST(SurfacePfaffian, FloatingWithinItsEstimate) {
         const double truth = hafnian_brute_force(a.to_dense());
         EXPECT_LE(std::fabs(value - truth), error + 1e-13 * std::fabs(truth)) << value;
         EXPECT_LT(error, 1e-10 * std::fabs(truth));  // a few hundred pivots: not a loose figure
+        EXPECT_EQ(surface_genus(UndirectedGraph(g.n, g.edges), g.embedding).total,
+                  g.embedding.rotation == double_torus.embedding.rotation ? 2 : 1);
     }
 }
 
