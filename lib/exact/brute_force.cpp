@@ -76,7 +76,8 @@ Ring permutation_sum(const DenseMatrix<T>& a) {
             --row;
             continue;
         }
-        partial[static_cast<std::size_t>(row) + 1] = partial[static_cast<std::size_t>(row)] * Ring(a(row, c));
+        partial[static_cast<std::size_t>(row) + 1] =
+            partial[static_cast<std::size_t>(row)] * Ring(a(row, c));
         if (row + 1 == n) {
             total += partial[static_cast<std::size_t>(n)];
             continue;
@@ -147,6 +148,36 @@ Ring pairing_sum(const DenseMatrix<T>& a) {
     return total;
 }
 
+/// Σ over the loop matchings of the vertices outside `used` (each paired or on its own loop) of
+/// Π a(u, v) · Π a(w, w), accumulating in Ring: the first free vertex takes its loop or pairs
+/// with each later free vertex (recursive, depth ≤ n).
+template <class Ring, class T>
+Ring loop_pairing_sum(const DenseMatrix<T>& a, std::uint32_t used,
+                      pmcount::detail::StopPoll<>& stop) {
+    if (stop()) {
+        pmcount::detail::throw_if_stopped("summing by brute force");
+    }
+    const vertex_t n = a.rows();
+    vertex_t u = 0;
+    while (u < n && ((used >> u) & 1U) != 0) {
+        ++u;
+    }
+    if (u == n) {
+        return Ring(1);
+    }
+    used |= 1U << u;
+    Ring total = Ring(0);
+    if (a(u, u) != T{}) {
+        total += Ring(a(u, u)) * loop_pairing_sum<Ring>(a, used, stop);
+    }
+    for (vertex_t v = u + 1; v < n; ++v) {
+        if (((used >> v) & 1U) == 0 && a(u, v) != T{}) {
+            total += Ring(a(u, v)) * loop_pairing_sum<Ring>(a, used | 1U << v, stop);
+        }
+    }
+    return total;
+}
+
 void check_pairings_order(vertex_t rows, vertex_t cols) {
     if (rows != cols) {
         throw DimensionMismatch("brute force over pairings needs a square matrix");
@@ -178,8 +209,8 @@ BigInt brute_force_exact(const DenseMatrix<std::int64_t>& a) {
         const bool negative = v < 0;
         const numeric::uint128_t m =
             negative ? ~static_cast<numeric::uint128_t>(v) + 1 : static_cast<numeric::uint128_t>(v);
-        return BigInt::from_limbs(negative, {static_cast<std::uint64_t>(m),
-                                             static_cast<std::uint64_t>(m >> 64)});
+        return BigInt::from_limbs(
+            negative, {static_cast<std::uint64_t>(m), static_cast<std::uint64_t>(m >> 64)});
     }
     return numeric::from_cpp_int(permutation_sum<numeric::cpp_int>(a));
 }
@@ -208,6 +239,25 @@ double hafnian_brute_force(const DenseMatrix<double>& a) {
 std::complex<double> hafnian_brute_force(const DenseMatrix<std::complex<double>>& a) {
     check_pairings_order(a.rows(), a.cols());
     const ComplexDD v = pairing_sum<ComplexDD>(a);
+    return {v.re.to_double(), v.im.to_double()};
+}
+
+BigInt loop_hafnian_brute_force_exact(const DenseMatrix<std::int64_t>& a) {
+    check_pairings_order(a.rows(), a.cols());
+    pmcount::detail::StopPoll<> stop;
+    return numeric::from_cpp_int(loop_pairing_sum<numeric::cpp_int>(a, 0, stop));
+}
+
+double loop_hafnian_brute_force(const DenseMatrix<double>& a) {
+    check_pairings_order(a.rows(), a.cols());
+    pmcount::detail::StopPoll<> stop;
+    return loop_pairing_sum<DoubleDouble>(a, 0, stop).to_double();
+}
+
+std::complex<double> loop_hafnian_brute_force(const DenseMatrix<std::complex<double>>& a) {
+    check_pairings_order(a.rows(), a.cols());
+    pmcount::detail::StopPoll<> stop;
+    const ComplexDD v = loop_pairing_sum<ComplexDD>(a, 0, stop);
     return {v.re.to_double(), v.im.to_double()};
 }
 

@@ -99,4 +99,27 @@ double hafnian_bound_log2(const DenseMatrix<std::int64_t>& a, bool binary) {
     return hafnian_bound_log2(SparseMatrix<std::int64_t>(a), binary);
 }
 
+double loop_hafnian_bound_log2(const DenseMatrix<std::int64_t>& a) {
+    long double sum = 0;
+    for (vertex_t i = 0; i < a.rows(); ++i) {
+        std::uint64_t c = 0;
+        for (vertex_t j = 0; j < a.cols(); ++j) {
+            c = std::max(c, magnitude(a(i, j)));
+        }
+        if (c == 0) {
+            return -std::numeric_limits<double>::infinity();
+        }
+        sum += std::log2(static_cast<long double>(c));
+    }
+    // log2 T(n), the involutions of n points, by the recurrence in log space (T(k) ≥ 1).
+    long double before = 0, last = 0;  // log2 T(k − 2), log2 T(k − 1)
+    for (vertex_t k = 2; k <= a.rows(); ++k) {
+        const long double next =
+            last + std::log2(1.0L + static_cast<long double>(k - 1) * std::exp2(before - last));
+        before = last;
+        last = next;
+    }
+    return static_cast<double>((sum + last) * (1 + 1e-9L) + 1);
+}
+
 }  // namespace pmcount::numeric

@@ -8,7 +8,9 @@
 // (3) run::run_chunks over the subtrees below the split depth, one walker per thread, the chunks'
 // sums merged in chunk order (bit-identical for any number of threads); (4) CRT checked against
 // the spare, or the value with its figure: double, the leaves' running error; double-double, a
-// bound (for a signed matrix, a second walk on |A| for the monomials' magnitudes).
+// bound (for a signed matrix, a second walk on |A| for the monomials' magnitudes). The loop
+// hafnian's drivers are the same walks with the walker's loops on (recursion.hpp), after padding
+// an odd order with a unit loop.
 #include "exact/hafnian/hafnian.hpp"
 
 #include <omp.h>
@@ -185,7 +187,7 @@ public:
 /// the arithmetic's Elem; `one` is 1 in it. One walker per thread; chunks merged in chunk order.
 template <class Arith, class Entry>
 typename Arith::Leaves walk(const Arith& arith, int n, typename Arith::Elem one, Entry entry,
-                            const run::EngineRun& run) {
+                            const run::EngineRun& run, bool loops = false) {
     const int m = n / 2;
     const int split = m - run::chunk_log2_for(m);
     std::vector<typename Arith::Leaves> partial(std::size_t{1} << split);
@@ -197,7 +199,7 @@ typename Arith::Leaves walk(const Arith& arith, int n, typename Arith::Elem one,
         [&](std::uint64_t chunk, std::uint64_t, std::uint64_t) {
             auto& walker = walkers[static_cast<std::size_t>(omp_get_thread_num())];
             if (!walker) {
-                walker = std::make_unique<Recursion<Arith>>(arith, n, one);
+                walker = std::make_unique<Recursion<Arith>>(arith, n, one, loops);
                 walker->load_root(entry);
             }
             walker->run_chunk(chunk, split, partial[chunk]);
@@ -239,9 +241,11 @@ void check_symmetric(const DenseMatrix<T>& a) {
 
 /// Vertex i is divided by 2^e_i, e_i = ⌊E_i/2⌋ with E_i the binary exponent of its largest
 /// off-diagonal |entry|: every scaled entry a_ij·2^−(e_i + e_j) is below 2 in magnitude, and
-/// haf(A) = 2^Σe_i · haf(scaled). False when a vertex has no nonzero entry (haf = 0).
+/// haf(A) = 2^Σe_i · haf(scaled). With `loops` the diagonal is scaled by 2^−e_i (a loop covers
+/// its vertex once), and e_i is raised to the exponent of |a_ii| where that is larger, so a loop
+/// stays below 1 too. False when a vertex has no nonzero entry that enters (the value is 0).
 template <class T>
-bool vertex_exponents(const DenseMatrix<T>& a, std::vector<int>& exponent) {
+bool vertex_exponents(const DenseMatrix<T>& a, std::vector<int>& exponent, bool loops = false) {
     exponent.assign(static_cast<std::size_t>(a.rows()), 0);
     for (vertex_t i = 0; i < a.rows(); ++i) {
         double largest = 0;
@@ -250,14 +254,39 @@ bool vertex_exponents(const DenseMatrix<T>& a, std::vector<int>& exponent) {
                 largest = std::max(largest, std::abs(a(i, j)));
             }
         }
-        if (largest == 0) {
+        const double loop = loops ? std::abs(a(i, i)) : 0.0;
+        if (largest == 0 && loop == 0) {
             return false;
         }
-        int e = 0;
+        int e = 0, d = 0;
         std::frexp(largest, &e);
-        exponent[static_cast<std::size_t>(i)] = e / 2;
+        std::frexp(loop, &d);
+        exponent[static_cast<std::size_t>(i)] =
+            largest == 0 ? d : (loop == 0 ? e / 2 : std::max(e / 2, d));
     }
     return true;
+}
+
+/// The scale of entry (i, j) under the exponents: 2^−(e_i + e_j) off the diagonal, 2^−e_i on it
+/// (loops).
+int entry_shift(const std::vector<int>& e, int i, int j) {
+    return i == j ? -e[static_cast<std::size_t>(i)]
+                  : -e[static_cast<std::size_t>(i)] - e[static_cast<std::size_t>(j)];
+}
+
+/// An odd-order matrix with a vertex appended that has a loop of weight 1 and no edge: the same
+/// loop hafnian (that vertex always takes its loop), at even order.
+template <class T>
+DenseMatrix<T> with_unit_loop(const DenseMatrix<T>& a) {
+    const vertex_t n = a.rows();
+    DenseMatrix<T> b(n + 1, n + 1);
+    for (vertex_t i = 0; i < n; ++i) {
+        for (vertex_t j = 0; j < n; ++j) {
+            b(i, j) = a(i, j);
+        }
+    }
+    b(n, n) = T{1};
+    return b;
 }
 
 FloatOutcome float_outcome(std::complex<double> value, double error, std::int64_t exponent2, int n,
@@ -274,27 +303,24 @@ FloatOutcome float_outcome(std::complex<double> value, double error, std::int64_
 /// Σ_leaves of the recursion on |A| (scaled): the magnitudes of the monomials for the error bound.
 template <class T>
 double monomial_magnitudes(const DenseMatrix<T>& a, const std::vector<int>& e,
-                           const run::EngineRun& run) {
+                           const run::EngineRun& run, bool loops) {
     return walk(
         MagnitudeArith{}, a.rows(), 1.0,
-        [&](int i, int j) {
-            return std::ldexp(std::abs(a(i, j)),
-                              -e[static_cast<std::size_t>(i)] - e[static_cast<std::size_t>(j)]);
-        },
-        run);
+        [&](int i, int j) { return std::ldexp(std::abs(a(i, j)), entry_shift(e, i, j)); }, run,
+        loops);
 }
 
 /// The trivial orders (odd, 0) and a vertex without a neighbour, which need no walk.
 template <class T>
 bool trivial_float(const DenseMatrix<T>& a, std::vector<int>& e, const char* arithmetic,
-                   FloatOutcome& out) {
+                   FloatOutcome& out, bool loops) {
     out = float_outcome(0.0, 0.0, 0, 0, arithmetic);
     out.gray_steps = 0;
     if (a.rows() == 0) {
         out.mantissa = 1.0;
         return true;
     }
-    return a.rows() % 2 != 0 || !vertex_exponents(a, e);
+    return a.rows() % 2 != 0 || !vertex_exponents(a, e, loops);
 }
 
 }  // namespace
@@ -314,6 +340,125 @@ int hafnian_primes(double bound_log2) {
     // Symmetric reconstruction needs Π p > 2·|haf| + 1; one more prime checks the result.
     return static_cast<int>(std::max(0.0, bound_log2 + 1.0) / hafnian::kLanePrimeLog2) + 2;
 }
+
+namespace {
+
+/// The exact drivers' walk: the primes for a bound of 2^bound_log2, kPrimeLanes per pass, CRT
+/// checked against the spare. n even, ≥ 2.
+ExactOutcome exact_walk(const DenseMatrix<std::int64_t>& a, double bound, const run::EngineRun& run,
+                        bool loops) {
+    const vertex_t n = a.rows();
+    ExactOutcome out;
+    const auto count = static_cast<std::size_t>(hafnian_primes(bound));
+    const std::vector<std::uint64_t> primes =
+        numeric::largest_primes_below(hafnian::kLanePrimeBits, count);
+    const std::size_t passes = (count + hafnian::kPrimeLanes - 1) / hafnian::kPrimeLanes;
+    std::vector<std::uint64_t> residues;
+    for (std::size_t pass = 0; pass < passes; ++pass) {
+        // Lanes past the last prime repeat it: the extra residues are dropped.
+        std::vector<std::uint64_t> lane_primes;
+        for (int l = 0; l < hafnian::kPrimeLanes; ++l) {
+            lane_primes.push_back(primes[std::min(
+                count - 1, pass * hafnian::kPrimeLanes + static_cast<std::size_t>(l))]);
+        }
+        const hafnian::PrimeLanes arith(lane_primes);
+        const auto leaves = walk(
+            arith, n, arith.from_integer(1, lane_primes),
+            [&](int i, int j) { return arith.from_integer(a(i, j), lane_primes); },
+            run::pass_run(run, pass, passes), loops);
+        const std::vector<std::uint64_t> r = arith.residues(leaves);
+        for (int l = 0; l < hafnian::kPrimeLanes && residues.size() < count; ++l) {
+            residues.push_back(r[static_cast<std::size_t>(l)]);
+        }
+    }
+    out.primes = static_cast<int>(count);
+    out.gray_steps = (std::uint64_t{1} << (n / 2)) * passes;
+    out.arithmetic = "modular, " + std::to_string(hafnian::kPrimeLanes) + " primes per pass (" +
+                     std::to_string(count) + " primes of 27 bits, one spare) + CRT";
+    out.value = numeric::crt_with_spare(residues, primes, loops ? "loop hafnian" : "hafnian");
+    return out;
+}
+
+/// The real drivers (hafnian_real, loop_hafnian_real) on a matrix of even order.
+FloatOutcome real_walk(const DenseMatrix<double>& a, Precision precision, const run::EngineRun& run,
+                       bool loops) {
+    const bool dd = precision == Precision::double_double;
+    const char* arithmetic =
+        dd ? "double-double" : "double with a running error, compensated leaf sum";
+    std::vector<int> e;
+    FloatOutcome out;
+    if (trivial_float(a, e, arithmetic, out, loops)) {
+        return out;
+    }
+    const vertex_t n = a.rows();
+    // A loop adds a product level (l_0·l_1) to what the recursion without loops rounds.
+    const int order = loops ? n + 2 : n;
+    auto scaled = [&](int i, int j) { return std::ldexp(a(i, j), entry_shift(e, i, j)); };
+    const std::int64_t exponent2 = std::accumulate(e.begin(), e.end(), std::int64_t{0});
+    if (dd) {
+        // A signed matrix's monomials cancel inside the leaves: their magnitudes come from |A|.
+        bool nonnegative = true;
+        for (const double v : a.data()) {
+            nonnegative = nonnegative && v >= 0;
+        }
+        using DD = numeric::DoubleDouble;
+        const auto leaves = walk(
+            DoubleDoubleArith{}, n, DD{1.0}, [&](int i, int j) { return DD{scaled(i, j)}; },
+            run::pass_run(run, 0, nonnegative ? 1 : 2), loops);
+        const double magnitude = nonnegative
+                                     ? leaves.magnitude
+                                     : monomial_magnitudes(a, e, run::pass_run(run, 1, 2), loops);
+        // Double-double products and sums round to about 4u² relative.
+        const double value = leaves.sum.to_double();
+        return float_outcome(
+            value,
+            hafnian_error_factor(order) * 4 * kUnitRoundoff * kUnitRoundoff * magnitude +
+                kUnitRoundoff * std::fabs(value),
+            exponent2, n, arithmetic);
+    }
+    const auto leaves = walk(
+        DoubleArith{}, n, DoubleArith::Elem{1.0, 0.0},
+        [&](int i, int j) {
+            return DoubleArith::Elem{scaled(i, j), 0.0};
+        },
+        run, loops);
+    const double value = leaves.sum.value();
+    // The error of the value: the leaves' (Σe) and the rounding of their sum to one double.
+    const double error = std::fabs(leaves.error + leaves.sum.rounding());
+    return float_outcome(
+        value, hafnian_tracked_error(error, leaves.error_magnitude, leaves.magnitude, order),
+        exponent2, n, arithmetic);
+}
+
+/// The complex drivers on a matrix of even order.
+FloatOutcome complex_walk(const DenseMatrix<std::complex<double>>& a, const run::EngineRun& run,
+                          bool loops) {
+    const char* arithmetic = "complex double with a running error, compensated leaf sum";
+    std::vector<int> e;
+    FloatOutcome out;
+    if (trivial_float(a, e, arithmetic, out, loops)) {
+        return out;
+    }
+    const vertex_t n = a.rows();
+    const int order = loops ? n + 2 : n;
+    const std::int64_t exponent2 = std::accumulate(e.begin(), e.end(), std::int64_t{0});
+    const auto leaves = walk(
+        ComplexArith{}, n, ComplexArith::Elem{{1.0, 0.0}, {}},
+        [&](int i, int j) {
+            const int s = entry_shift(e, i, j);
+            return ComplexArith::Elem{
+                {std::ldexp(a(i, j).real(), s), std::ldexp(a(i, j).imag(), s)}, {}};
+        },
+        run, loops);
+    const std::complex<double> value{leaves.sum.re.value(), leaves.sum.im.value()};
+    const double error = std::hypot(leaves.error.re + leaves.sum.re.rounding(),
+                                    leaves.error.im + leaves.sum.im.rounding());
+    return float_outcome(
+        value, hafnian_tracked_error(error, leaves.error_magnitude, leaves.magnitude, order),
+        exponent2, n, arithmetic);
+}
+
+}  // namespace
 
 ExactOutcome hafnian_exact(const DenseMatrix<std::int64_t>& a, const run::EngineRun& run) {
     check_symmetric(a);
@@ -336,34 +481,23 @@ ExactOutcome hafnian_exact(const DenseMatrix<std::int64_t>& a, const run::Engine
         out.arithmetic = "none (a vertex without a neighbour)";
         return out;
     }
-    const auto count = static_cast<std::size_t>(hafnian_primes(bound));
-    const std::vector<std::uint64_t> primes =
-        numeric::largest_primes_below(hafnian::kLanePrimeBits, count);
-    const std::size_t passes = (count + hafnian::kPrimeLanes - 1) / hafnian::kPrimeLanes;
-    std::vector<std::uint64_t> residues;
-    for (std::size_t pass = 0; pass < passes; ++pass) {
-        // Lanes past the last prime repeat it: the extra residues are dropped.
-        std::vector<std::uint64_t> lane_primes;
-        for (int l = 0; l < hafnian::kPrimeLanes; ++l) {
-            lane_primes.push_back(primes[std::min(
-                count - 1, pass * hafnian::kPrimeLanes + static_cast<std::size_t>(l))]);
-        }
-        const hafnian::PrimeLanes arith(lane_primes);
-        const auto leaves = walk(
-            arith, n, arith.from_integer(1, lane_primes),
-            [&](int i, int j) { return arith.from_integer(a(i, j), lane_primes); },
-            run::pass_run(run, pass, passes));
-        const std::vector<std::uint64_t> r = arith.residues(leaves);
-        for (int l = 0; l < hafnian::kPrimeLanes && residues.size() < count; ++l) {
-            residues.push_back(r[static_cast<std::size_t>(l)]);
-        }
+    return exact_walk(a, bound, run, false);
+}
+
+ExactOutcome loop_hafnian_exact(const DenseMatrix<std::int64_t>& a, const run::EngineRun& run) {
+    check_symmetric(a);
+    if (a.rows() % 2 != 0) {
+        return loop_hafnian_exact(with_unit_loop(a), run);
     }
-    out.primes = static_cast<int>(count);
-    out.gray_steps = (std::uint64_t{1} << (n / 2)) * passes;
-    out.arithmetic = "modular, " + std::to_string(hafnian::kPrimeLanes) + " primes per pass (" +
-                     std::to_string(count) + " primes of 27 bits, one spare) + CRT";
-    out.value = numeric::crt_with_spare(residues, primes, "hafnian");
-    return out;
+    ExactOutcome out;
+    out.arithmetic = "exact integers";
+    const double bound = numeric::loop_hafnian_bound_log2(a);
+    if (a.rows() == 0 || std::isinf(bound)) {
+        out.value = a.rows() == 0 ? 1 : 0;
+        out.arithmetic = a.rows() == 0 ? "exact integers" : "none (a vertex without an entry)";
+        return out;
+    }
+    return exact_walk(a, bound, run, true);
 }
 
 std::uint64_t hafnian_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t p,
@@ -387,79 +521,25 @@ std::uint64_t hafnian_modular(const DenseMatrix<std::int64_t>& a, std::uint64_t 
 FloatOutcome hafnian_real(const DenseMatrix<double>& a, Precision precision,
                           const run::EngineRun& run) {
     check_symmetric(a);
-    const bool dd = precision == Precision::double_double;
-    const char* arithmetic =
-        dd ? "double-double" : "double with a running error, compensated leaf sum";
-    std::vector<int> e;
-    FloatOutcome out;
-    if (trivial_float(a, e, arithmetic, out)) {
-        return out;
-    }
-    const vertex_t n = a.rows();
-    auto scaled = [&](int i, int j) {
-        return std::ldexp(a(i, j),
-                          -e[static_cast<std::size_t>(i)] - e[static_cast<std::size_t>(j)]);
-    };
-    const std::int64_t exponent2 = std::accumulate(e.begin(), e.end(), std::int64_t{0});
-    if (dd) {
-        // A signed matrix's monomials cancel inside the leaves: their magnitudes come from |A|.
-        bool nonnegative = true;
-        for (const double v : a.data()) {
-            nonnegative = nonnegative && v >= 0;
-        }
-        using DD = numeric::DoubleDouble;
-        const auto leaves = walk(
-            DoubleDoubleArith{}, n, DD{1.0}, [&](int i, int j) { return DD{scaled(i, j)}; },
-            run::pass_run(run, 0, nonnegative ? 1 : 2));
-        const double magnitude =
-            nonnegative ? leaves.magnitude : monomial_magnitudes(a, e, run::pass_run(run, 1, 2));
-        // Double-double products and sums round to about 4u² relative.
-        const double value = leaves.sum.to_double();
-        return float_outcome(
-            value,
-            hafnian_error_factor(n) * 4 * kUnitRoundoff * kUnitRoundoff * magnitude +
-                kUnitRoundoff * std::fabs(value),
-            exponent2, n, arithmetic);
-    }
-    const auto leaves = walk(
-        DoubleArith{}, n, DoubleArith::Elem{1.0, 0.0},
-        [&](int i, int j) {
-            return DoubleArith::Elem{scaled(i, j), 0.0};
-        },
-        run);
-    const double value = leaves.sum.value();
-    // The error of the value: the leaves' (Σe) and the rounding of their sum to one double.
-    const double error = std::fabs(leaves.error + leaves.sum.rounding());
-    return float_outcome(value,
-                         hafnian_tracked_error(error, leaves.error_magnitude, leaves.magnitude, n),
-                         exponent2, n, arithmetic);
+    return real_walk(a, precision, run, false);
+}
+
+FloatOutcome loop_hafnian_real(const DenseMatrix<double>& a, Precision precision,
+                               const run::EngineRun& run) {
+    check_symmetric(a);
+    return real_walk(a.rows() % 2 != 0 ? with_unit_loop(a) : a, precision, run, true);
 }
 
 FloatOutcome hafnian_complex(const DenseMatrix<std::complex<double>>& a,
                              const run::EngineRun& run) {
     check_symmetric(a);
-    const char* arithmetic = "complex double with a running error, compensated leaf sum";
-    std::vector<int> e;
-    FloatOutcome out;
-    if (trivial_float(a, e, arithmetic, out)) {
-        return out;
-    }
-    const vertex_t n = a.rows();
-    const std::int64_t exponent2 = std::accumulate(e.begin(), e.end(), std::int64_t{0});
-    const auto leaves = walk(
-        ComplexArith{}, n, ComplexArith::Elem{{1.0, 0.0}, {}},
-        [&](int i, int j) {
-            const int s = -e[static_cast<std::size_t>(i)] - e[static_cast<std::size_t>(j)];
-            return ComplexArith::Elem{
-                {std::ldexp(a(i, j).real(), s), std::ldexp(a(i, j).imag(), s)}, {}};
-        },
-        run);
-    const std::complex<double> value{leaves.sum.re.value(), leaves.sum.im.value()};
-    const double error = std::hypot(leaves.error.re + leaves.sum.re.rounding(),
-                                    leaves.error.im + leaves.sum.im.rounding());
-    return float_outcome(value,
-                         hafnian_tracked_error(error, leaves.error_magnitude, leaves.magnitude, n),
-                         exponent2, n, arithmetic);
+    return complex_walk(a, run, false);
+}
+
+FloatOutcome loop_hafnian_complex(const DenseMatrix<std::complex<double>>& a,
+                                  const run::EngineRun& run) {
+    check_symmetric(a);
+    return complex_walk(a.rows() % 2 != 0 ? with_unit_loop(a) : a, run, true);
 }
 
 }  // namespace pmcount::exact

@@ -58,6 +58,17 @@ FloatOutcome hafnian_real(const DenseMatrix<double>& a, Precision precision,
 /// haf(A) of a complex symmetric matrix in complex double (a running error as hafnian_real's).
 FloatOutcome hafnian_complex(const DenseMatrix<std::complex<double>>& a, const run::EngineRun& run);
 
+/// lhaf(A), the loop hafnian: Σ over the partitions of the vertices into pairs and singletons of
+/// Π_pairs a_uv · Π_singletons a_vv (the diagonal as loops; thewalrus's `hafnian(A, loop=True)`),
+/// by the same recursion with loops (recursion.hpp), in the same arithmetics and with the same
+/// figures. An odd order is padded by a vertex with a loop of weight 1 and no edge; order 0
+/// gives 1. Exact: primes for numeric::loop_hafnian_bound_log2.
+ExactOutcome loop_hafnian_exact(const DenseMatrix<std::int64_t>& a, const run::EngineRun& run);
+FloatOutcome loop_hafnian_real(const DenseMatrix<double>& a, Precision precision,
+                               const run::EngineRun& run);
+FloatOutcome loop_hafnian_complex(const DenseMatrix<std::complex<double>>& a,
+                                  const run::EngineRun& run);
+
 /// The double engines' (CPU and GPU) stated error, from the leaves' sums: `error` = |Σe + the
 /// rounding of the leaves' sum to one double|, plus κu·Σ|e| (error_magnitude: the roundings of
 /// e's own arithmetic, relative u per operation) and κ²u²·Σ|leaf| (magnitude: the dropped

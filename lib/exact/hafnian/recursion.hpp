@@ -18,6 +18,16 @@
 // signs (−1)^(m − |S|) sieve out, at degree m, every system but those visiting each pair exactly
 // once: the perfect matchings. Only ring operations: it runs modulo any integer.
 //
+// Loops (the loop hafnian lhaf(A), whose terms also pair a vertex with itself at weight a_jj:
+// the diagonal as loops): a node also holds, for every vertex j, a polynomial l_j(λ), the walks
+// from j through contracted pairs that end in a loop (the root: l_j = a_jj). Including a pair
+// extends them, l'_j = l_j + λ·(b_j0·l_1 + b_j1·l_0), and the pair can also close a path whose
+// two ends are loops, so g gains g·λ·l_0·l_1 as well: g·(1 + λ·(b_10 + l_0·l_1)). The union of
+// a loop matching and the fixed pairs is a set of cycles and of paths between two loops; the
+// same sieve keeps the systems that visit every pair once (Björklund, Gupt and Quesada, §5, the
+// loop hafnian by the same recursion). The last pair sums w·[λ^(m−1)] g·(b_10 + l_0·l_1). An odd
+// order is padded by a vertex with a loop of weight 1 and no edge (hafnian.cpp).
+//
 // Truncation: g needs degrees 0..m, the entries only 0..m − 1 — every use of an entry multiplies
 // it by λ, so its degree-m coefficient never reaches [λ^m]. The last pair is summed directly:
 // solve = w·[λ^(m−1)] g·b_10.
@@ -68,23 +78,31 @@ public:
     using Wide = typename Arith::Wide;
     using Leaves = typename Arith::Leaves;
 
-    /// A walker for matrices of order n (even, ≥ 2); `one` is g's constant term at the root.
-    Recursion(const Arith& arith, int n, Elem one)
+    /// A walker for matrices of order n (even, ≥ 2); `one` is g's constant term at the root;
+    /// `loops`: the diagonal enters as loops (the loop hafnian).
+    Recursion(const Arith& arith, int n, Elem one, bool loops = false)
         : arith_(arith),
           n_(n),
           m_(n / 2),
           one_(one),
+          loops_(loops),
           tables_(static_cast<std::size_t>(m_)),
+          ls_(static_cast<std::size_t>(m_)),
           gs_(static_cast<std::size_t>(m_)),
-          wide_(static_cast<std::size_t>(m_) + 1) {
+          wide_(static_cast<std::size_t>(m_) + 1),
+          h_(static_cast<std::size_t>(m_)) {
         for (int d = 0; d < m_; ++d) {
             const auto s = static_cast<std::size_t>(n_ - 2 * d);
             tables_[static_cast<std::size_t>(d)].assign(s * (s - 1) / 2 * m(), arith_.zero());
+            if (loops_) {
+                ls_[static_cast<std::size_t>(d)].assign(s * m(), arith_.zero());
+            }
             gs_[static_cast<std::size_t>(d)].assign(m() + 1, arith_.zero());
         }
     }
 
-    /// The root: entry(i, j) for i > j as the constant coefficients.
+    /// The root: entry(i, j) for i > j as the constant coefficients (and entry(i, i), the loops,
+    /// when the walker has them).
     template <class Entry>
     void load_root(Entry entry) {
         std::vector<Elem>& table = tables_[0];
@@ -92,6 +110,9 @@ public:
             for (int j = 0; j < i; ++j) {
                 table[index(i, j) * m()] = entry(i, j);
             }
+        }
+        for (int i = 0; loops_ && i < n_; ++i) {
+            ls_[0][static_cast<std::size_t>(i) * m()] = entry(i, i);
         }
         gs_[0][0] = one_;
         path_.clear();
@@ -105,7 +126,7 @@ public:
             from = differ == 0 ? split : split - 1 - (63 - __builtin_clzll(differ));
         } else {
             path_.assign(static_cast<std::size_t>(split) + 1, Node{});
-            path_[0] = {tables_[0].data(), n_, 0, 1, gs_[0].data()};
+            path_[0] = {tables_[0].data(), n_, 0, 1, gs_[0].data(), ls_[0].data()};
         }
         for (int d = from; d < split; ++d) {
             const bool included = ((chunk >> (split - 1 - d)) & 1U) != 0;
@@ -125,6 +146,7 @@ private:
         int offset = 0;  ///< the node's vertices are the table's [offset, size)
         int sign = 1;
         const Elem* g = nullptr;
+        const Elem* loops = nullptr;  ///< l_j of the table's vertex j at loops + j·m (loops only)
     };
 
     std::size_t m() const noexcept { return static_cast<std::size_t>(m_); }
@@ -137,8 +159,37 @@ private:
         return node.table + index(node.offset + j, node.offset + k) * m();
     }
 
+    /// l_j of the node's vertex j (loops only).
+    const Elem* loop(const Node& node, int j) const noexcept {
+        return node.loops + static_cast<std::size_t>(node.offset + j) * m();
+    }
+
     static Node exclude(const Node& node) noexcept {
-        return {node.table, node.size, node.offset + 2, -node.sign, node.g};
+        return {node.table, node.size, node.offset + 2, -node.sign, node.g, node.loops};
+    }
+
+    /// h = b_10 (+ l_0·l_1 with loops), degrees 0..m − 1: what closes at the node's first pair.
+    const Elem* closing(const Node& node) {
+        const Elem* b10 = entry(node, 1, 0);
+        if (!loops_) {
+            return b10;
+        }
+        const auto mm = static_cast<int>(m());
+        const Elem* l0 = loop(node, 0);
+        const Elem* l1 = loop(node, 1);
+        Wide* w = wide_.data();
+        for (int t = 0; t < mm; ++t) {
+            w[t] = arith_.wide(b10[t]);
+        }
+        for (int a = 0; a < mm; ++a) {
+            for (int t = a; t < mm; ++t) {
+                arith_.mac(w[t], l0[a], l1[t - a]);
+            }
+        }
+        for (int t = 0; t < mm; ++t) {
+            h_[static_cast<std::size_t>(t)] = arith_.narrow(w[t]);
+        }
+        return h_.data();
     }
 
     /// The include child of a node at depth d: its table and g in depth d + 1's buffers.
@@ -148,8 +199,8 @@ private:
         Elem* c = tables_[static_cast<std::size_t>(d) + 1].data();
         Elem* e = gs_[static_cast<std::size_t>(d) + 1].data();
         Wide* w = wide_.data();
-        // e = g·(1 + λ·b_10), degrees 0..m.
-        const Elem* b10 = entry(node, 1, 0);
+        // e = g·(1 + λ·h), h = b_10 (+ l_0·l_1), degrees 0..m.
+        const Elem* b10 = closing(node);
         for (int t = 0; t <= mm; ++t) {
             w[t] = arith_.wide(node.g[t]);
         }
@@ -187,13 +238,37 @@ private:
                 }
             }
         }
-        return {c, s - 2, 0, node.sign, e};
+        // l'_j = l_j + λ·(b_j0·l_1 + b_j1·l_0), degrees 0..m − 1.
+        Elem* l = loops_ ? ls_[static_cast<std::size_t>(d) + 1].data() : nullptr;
+        if (loops_) {
+            const Elem* l0 = loop(node, 0);
+            const Elem* l1 = loop(node, 1);
+            for (int j = 2; j < s; ++j) {
+                const Elem* uj = entry(node, j, 0);
+                const Elem* vj = entry(node, j, 1);
+                const Elem* src = loop(node, j);
+                for (int t = 0; t < mm; ++t) {
+                    w[t] = arith_.wide(src[t]);
+                }
+                for (int a = 0; a + 1 < mm; ++a) {
+                    for (int t = a + 1; t < mm; ++t) {
+                        arith_.mac(w[t], uj[a], l1[t - 1 - a]);
+                        arith_.mac(w[t], vj[a], l0[t - 1 - a]);
+                    }
+                }
+                Elem* out = l + static_cast<std::size_t>(j - 2) * m();
+                for (int t = 0; t < mm; ++t) {
+                    out[t] = arith_.narrow(w[t]);
+                }
+            }
+        }
+        return {c, s - 2, 0, node.sign, e, l};
     }
 
     void descend(const Node& node, int d, Leaves& leaves) {
         if (node.size - node.offset == 2) {
-            // The last pair: w·[λ^(m−1)] g·b_10.
-            const Elem* b10 = entry(node, 1, 0);
+            // The last pair: w·[λ^(m−1)] g·h.
+            const Elem* b10 = closing(node);
             const auto mm = static_cast<int>(m());
             Wide dot = arith_.wide(arith_.zero());
             for (int u = 0; u < mm; ++u) {
@@ -213,9 +288,12 @@ private:
     int n_;
     int m_;
     Elem one_;
+    bool loops_;
     std::vector<std::vector<Elem>> tables_;  ///< [d]: the include child's table at depth d
+    std::vector<std::vector<Elem>> ls_;      ///< [d]: its l_j (loops only)
     std::vector<std::vector<Elem>> gs_;      ///< [d]: its g
     std::vector<Wide> wide_;                 ///< the coefficients being summed
+    std::vector<Elem> h_;                    ///< closing()'s b_10 + l_0·l_1
     std::vector<Node> path_;                 ///< the nodes of the current chunk's prefix
     std::uint64_t last_chunk_ = 0;
     run::StopPoll stop_;
