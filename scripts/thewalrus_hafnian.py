@@ -2,7 +2,8 @@
 """Times thewalrus's hafnian on one symmetric matrix, for `pmcount-bench hafnians`.
 
 Usage:
-    thewalrus_hafnian.py MATRIX_FILE [REPEAT]   time hafnian(A) with its default method
+    thewalrus_hafnian.py [--loop] MATRIX_FILE [REPEAT]   time hafnian(A) (with --loop:
+                                                hafnian(A, loop=True)) with its default method
     thewalrus_hafnian.py --probe                report whether thewalrus can be imported
 
 MATRIX_FILE holds the real symmetric matrix as whitespace-separated rows of decimal numbers
@@ -28,6 +29,8 @@ from thewalrus_common import EXIT_FAILURE, import_thewalrus, parse_arguments, ti
 
 
 def main(argv):
+    loop = "--loop" in argv[1:]
+    argv = [a for a in argv if a != "--loop"]
     path, repeat = parse_arguments(argv, "hafnian")
     numpy, hafnian, versions = import_thewalrus("hafnian")
     table = numpy.loadtxt(path, dtype=numpy.float64, ndmin=2)
@@ -44,15 +47,15 @@ def main(argv):
     # for this dtype on a small matrix so that the timing measures the hafnian, not the JIT.
     # Order 8 because hafnian() answers orders up to 4 itself without calling the kernels.
     warm_up = numpy.random.default_rng(0).random((8, 8)).astype(matrix.dtype)
-    hafnian(warm_up + warm_up.T)
+    hafnian(warm_up + warm_up.T, loop=loop)
 
-    seconds, samples, value = time_call(lambda: hafnian(matrix), repeat)
+    seconds, samples, value = time_call(lambda: hafnian(matrix, loop=loop), repeat)
     value = complex(value)
     result = {
         "hafnian": {"seconds": seconds, "samples": samples, "value": value.real,
                     "value_im": value.imag},
         "n": int(n),
-        "method": "default",
+        "method": "default, loop=True" if loop else "default",
     }
     result.update(versions)
     print(json.dumps(result))

@@ -47,6 +47,21 @@ template <class T>
 CountResult hafnian(const SparseMatrix<T>& matrix, const CountOptions& options = {});
 template <class T>
 CountResult hafnian(const DenseMatrix<T>& matrix, const CountOptions& options = {});
+/// Loop hafnian of a symmetric matrix, lhaf(A) (thewalrus's `hafnian(A, loop=True)`): Σ over the
+/// partitions of the vertices into pairs and singletons of Π_pairs a_uv · Π_singletons a_vv — the
+/// diagonal as loops, so a term is a matching of any size whose unmatched vertices v weigh a_vv.
+/// Any order (an odd one needs a loop; 0×0 gives 1). Split into the connected components of
+/// the off-diagonal entries (the product of theirs), each by the hafnian engine's recursion with
+/// loops (method "loop-hafnian", O(n²·2^(n/2))): exact integers for integer matrices (primes +
+/// CRT), double with its error estimate or double-double with a bound for real ones (the
+/// default double counted again exactly or in double-double when its figure shows
+/// cancellation), complex double; Method::brute_force sums the loop matchings (blocks up to
+/// order 16: the oracle). CPU threads; DimensionMismatch when not square,
+/// InvalidArgument when not symmetric or for a method, backend or precision it does not have.
+template <class T>
+CountResult loop_hafnian(const SparseMatrix<T>& matrix, const CountOptions& options = {});
+template <class T>
+CountResult loop_hafnian(const DenseMatrix<T>& matrix, const CountOptions& options = {});
 /// Whatever read_input() returned: the graph's count, the matrix's permanent, or its hafnian
 /// (Input::hafnian). An input with a declared vertex that no entry touches (Input::isolated)
 /// counts 0 at once, the note naming that vertex.

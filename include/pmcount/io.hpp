@@ -17,7 +17,8 @@
 // skew-symmetric, hermitian. Read as rows × columns (a permanent), or with interpretation =
 // general as a symmetric matrix whose hafnian is wanted: square, every entry equal to its mirror
 // image (an error names the first that is not), a pattern's diagonal an error (a self-loop),
-// a valued diagonal ignored with a warning (the hafnian does not use it).
+// a valued diagonal ignored with a warning (the hafnian does not use it). With ReadOptions::loops
+// the diagonal (and an edge list's self-loops) are kept instead, as the loop hafnian's loops.
 //
 // Every malformed input throws InvalidInput("file:line: problem").
 #pragma once
@@ -52,6 +53,10 @@ struct ReadOptions {
     bool sum_duplicates = false;
     /// Ignore values: read any input as its 0-1 pattern (for counting perfect matchings).
     bool pattern_only = false;
+    /// With interpretation = general: keep the diagonal as loops, for the loop hafnian
+    /// (Input::loops): an edge list's self-loop u–u and a matrix's diagonal entry are the loop
+    /// weights (a pattern's weigh 1), and the input is always a symmetric matrix.
+    bool loops = false;
 };
 
 /// A vertex that a file declares (by its header or size line) and that no entry touches: every
@@ -83,6 +88,9 @@ struct Input {
     /// True when the matrix is symmetric and its hafnian is wanted (a weighted general graph:
     /// the weighted count of its perfect matchings); its diagonal is empty.
     bool hafnian = false;
+    /// With hafnian: the diagonal was kept as loops (ReadOptions::loops), and count() computes
+    /// the loop hafnian (pmcount::loop_hafnian).
+    bool loops = false;
     /// Input ids of the left (row) and right (column) vertices, when they were renumbered (a
     /// general graph or symmetric matrix: the same list twice).
     std::vector<std::int64_t> left_ids;

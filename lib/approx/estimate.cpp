@@ -649,6 +649,9 @@ EstimateResult estimate(const Input& input, const EstimateOptions& options) {
                                std::to_string(input.rows()) + "×" + std::to_string(input.cols()) +
                                " (its rectangular permanent is counted exactly without --approx)");
     }
+    if (input.loops) {
+        throw InvalidArgument("the loop hafnian has no estimator: count it exactly");
+    }
     if (input.isolated && input.kind() != ValueKind::complex) {
         validate(options);
         return zero_result(options, std::max(input.rows(), input.cols()), input.nnz(),

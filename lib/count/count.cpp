@@ -180,7 +180,10 @@ CountResult count(const Input& input, const CountOptions& options) {
                     }
                 }
                 CountResult r = exact_result(
-                    input.kind(), 0, input.isolated->witness + ": no perfect matching, count is 0");
+                    input.kind(), 0,
+                    input.isolated->witness +
+                        (input.loops ? ": neither a loop nor an edge, the loop hafnian is 0"
+                                     : ": no perfect matching, count is 0"));
                 r.stats.n = std::max(input.rows(), input.cols());
                 r.stats.nnz = input.nnz();
                 r.structure.general = input.is_general();
@@ -192,6 +195,9 @@ CountResult count(const Input& input, const CountOptions& options) {
             } else if constexpr (std::is_same_v<D, Digraph>) {
                 return count_cycle_covers(data, options);
             } else {
+                if (input.loops) {
+                    return loop_hafnian(data, options);
+                }
                 if ((input.directed || input.two_coloured) && !data.is_square()) {
                     // Cycle covers of a digraph, perfect matchings of a graph whose sides the
                     // reader chose: a non-square matrix has none (the note says why), though it

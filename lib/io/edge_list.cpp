@@ -311,6 +311,9 @@ Input general_graph(const std::vector<std::int64_t>& ids,
         e.shown_row = ids[static_cast<std::size_t>(a)];
         e.shown_col = ids[static_cast<std::size_t>(b)];
         collector.add(e);
+        if (a == b) {
+            continue;  // a loop (ReadOptions::loops) is its own mirror image
+        }
         std::swap(e.row, e.col);
         std::swap(e.shown_row, e.shown_col);
         collector.add(e);
@@ -455,7 +458,9 @@ Input read_edge_list(std::string_view text, const std::string& file, const ReadO
     } else {
         ids = distinct_ids(scan.records);
     }
-    reject_self_loops(scan.records, file);
+    if (options.interpretation != GraphInterpretation::general || !options.loops) {
+        reject_self_loops(scan.records, file);
+    }
     std::vector<std::pair<vertex_t, vertex_t>> edges;
     edges.reserve(scan.records.size());
     for (const Record& r : scan.records) {

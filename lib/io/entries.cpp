@@ -286,6 +286,10 @@ Input EntryCollector::finish_symmetric(vertex_t n, InputFormat format,
     std::vector<Entry> off_diagonal;
     off_diagonal.reserve(entries_.size());
     for (const Entry& e : entries_) {
+        if (e.row == e.col && options_.loops) {
+            off_diagonal.push_back(e);  // a loop: the loop hafnian's weight of e.row alone
+            continue;
+        }
         if (e.row == e.col) {
             if (field_ == ValueField::none) {
                 fail({file_, e.line}, "self-loop at vertex " + std::to_string(e.shown_row) +
@@ -339,8 +343,15 @@ Input EntryCollector::finish_symmetric(vertex_t n, InputFormat format,
     entries_ = std::move(off_diagonal);
     input.source = file_;
     input.format = format;
-    const ValueField field = settle_field(warnings, "hafnian");
+    ValueField field = settle_field(warnings, "hafnian");
     input.warnings = std::move(warnings);
+    input.loops = options_.loops;
+    if (field == ValueField::none && options_.loops) {
+        for (Entry& e : entries_) {  // a pattern's edges and loops weigh 1
+            e.integer = 1;
+        }
+        field = ValueField::integer;
+    }
     switch (field) {
         case ValueField::none: {
             std::vector<UndirectedGraph::Edge> edges;

@@ -69,7 +69,9 @@ public:
     /// the symmetric SparseMatrix of a hafnian (Input::hafnian). Every entry must have its mirror
     /// image with the same value (a reader of undirected edges adds both); an error names the
     /// first that has not. A pattern's diagonal entry is a self-loop, an error; nonzero diagonal
-    /// values are dropped with a warning (the hafnian does not use them).
+    /// values are dropped with a warning (the hafnian does not use them). With ReadOptions::loops
+    /// the diagonal is kept (a pattern's entries weigh 1) and the result is always a matrix
+    /// (Input::loops).
     Input finish_symmetric(vertex_t n, InputFormat format, std::vector<std::string> warnings);
 
 private:

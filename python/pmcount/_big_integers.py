@@ -55,7 +55,7 @@ _BIG_MODULUS_LIMIT = 2**31
 
 
 def _big_bound(name: str, kind: str, m: Any) -> int:
-    """A proven bound on |perm(A)| or |haf(A)| for Python-int entries. perm: the product of the
+    """A proven bound on |perm(A)|, |haf(A)| or |lhaf(A)| for Python-int entries. perm: the product of the
     row 1-norms (each permutation's term is one of their expansion's terms; columns when there
     are more rows, and the smaller product for a square matrix). haf: haf(|A|)² ≤ perm(|A|) for
     a symmetric nonnegative matrix (two perfect matchings make a cycle cover of the same weight,
@@ -67,6 +67,16 @@ def _big_bound(name: str, kind: str, m: Any) -> int:
         triples = zip(m.row.tolist(), m.col.tolist(), m.data.tolist())
     else:
         triples = ((i, j, m[i, j]) for i, j in zip(*np.nonzero(m)))
+    if name == "loop_hafnian":
+        # |a_ij| ≤ √(c_i·c_j) with c_i = max_j |a_ij|: each of the T(n) loop matchings (T the
+        # involution numbers) weighs at most Π c_i.
+        largest = [0] * rows
+        for i, _, x in triples:
+            largest[i] = max(largest[i], abs(int(x)))
+        before, involutions = 1, 1
+        for k in range(2, rows + 1):
+            before, involutions = involutions, involutions + (k - 1) * before
+        return involutions * math.prod(largest) + 1
     for i, j, x in triples:
         if name == "hafnian" and i == j:
             continue
@@ -91,8 +101,8 @@ def _reduced(kind: str, m: Any, p: int) -> Any:
 
 def _big_integer_call(count: Callable[..., Result], name: str, kind: str, m: Any,
                       options: _core.CountOptions, progress: Progress) -> Result:
-    """perm(A) or haf(A) of a matrix with Python ints beyond int64, exactly: both are integer
-    polynomials in the entries, so the count of A reduced modulo a prime p (an exact int64 count)
+    """perm(A), haf(A) or lhaf(A) of a matrix with Python ints beyond int64, exactly: each is an
+    integer polynomial in the entries, so the count of A reduced modulo a prime p (an exact int64 count)
     is the answer modulo p. Enough primes below 2^31 for twice the bound (_big_bound), and one
     spare that must agree, rebuild it by the Chinese remainder theorem. Each prime costs one
     exact count of the reduced matrix (entries of 30 bits), count(name, kind, matrix, options,

@@ -345,6 +345,7 @@ def hafnian(
     max_predicted_seconds: Optional[float] = None,
     progress: Progress = False,
     full: bool = False,
+    loop: bool = False,
     structure: Any = _arguments.NOT_GIVEN,
     max_time: Any = _arguments.NOT_GIVEN,
 ) -> Union[int, FloatResult, ComplexResult, Result]:
@@ -353,9 +354,17 @@ def hafnian(
     graph of A. Types, results and options as for :func:`permanent`; an asymmetric matrix raises
     InvalidArgumentError naming the first entry that differs from its mirror.
 
+    loop: the loop hafnian instead (thewalrus's ``hafnian(A, loop=True)``): Σ over the partitions
+    of the vertices into pairs and singletons of Π_pairs a_uv · Π_singletons a_vv, the diagonal
+    as loops; any order. Split into the connected components of the off-diagonal entries, each by
+    the hafnian recursion with loops (method "loop-hafnian"), on CPU threads: exact integers for
+    integer matrices, double (or precision="dd") for real ones, complex double.
+
     >>> import numpy as np
     >>> hafnian(np.ones((6, 6), dtype=int))   # 5!! = 15
     15
+    >>> hafnian(np.ones((4, 4), dtype=int), loop=True)   # the involutions of 4 points
+    10
     """
     where = "hafnian"
     options = _count_options(
@@ -363,10 +372,12 @@ def hafnian(
         dulmage_mendelsohn=dulmage_mendelsohn, reductions=reductions,
         max_predicted_seconds=max_predicted_seconds, structure=structure, max_time=max_time)
     full = _arguments.flag(full, where, "full")
+    loop = _arguments.flag(loop, where, "loop")
     progress = _arguments.progress(progress, where)
     kind, m = _matrix(A, where)
     _check_finite(kind, m, where)
-    return _matrix_call("hafnian", kind, m, options, progress)._public(full)
+    name = "loop_hafnian" if loop else "hafnian"
+    return _matrix_call(name, kind, m, options, progress)._public(full)
 
 
 _EXPLAIN_OPTIONS = ("method", "precision", "backend", "threads", "gpus", "gpu_kernels",

@@ -615,6 +615,9 @@ NB_MODULE(_core, m) {
         dense_and_sparse("hafnian", count, [](const auto& matrix, const auto& options) {
             return released([&] { return pmcount::hafnian(matrix, options); });
         });
+        dense_and_sparse("loop_hafnian", count, [](const auto& matrix, const auto& options) {
+            return released([&] { return pmcount::loop_hafnian(matrix, options); });
+        });
         // The estimators take nonnegative real matrices (an integer one is read as real).
         if constexpr (!std::is_same_v<T, std::complex<double>>) {
             dense_and_sparse(

@@ -17,6 +17,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -474,6 +475,48 @@ TEST_F(CountMatchingsCli, ApproxEstimatesGeneralGraphsAndRefusesTheGpuInOneLine)
     EXPECT_NE(gpu.status, kOk);
     EXPECT_EQ(std::count(gpu.err.begin(), gpu.err.end(), '\n'), 1) << gpu.err;
     EXPECT_NE(gpu.err.find("CPU threads"), std::string::npos) << gpu.err;
+}
+
+TEST_F(CountMatchingsCli, LoopHafnianReadsTheDiagonalAsLoops) {
+    // [[2, 1, 0], [1, 3, 4], [0, 4, 5]]: 2·3·5 + 1·5 + 4·2 = 43, as a Matrix Market file and as
+    // an edge list whose self-loops carry the diagonal.
+    const std::string mtx = write("loops.mtx",
+                                  "%%MatrixMarket matrix coordinate integer symmetric\n3 3 5\n"
+                                  "1 1 2\n2 1 1\n2 2 3\n3 2 4\n3 3 5\n");
+    const Outcome json = run("--loop-hafnian --json " + mtx);
+    ASSERT_EQ(json.status, kOk) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    EXPECT_EQ(j["value"], "43");
+    EXPECT_EQ(j["method"], "loop-hafnian");
+    EXPECT_EQ(j["counted"], "loop hafnian");
+    EXPECT_EQ(
+        run("--loop-hafnian -q " + write("loops.txt", "0 0 2\n0 1 1\n1 1 3\n1 2 4\n2 2 5\n")).out,
+        "43\n");
+    // A pattern's loops and edges weigh 1: all loops, or one edge and the other loop.
+    EXPECT_EQ(run("--loop-hafnian -q " + write("p.txt", "0 0\n0 1\n1 2\n2 2\n1 1\n")).out, "3\n");
+    // Real entries: a double with its figure; --hafnian still ignores the diagonal (warning).
+    const Outcome real =
+        run("--loop-hafnian -q " + write("r.mtx",
+                                         "%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n"
+                                         "1 1 0.5\n2 1 0.25\n2 2 2\n"));
+    EXPECT_EQ(std::stod(real.out), 1.25) << real.err;
+    const Outcome plain = run("--hafnian " + mtx);
+    EXPECT_NE(plain.err.find("diagonal entries ignored"), std::string::npos) << plain.err;
+    // What it cannot do: one line each.
+    for (const auto& [args, status, fragment] :
+         std::vector<std::tuple<std::string, int, std::string>>{
+             {"--loop-hafnian --approx " + mtx, kUsage, "no estimator"},
+             {"--loop-hafnian --hafnian " + mtx, kUsage, "excludes"},
+             {"--loop-hafnian --backend cuda " + mtx, kUsage, "CPU threads"},
+             {"--loop-hafnian " + write("a.mtx",
+                                        "%%MatrixMarket matrix coordinate integer general\n2 2 "
+                                        "2\n1 2 1\n2 1 2\n"),
+              kInputError, "a.mtx:"}}) {
+        const Outcome bad = run(args);
+        EXPECT_EQ(bad.status, status) << args << ": " << bad.err;
+        EXPECT_NE(bad.err.find(fragment), std::string::npos) << bad.err;
+        EXPECT_EQ(count_lines(bad.err), 1u) << bad.err;
+    }
 }
 
 TEST_F(CountMatchingsCli, AnEdgeListTorusWithItsRotationsIsCountedOnTheTorus) {

@@ -86,12 +86,12 @@ std::vector<double> symmetric_entries(const CaseSpec& spec, int n, double densit
                static_cast<std::size_t>(part);
     };
     for (int i = 0; i < n; ++i) {
-        for (int j = i + 1; j < n; ++j) {
+        for (int j = spec.loop ? i : i + 1; j < n; ++j) {
             for (int part = 0; part < width; ++part) {
                 double x = draw.uniform01();
                 if (spec.binary) {
                     x = x < density ? 1.0 : 0.0;
-                } else if (std::strcmp(spec.name, "hafnian-real") != 0) {
+                } else if (std::strstr(spec.name, "hafnian-real") == nullptr) {
                     x = 2.0 * x - 1.0;
                 }
                 entries[at(i, j, part)] = entries[at(j, i, part)] = x;
@@ -181,6 +181,7 @@ TestMatrix make_matrix(const CaseSpec& spec, int n, const BenchOptions& options)
         entries = sparse_entries(spec.name, n, m.density, spec.binary, draw, m.redraws);
     } else if (spec.hafnian) {
         m.hafnian = true;
+        m.loop = spec.loop;
         entries = symmetric_entries(spec, n, options.density, draw);
     } else {
         entries = dense_entries(spec, n, options.density, draw);

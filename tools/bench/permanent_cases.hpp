@@ -20,6 +20,7 @@ struct CaseSpec {
     const char* quick_orders;  // --quick's orders when --n is not given
     bool hafnian = false;      // a symmetric matrix with an empty diagonal: its hafnian
     bool complex = false;      // complex entries
+    bool loop = false;         // with a diagonal: its loop hafnian (hafnian is set too)
 };
 
 constexpr CaseSpec known_cases[] = {
@@ -32,10 +33,14 @@ constexpr CaseSpec known_cases[] = {
     {"hafnian-binary", true, false, false, "8,12,16", true},
     {"hafnian-real", false, false, false, "8,12,16", true},
     {"hafnian-signed", false, false, false, "8,12,16", true},
-    {"hafnian-complex", false, false, false, "8,12,16", true, true}};
+    {"hafnian-complex", false, false, false, "8,12,16", true, true},
+    {"loop-hafnian-binary", true, false, false, "8,12,16", true, false, true},
+    {"loop-hafnian-real", false, false, false, "8,12,16", true, false, true},
+    {"loop-hafnian-complex", false, false, false, "8,12,16", true, true, true}};
 constexpr const char* known_case_names =
     "dense-real, dense-binary, dense-signed, reducible-binary, sparse-binary, sparse-real, "
-    "hafnian-binary, hafnian-real, hafnian-signed, hafnian-complex";
+    "hafnian-binary, hafnian-real, hafnian-signed, hafnian-complex, loop-hafnian-binary, "
+    "loop-hafnian-real, loop-hafnian-complex";
 
 /// The predicted-time limit offered to the no-front-end plan of reducible-binary.
 constexpr double no_front_end_limit_s = 60;
@@ -92,6 +97,7 @@ struct TestMatrix {
     pmcount::DenseMatrix<std::int64_t> integer;          // binary cases: pmcount's integer input
     pmcount::DenseMatrix<std::complex<double>> complex;  // hafnian-complex
     bool hafnian = false;                                // its hafnian, not its permanent
+    bool loop = false;  // with hafnian: its loop hafnian (the diagonal as loops)
     std::int64_t nnz = 0;
     std::string hash;                 // of n and the doubles' bit patterns
     std::vector<int> planted_blocks;  // reducible-binary: diagonal block orders; else empty
@@ -101,7 +107,9 @@ struct TestMatrix {
 
     bool reducible() const { return !planted_blocks.empty(); }
     /// The engine the grid times: dense Ryser for permanents, the recursion for hafnians.
-    const char* main_engine() const { return hafnian ? "hafnian" : "ryser"; }
+    const char* main_engine() const {
+        return loop ? "loop-hafnian" : (hafnian ? "hafnian" : "ryser");
+    }
     pmcount::Method main_method() const {
         return hafnian ? pmcount::Method::hafnian : pmcount::Method::ryser;
     }
@@ -111,8 +119,9 @@ struct TestMatrix {
 std::vector<double> dense_entries(const CaseSpec& spec, int n, double density, Draw& draw);
 
 /// Row-major entries of the hafnian cases: the upper triangle drawn row by row (one uniform draw
-/// per entry, two for complex), mirrored; the diagonal is 0. Complex entries are returned as
-/// (re, im) pairs.
+/// per entry, two for complex), mirrored; the diagonal is 0, except in the loop cases, where
+/// each row's draws start at its diagonal entry. Complex entries are returned as (re, im) pairs.
+/// hafnian-real and loop-hafnian-real draw from [0, 1), the others' real parts from [−1, 1).
 std::vector<double> symmetric_entries(const CaseSpec& spec, int n, double density, Draw& draw);
 
 /// Diagonal block orders of reducible-binary: max_block while more than max_block remains, then

@@ -71,6 +71,11 @@ pmcount::CountOptions count_options(const RunSpec& spec) {
 }
 
 pmcount::CountResult count(const TestMatrix& matrix, const pmcount::CountOptions& options) {
+    if (matrix.loop) {
+        return matrix.binary               ? pmcount::loop_hafnian(matrix.integer, options)
+               : matrix.complex.rows() > 0 ? pmcount::loop_hafnian(matrix.complex, options)
+                                           : pmcount::loop_hafnian(matrix.real, options);
+    }
     if (matrix.hafnian) {
         return matrix.binary               ? pmcount::hafnian(matrix.integer, options)
                : matrix.complex.rows() > 0 ? pmcount::hafnian(matrix.complex, options)

@@ -81,7 +81,8 @@ public:
             limited ? "timeout " + format_double(options_.thewalrus_timeout) + " " : "";
         const ProcessOutput output =
             run_command(limit + shell_quote(options_.python) + " " + shell_quote(script) + " " +
-                        shell_quote(path.string()) + " " + std::to_string(repeat));
+                        (matrix.loop ? "--loop " : "") + shell_quote(path.string()) + " " +
+                        std::to_string(repeat));
         std::error_code ignored;
         std::filesystem::remove(path, ignored);
         if (limited && output.status == 124) {

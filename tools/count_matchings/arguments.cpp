@@ -18,6 +18,7 @@ constexpr const char* kExamples = R"(Examples:
   count_matchings --cycle-covers datasets/digraph_7.edgelist   cycle covers of a digraph
   count_matchings --json matrix.mtx                   permanent, as one JSON object
   count_matchings --hafnian symmetric.mtx             hafnian of a symmetric matrix
+  count_matchings --loop-hafnian symmetric.mtx        loop hafnian (the diagonal as loops)
   cat graph.txt | count_matchings -                   read standard input
   count_matchings --precision dd real_matrix.mtx      double-double arithmetic
 
@@ -124,13 +125,20 @@ void add_options(CLI::App& app, Arguments& a) {
     auto* hf = app.add_flag("--hafnian", a.hafnian,
                             "hafnian: read the file as an undirected graph or a symmetric matrix "
                             "(never split into sides) and count its perfect matchings / hafnian");
-    pm->excludes(cc, pe);
-    cc->excludes(pe, hf);
-    pe->excludes(hf);
-    app.add_option("--embedding", a.embedding_path,
-                   "the graph's drawing on a surface, for the Pfaffians on it (a torus: four): one "
-                   "line 'VERTEX: NEIGHBOUR ...' per vertex, its neighbours in cyclic order (an "
-                   "undirected graph's ids; docs/general_graphs.md)");
+    auto* lh = app.add_flag("--loop-hafnian", a.loop_hafnian,
+                            "loop hafnian: read the file as a symmetric matrix (or undirected "
+                            "graph) whose diagonal (self-loops u u w) are loops, each vertex "
+                            "paired or on its own loop (thewalrus's hafnian(A, loop=True))");
+    pm->excludes(cc, pe, lh);
+    cc->excludes(pe, hf, lh);
+    pe->excludes(hf, lh);
+    hf->excludes(lh);
+    auto* embedding = app.add_option(
+        "--embedding", a.embedding_path,
+        "the graph's drawing on a surface, for the Pfaffians on it (a torus: four): one "
+        "line 'VERTEX: NEIGHBOUR ...' per vertex, its neighbours in cyclic order (an "
+        "undirected graph's ids; docs/general_graphs.md)");
+    lh->excludes(embedding);
     app.add_flag("--general", a.general,
                  "count through the general-graph path (blossom, hafnian and Pfaffian engines) "
                  "even where the graph or a piece of it is bipartite (to check one path against "
@@ -297,6 +305,9 @@ std::string option_of_the_other_mode(const CLI::App& app, const Arguments& a) {
         "--seed",      "--scale-every",    "--scale-iters",
         "--particles", "--resample-every", "--potential-exponent",
         "--layout"};
+    if (a.approx && a.loop_hafnian) {
+        return "--loop-hafnian has no estimator: count it exactly (without --approx)";
+    }
     for (const char* name : a.approx ? kExactOnly : kEstimateOnly) {
         if (app.count(name) > 0) {
             return std::string(name) + (a.approx ? " applies to exact counts, not to --approx"
@@ -348,9 +359,10 @@ ReadOptions read_options(const Arguments& a) {
     if (a.cycle_covers) {
         options.interpretation = GraphInterpretation::directed;
     }
-    if (a.hafnian) {
+    if (a.hafnian || a.loop_hafnian) {
         options.interpretation = GraphInterpretation::general;
     }
+    options.loops = a.loop_hafnian;
     return options;
 }
 
@@ -359,6 +371,7 @@ std::string counting_mode(const Arguments& a) {
            : a.cycle_covers    ? "cycle covers"
            : a.permanent       ? "permanent"
            : a.hafnian         ? "hafnian"
+           : a.loop_hafnian    ? "loop hafnian"
                                : "";
 }
 

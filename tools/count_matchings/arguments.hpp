@@ -15,6 +15,7 @@ struct Arguments {
     std::string path;
     /// The counting flags: at most one, except --perfect-matchings with --hafnian.
     bool perfect_matchings = false, cycle_covers = false, permanent = false, hafnian = false;
+    bool loop_hafnian = false;
     std::string embedding_path;
     bool general = false;
     std::string method = "auto", precision = "auto", backend = "auto", gpu_kernels = "auto";
@@ -51,7 +52,7 @@ CountOptions count_options(const Arguments& a, int local_ranks);
 ReadOptions read_options(const Arguments& a);
 
 /// What the counting flags ask to count: "perfect matchings", "cycle covers", "permanent",
-/// "hafnian", or "" for what the input is (what_is_counted, input.hpp).
+/// "hafnian", "loop hafnian", or "" for what the input is (what_is_counted, input.hpp).
 std::string counting_mode(const Arguments& a);
 
 }  // namespace pmcount::tools

@@ -113,7 +113,9 @@ void print_explanation(const Input& input, const CountResult& r, const std::stri
     if (s.general && s.tutte_odd_components > 0) {
         std::cout << "witness: " << tutte_witness(input, s) << "\n";
     }
-    if (s.general) {
+    if (r.method == "loop-hafnian") {
+        // No structure front end: the blocks are in the plan text below.
+    } else if (s.general) {
         if (s.dulmage_mendelsohn) {
             std::cout << "maximum matching (blossom): " << s.matching_size
                       << " edges; pieces (components, blocks): " << s.block_orders.size()

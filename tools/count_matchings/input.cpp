@@ -26,6 +26,9 @@ std::string what_is_counted(const Input& input, const std::string& mode) {
         std::holds_alternative<UndirectedGraph>(input.data)) {
         return "perfect matchings";
     }
+    if (input.loops) {
+        return "loop hafnian";
+    }
     if (input.hafnian) {
         return "hafnian";
     }
