@@ -2,6 +2,8 @@
 // hafnians: the entry points (options: pmcount/options.hpp, results: pmcount/result.hpp).
 #pragma once
 
+#include <vector>
+
 #include "pmcount/big_int.hpp"
 #include "pmcount/graph.hpp"
 #include "pmcount/matrix.hpp"
@@ -62,6 +64,28 @@ template <class T>
 CountResult loop_hafnian(const SparseMatrix<T>& matrix, const CountOptions& options = {});
 template <class T>
 CountResult loop_hafnian(const DenseMatrix<T>& matrix, const CountOptions& options = {});
+/// Hafnian of a matrix with repeated rows and columns (thewalrus's hafnian_repeated(A, rpt)):
+/// haf(B) for B the symmetric A with row and column i repeated rpt[i] times, B[(i,a),(j,b)] = a_ij
+/// (so a_ii joins two copies of i; rpt[i] = 0 drops i). Summed over the multiplicities, at a
+/// cost of Π(rpt_i + 1) points instead of B's 2^(Σ rpt / 2) (exact/hafnian/repeated.hpp): exact
+/// integers for integer A, otherwise double-double rounded to double with a bound
+/// (error_kind "bound"); method "hafnian_repeated", CPU threads. InvalidArgument for a
+/// non-square or asymmetric A, rpt of another length or a negative entry, or an option it does
+/// not have; ProblemTooLarge past 400 photons or 10^11 points.
+template <class T>
+CountResult hafnian_repeated(const DenseMatrix<T>& matrix, const std::vector<int>& rpt,
+                             const CountOptions& options = {});
+/// The loop hafnian of B with mu_i on the diagonal of every copy of i (thewalrus's
+/// hafnian_repeated(A, rpt, mu, loop=True); its default mu is A's diagonal).
+template <class T>
+CountResult loop_hafnian_repeated(const DenseMatrix<T>& matrix, const std::vector<int>& rpt,
+                                  const std::vector<T>& mu, const CountOptions& options = {});
+/// perm(B) for B the m×n matrix A with row i repeated rows[i] times and column j cols[j] times
+/// (thewalrus's permanent_repeated(A, rpt) is rows = cols = rpt); 0 when the totals differ.
+/// Ryser's formula grouped by the multiplicities of the side with the fewer Π(m + 1) points.
+template <class T>
+CountResult permanent_repeated(const DenseMatrix<T>& matrix, const std::vector<int>& rows,
+                               const std::vector<int>& cols, const CountOptions& options = {});
 /// Whatever read_input() returned: the graph's count, the matrix's permanent, or its hafnian
 /// (Input::hafnian). An input with a declared vertex that no entry touches (Input::isolated)
 /// counts 0 at once, the note naming that vertex.

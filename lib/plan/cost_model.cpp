@@ -552,6 +552,16 @@ double hafnian_seconds(const LeafFacts& f) {
         f.order < 2 * exact::kThreadsFromPairs ? 1 : f.threads);
 }
 
+double repeated_seconds(double points, double units, Arithmetic arithmetic, int primes,
+                        int threads) {
+    const CostRates& r = rates();
+    const double per_ns = arithmetic == Arithmetic::exact     ? r.repeated_exact_ns * primes
+                          : arithmetic == Arithmetic::complex ? r.repeated_complex_ns
+                                                              : r.repeated_real_ns;
+    return on_this_machine(points * units * per_ns * 1e-9 / std::max(1, threads),
+                           std::max(1, threads));
+}
+
 double gpu_hafnian_seconds(const LeafFacts& f) {
     const CostRates& r = rates();
     // From 20 pairs (2^20 leaves) the ranks share the subtree roots (run/session.cpp).

@@ -219,6 +219,12 @@ double hafnian_multiply_adds(vertex_t n);
 /// arithmetic (exact: per group of prime lanes) on the threads, plus a start-up.
 double hafnian_seconds(const LeafFacts& facts);
 
+/// Predicted seconds of the sum over the multiplicities (exact/hafnian/repeated.hpp): `points`
+/// points of `units` updates and powers each (k modes + N photons), at the rate of the
+/// arithmetic (exact: per prime; the floating ones in double-double), on `threads` threads.
+double repeated_seconds(double points, double units, Arithmetic arithmetic, int primes,
+                        int threads);
+
 /// Predicted seconds of the hafnian engine on this rank's GPUs (every rank counts the whole
 /// hafnian; infinite without a GPU).
 double gpu_hafnian_seconds(const LeafFacts& facts);

@@ -34,6 +34,19 @@ def timed(call, repeat):
     return statistics.median(samples), samples, value
 
 
+def json_lines(path):
+    """emit(obj) printing one JSON line (and appending it to `path` when given), and close()."""
+    out = open(path, "a") if path else None
+
+    def emit(obj):
+        line = json.dumps(obj)
+        print(line, flush=True)
+        if out:
+            out.write(line + "\n")
+
+    return emit, (out.close if out else (lambda: None))
+
+
 def kasteleyn_grid(m, n):
     import mpmath
 
@@ -54,13 +67,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", help="also append the lines to this file")
     args = parser.parse_args()
-    out = open(args.out, "a") if args.out else None
-
-    def emit(obj):
-        line = json.dumps(obj)
-        print(line, flush=True)
-        if out:
-            out.write(line + "\n")
+    emit, close = json_lines(args.out)
 
     try:
         import thewalrus
@@ -103,8 +110,7 @@ def main():
     emit({"case": "grid-32x32-networkx", "engine": "pmcount", "seconds": seconds,
           "samples": samples, "digits": len(str(value)), "exact": value == expected,
           "method": pmcount.count_perfect_matchings(graph, full=True).method})
-    if out:
-        out.close()
+    close()
     return 0 if value == expected else 2
 
 

@@ -26,7 +26,14 @@ progress bar (tqdm when installed).
 from __future__ import annotations
 
 from . import _core, _counting, _estimating, _generators, _results
-from ._counting import count_cycle_covers, count_perfect_matchings, explain, hafnian, permanent
+from ._counting import (
+    count_cycle_covers,
+    count_perfect_matchings,
+    explain,
+    hafnian,
+    hafnian_repeated,
+    permanent,
+)
 from ._errors import (
     DeviceError,
     DimensionMismatchError,
@@ -67,6 +74,7 @@ __all__ = [
     "count_cycle_covers",
     "permanent",
     "hafnian",
+    "hafnian_repeated",
     "estimate",
     "explain",
     "Result",

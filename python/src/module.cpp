@@ -618,6 +618,28 @@ NB_MODULE(_core, m) {
         dense_and_sparse("loop_hafnian", count, [](const auto& matrix, const auto& options) {
             return released([&] { return pmcount::loop_hafnian(matrix, options); });
         });
+        // Repeated rows and columns (dense): the multiplicities, and mu for the loop hafnian.
+        m.def((std::string("hafnian_repeated_") + suffix).c_str(),
+              [](const Matrix2D<T>& a, const std::vector<int>& rpt,
+                 const std::optional<std::vector<T>>& mu, const pmcount::CountOptions& o,
+                 const ProgressArg& progress) {
+                  const pmcount::DenseMatrix<T> matrix = dense_of(a);
+                  const pmcount::CountOptions options = with_progress(o, progress);
+                  return released([&] {
+                      return mu ? pmcount::loop_hafnian_repeated(matrix, rpt, *mu, options)
+                                : pmcount::hafnian_repeated(matrix, rpt, options);
+                  });
+              },
+              "a"_a, "rpt"_a, "mu"_a, "options"_a, "progress"_a = nb::none());
+        m.def((std::string("permanent_repeated_") + suffix).c_str(),
+              [](const Matrix2D<T>& a, const std::vector<int>& rows, const std::vector<int>& cols,
+                 const pmcount::CountOptions& o, const ProgressArg& progress) {
+                  const pmcount::DenseMatrix<T> matrix = dense_of(a);
+                  const pmcount::CountOptions options = with_progress(o, progress);
+                  return released(
+                      [&] { return pmcount::permanent_repeated(matrix, rows, cols, options); });
+              },
+              "a"_a, "rows"_a, "cols"_a, "options"_a, "progress"_a = nb::none());
         // The estimators take nonnegative real matrices (an integer one is read as real).
         if constexpr (!std::is_same_v<T, std::complex<double>>) {
             dense_and_sparse(

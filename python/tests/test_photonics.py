@@ -100,3 +100,91 @@ def test_loop_hafnian_agrees_with_thewalrus():
         ours = pmcount.hafnian(real, loop=True)
         assert abs(ours - thewalrus.hafnian(real, loop=True)) <= \
             1e-10 * max(1.0, abs(ours)) + ours.error
+
+
+def reduction(a, rows, cols=None, mu=None):
+    """thewalrus's reduction: row i repeated rows[i] times, column j cols[j] times; mu on the
+    diagonal of every copy."""
+    cols = rows if cols is None else cols
+    ri = [i for i, r in enumerate(rows) for _ in range(r)]
+    ci = [j for j, c in enumerate(cols) for _ in range(c)]
+    b = [[a[i][j] for j in ci] for i in ri]
+    if mu is not None:
+        for x, i in enumerate(ri):
+            b[x][x] = mu[i]
+    return b
+
+
+def brute_hafnian(a):
+    n = len(a)
+    if n % 2:
+        return 0
+
+    def rec(rest):
+        if not rest:
+            return 1
+        u, others = rest[0], rest[1:]
+        return sum(a[u][v] * rec(others[:k] + others[k + 1:]) for k, v in enumerate(others))
+    return rec(tuple(range(n)))
+
+
+def test_hafnian_repeated_matches_the_reduction():
+    rng = random.Random(5)
+    for trial in range(40):
+        k = rng.randint(1, 4)
+        a = symmetric(k, lambda: rng.randint(-3, 4))
+        rpt = [rng.randint(0, 3) for _ in range(k)]
+        if sum(rpt) > 10:
+            rpt = [1] * k
+        b = reduction(a, rpt)
+        assert pmcount.hafnian_repeated(np.array(a, dtype=np.int64).reshape(k, k), rpt) == \
+            brute_hafnian(b), (a, rpt)
+        mu = [rng.randint(-2, 3) for _ in range(k)]
+        assert pmcount.hafnian_repeated(np.array(a, dtype=np.int64).reshape(k, k), rpt, mu=mu,
+                                        loop=True) == brute_loop_hafnian(reduction(a, rpt, mu=mu))
+        # loop=True without mu: the diagonal of A on every copy.
+        diag = [a[i][i] for i in range(k)]
+        assert pmcount.hafnian_repeated(np.array(a, dtype=np.int64).reshape(k, k), rpt,
+                                        loop=True) == brute_loop_hafnian(reduction(a, rpt, mu=diag))
+    real = np.array(symmetric(3, lambda: rng.uniform(-1, 1)))
+    r = pmcount.hafnian_repeated(real, [3, 2, 3], full=True)
+    truth = brute_hafnian(reduction(real.tolist(), [3, 2, 3]))
+    assert abs(r.value - truth) <= r.error + 1e-15 * abs(truth)
+    assert r.error <= 1e-14 * abs(truth) and r.error_kind == "bound"
+    with pytest.raises(pmcount.InvalidArgumentError, match="rpt must be 3 integers"):
+        pmcount.hafnian_repeated(real, [1, 2])
+    with pytest.raises(pmcount.InvalidArgumentError, match="symmetric"):
+        pmcount.hafnian_repeated(np.array([[1, 2], [3, 4]]), [1, 1])
+
+
+def test_permanent_with_multiplicities_is_summed_over_them_where_that_is_cheaper():
+    rng = np.random.default_rng(10)
+    a = rng.integers(-3, 4, size=(4, 3))
+    rows, cols = [3, 0, 2, 1], [2, 2, 2]
+    expanded = np.repeat(np.repeat(a, rows, axis=0), cols, axis=1)
+    r = pmcount.permanent(a, rows=rows, cols=cols, full=True)
+    assert r.value == pmcount.permanent(expanded)
+    assert r.method == "permanent_repeated"
+    # 10 modes, 30 photons: summed over Π(c + 1) = 4^10 points, not a permanent of order 30.
+    u = rng.normal(size=(10, 10)) + 1j * rng.normal(size=(10, 10))
+    big = pmcount.permanent(u, rows=[3] * 10, cols=[3] * 10, full=True)
+    assert big.method == "permanent_repeated" and big.error <= 1e-11 * abs(big.value)
+    # Unequal totals keep the rectangular permanent of the expansion.
+    assert pmcount.permanent(np.ones((2, 2), dtype=int), rows=[1, 1], cols=[2, 1]) == 6
+
+
+def test_hafnian_repeated_agrees_with_thewalrus():
+    thewalrus = pytest.importorskip("thewalrus")
+    rng = np.random.default_rng(36)
+    x = rng.normal(size=(5, 5)) + 1j * rng.normal(size=(5, 5))
+    a = (x + x.T) / 4
+    rpt = [2, 3, 1, 2, 2]
+    ours = pmcount.hafnian_repeated(a, rpt)
+    assert abs(ours - thewalrus.hafnian_repeated(a, rpt)) <= 1e-10 * abs(ours)
+    mu = rng.normal(size=5) + 1j * rng.normal(size=5)
+    ours = pmcount.hafnian_repeated(a, rpt, mu=mu, loop=True)
+    assert abs(ours - thewalrus.hafnian_repeated(a, rpt, mu=mu, loop=True)) <= 1e-10 * abs(ours)
+    real = a.real.copy()
+    assert abs(pmcount.permanent(real, rows=rpt, cols=rpt)
+               - thewalrus.permanent_repeated(real, rpt)) <= 1e-10 * abs(
+                   thewalrus.permanent_repeated(real, rpt))

@@ -55,6 +55,12 @@ inline constexpr int kMaxRepeatedPhotons = 400;
 /// Largest number of points Π(r_i + 1) walked (about a minute on 2 cores).
 inline constexpr double kMaxRepeatedPoints = 1e11;
 
+/// InvalidArgument for a non-square or asymmetric A, rpt of another length or with a negative
+/// entry, mu of another length; ProblemTooLarge past kMaxRepeatedPhotons.
+template <class T>
+void check_hafnian_repeated(const DenseMatrix<T>& a, const std::vector<int>& rpt,
+                            const std::vector<T>* mu);
+
 /// haf(B) (or lhaf(B) with mu, one value per row of A) of the symmetric integer matrix A with
 /// rows and columns repeated rpt[i] times, exactly. InvalidArgument for a non-square or
 /// asymmetric A, rpt of another length or negative; ProblemTooLarge past the limits above.

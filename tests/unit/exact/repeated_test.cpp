@@ -213,5 +213,50 @@ TEST(Repeated, ThreadsDoNotChangeTheResultAndBadInputIsRefused) {
               std::complex<double>(0.0));
 }
 
+TEST(RepeatedApi, PublicEntriesPickTheArithmeticAndRefuseWhatTheyLack) {
+    const DenseMatrix<std::int64_t> a(2, 2, std::vector<std::int64_t>{1, 2, 2, 3});
+    // reduction(A, [2, 2]) = [[1, 1, 2, 2], [1, 1, 2, 2], [2, 2, 3, 3], [2, 2, 3, 3]].
+    const CountResult h = hafnian_repeated(a, {2, 2});
+    ASSERT_TRUE(h.is_exact);
+    EXPECT_EQ(h.exact, hafnian_brute_force_exact(expanded(a, {2, 2}, {2, 2})));
+    EXPECT_EQ(h.method, "hafnian_repeated");
+    const CountResult l = loop_hafnian_repeated(a, {2, 1}, std::vector<std::int64_t>{5, 7});
+    const std::vector<std::int64_t> mu{5, 7};
+    EXPECT_EQ(l.exact, loop_hafnian_brute_force_exact(expanded(a, {2, 1}, {2, 1}, &mu)));
+    const DenseMatrix<double> real(2, 2, std::vector<double>{0.5, 0.25, 0.25, 2.0});
+    const CountResult f = hafnian_repeated(real, {3, 1});
+    EXPECT_FALSE(f.is_exact);
+    EXPECT_EQ(f.error_kind, "bound");
+    EXPECT_LE(std::fabs(f.value - hafnian_brute_force(expanded(real, {3, 1}, {3, 1}))),
+              f.abs_error);
+    const CountResult p = permanent_repeated(a, {1, 2}, {2, 1});
+    EXPECT_EQ(p.exact, brute_force_exact(expanded(a, {1, 2}, {2, 1})));
+    // The cost model picks: 10 modes twice each (3^10 points against an order-20 hafnian) is
+    // counted on the reduction, 2 modes 30 times each (961 points against order 60) summed.
+    std::mt19937_64 rng(9);
+    DenseMatrix<std::int64_t> wide(10, 10, 0);
+    for (int i = 0; i < 10; ++i) {
+        for (int j = 0; j <= i; ++j) {
+            wide(i, j) = wide(j, i) = static_cast<std::int64_t>(rng() % 7) - 3;
+        }
+    }
+    const std::vector<int> twice(10, 2);
+    const CountResult expanded_count = hafnian_repeated(wide, twice);
+    EXPECT_EQ(expanded_count.method, "hafnian");
+    EXPECT_NE(expanded_count.note.find("reduction"), std::string::npos) << expanded_count.note;
+    EXPECT_EQ(expanded_count.exact, hafnian_repeated_exact(wide, twice, nullptr, threads(2)).value);
+    const CountResult summed = hafnian_repeated(a, {30, 30});
+    EXPECT_EQ(summed.method, "hafnian_repeated");
+    CountOptions gpu;
+    gpu.backend = Backend::cuda;
+    EXPECT_THROW(hafnian_repeated(a, {1, 1}, gpu), InvalidArgument);
+    CountOptions ryser;
+    ryser.method = Method::ryser;
+    EXPECT_THROW(permanent_repeated(a, {1, 1}, {1, 1}, ryser), InvalidArgument);
+    CountOptions exact;
+    exact.precision = Precision::exact;
+    EXPECT_THROW(hafnian_repeated(real, {1, 1}, exact), InvalidArgument);
+}
+
 }  // namespace
 }  // namespace pmcount::exact

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Times pmcount's photonics functions against thewalrus's, one JSON object per line.
+
+    python3 python/benchmarks/bench_photonics.py [--repeat 3] [--threads 2] [--out FILE]
+
+- hafnian-repeated: a random complex symmetric 12×12 matrix (entries of size about 1/4) with
+  multiplicities summing to 40 photons, pmcount.hafnian_repeated against
+  thewalrus.hafnian_repeated with its defaults, on the same matrix in the same run;
+- permanent-repeated: a random 10×10 unitary, every row and column repeated 3 times (30
+  photons), pmcount.permanent(U, rows=, cols=) against thewalrus.permanent_repeated(U, rpt).
+Each pair gets a ratio line with the speed-up and the relative difference of the values.
+Seconds are medians over --repeat runs (thewalrus's numba kernels are compiled first).
+"""
+
+import argparse
+import platform
+import sys
+
+import numpy as np
+
+import pmcount
+from bench_python import json_lines, timed
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--out", help="also append the lines to this file")
+    args = parser.parse_args()
+    emit, close = json_lines(args.out)
+
+    import thewalrus
+
+    emit({"context": {"tool": "bench_photonics.py", "pmcount": pmcount.__version__,
+                      "thewalrus": thewalrus.__version__, "python": platform.python_version(),
+                      "machine": platform.processor(), "threads": args.threads,
+                      "repeat": args.repeat}})
+    rng = np.random.default_rng(36)
+    small = rng.normal(size=(3, 3)) + 1j * rng.normal(size=(3, 3))
+    thewalrus.hafnian_repeated(small + small.T, [2, 2, 2])  # compile the numba kernels
+    thewalrus.permanent_repeated(small, [2, 2, 2])
+
+    x = rng.normal(size=(12, 12)) + 1j * rng.normal(size=(12, 12))
+    a = (x + x.T) / 8
+    rpt = [4, 3, 4, 3, 4, 3, 4, 3, 3, 3, 3, 3]
+    cases = [("hafnian-repeated", "12 modes, 40 photons",
+              lambda: pmcount.hafnian_repeated(a, rpt, threads=args.threads, full=True),
+              lambda: thewalrus.hafnian_repeated(a, rpt))]
+    q, _ = np.linalg.qr(rng.normal(size=(10, 10)) + 1j * rng.normal(size=(10, 10)))
+    reps = [3] * 10
+    cases.append(("permanent-repeated", "10 modes, 30 photons",
+                  lambda: pmcount.permanent(q, rows=reps, cols=reps, threads=args.threads,
+                                            full=True),
+                  lambda: thewalrus.permanent_repeated(q, reps)))
+    for case, size, ours_call, theirs_call in cases:
+        ours_s, ours_samples, ours = timed(ours_call, args.repeat)
+        emit({"case": case, "size": size, "engine": "pmcount", "threads": args.threads,
+              "seconds": ours_s, "samples": ours_samples, "value": str(ours.value),
+              "error_bound": ours.error, "method": ours.method, "arithmetic": ours.arithmetic})
+        theirs_s, theirs_samples, theirs = timed(theirs_call, args.repeat)
+        emit({"case": case, "size": size, "engine": "thewalrus", "seconds": theirs_s,
+              "samples": theirs_samples, "value": str(complex(theirs))})
+        emit({"case": case, "size": size,
+              "ratio": f"pmcount(threads={args.threads}) vs thewalrus (default)",
+              "speedup": theirs_s / ours_s,
+              "rel_difference": abs(complex(ours.value) - complex(theirs)) / abs(ours.value)})
+    close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
