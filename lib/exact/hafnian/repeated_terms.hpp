@@ -33,12 +33,20 @@ struct Split {
     std::uint64_t chunks = 1;
 };
 
+/// Most chunks' partial sums held at once: the points beyond 2^16 chunks go into longer chunks.
+inline constexpr double kMaxChunks = 65536;
+
 /// About 256 points per chunk (the floating drift bound grows with the steps since a chunk's
-/// start) and at least 16 chunks per thread where there are that many points.
+/// start), more where there would be over kMaxChunks chunks (their sums are kept until the end).
 inline Split split_of(const std::vector<int>& radix) {
+    double total = 1;
+    for (const int r : radix) {
+        total *= r + 1;
+    }
     Split s;
     double inside = 1;
-    while (s.inner < static_cast<int>(radix.size()) && inside < 256) {
+    while (s.inner < static_cast<int>(radix.size()) &&
+           (inside < 256 || total / inside > kMaxChunks)) {
         inside *= radix[static_cast<std::size_t>(s.inner)] + 1;
         ++s.inner;
     }
