@@ -188,3 +188,29 @@ def test_hafnian_repeated_agrees_with_thewalrus():
     assert abs(pmcount.permanent(real, rows=rpt, cols=rpt)
                - thewalrus.permanent_repeated(real, rpt)) <= 1e-10 * abs(
                    thewalrus.permanent_repeated(real, rpt))
+
+
+def test_the_thewalrus_compat_module_is_a_one_line_switch():
+    from pmcount.compat import thewalrus as tw
+    a = np.array([[2, 1, 0], [1, 3, 4], [0, 4, 5]])
+    assert tw.hafnian(a, loop=True) == 43
+    assert tw.hafnian(a[:2, :2]) == 1
+    assert tw.perm(a) == pmcount.permanent(a)
+    assert tw.hafnian_repeated(a, [2, 1, 1]) == pmcount.hafnian(tw.reduction(a, [2, 1, 1]))
+    assert tw.permanent_repeated(a, [1, 2, 0]) == pmcount.permanent(tw.reduction(a, [1, 2, 0]))
+    with pytest.raises(ValueError, match="estimate"):
+        tw.hafnian(a, approx=True)
+    thewalrus = pytest.importorskip("thewalrus")
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=(6, 6)) + 1j * rng.normal(size=(6, 6))
+    s = x + x.T
+    for ours, theirs in [(tw.hafnian(s), thewalrus.hafnian(s)),
+                         (tw.hafnian(s, loop=True), thewalrus.hafnian(s, loop=True)),
+                         (tw.perm(x), thewalrus.perm(x)),
+                         (tw.hafnian_repeated(s, [1, 2, 0, 1, 1, 1]),
+                          thewalrus.hafnian_repeated(s, [1, 2, 0, 1, 1, 1])),
+                         (tw.permanent_repeated(x, [2, 1, 1, 0, 1, 1]),
+                          thewalrus.permanent_repeated(x, [2, 1, 1, 0, 1, 1]))]:
+        assert abs(ours - theirs) <= 1e-10 * abs(theirs)
+    assert np.array_equal(tw.reduction(s, [1, 2, 0, 1, 1, 1]),
+                          thewalrus.reduction(s, [1, 2, 0, 1, 1, 1]))

@@ -1,0 +1,87 @@
+"""thewalrus's names and signatures over pmcount: ``from pmcount.compat import thewalrus as tw``.
+
+The functions take thewalrus's arguments in its order, follow its conventions (the diagonal of A
+as loops when ``loop=True``; ``reduction`` repeats row and column i rpt[i] times; ``mu`` defaults to
+the diagonal) and return what pmcount returns: an exact ``int`` for integer matrices, a float or
+complex (with ``.error``) otherwise. Arguments that only tune thewalrus's own algorithms (``rtol``,
+``atol`` of its symmetry check, ``method``, ``glynn``) are accepted and do not change the result:
+pmcount checks symmetry exactly and picks its own engine. Not provided yet: ``approx=True``
+(use :func:`pmcount.estimate`), torontonians and the batched functions.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import _counting
+
+__all__ = ["hafnian", "hafnian_repeated", "perm", "permanent_repeated", "reduction"]
+
+
+def hafnian(A: Any, loop: bool = False, rtol: float = 1e-05, atol: float = 1e-08,
+            approx: bool = False, num_samples: int = 1000, method: str = "glynn") -> Any:
+    """thewalrus.hafnian: the hafnian of the symmetric matrix A, or with ``loop=True`` its loop
+    hafnian (the diagonal as loops).
+
+    >>> import numpy as np
+    >>> hafnian(np.ones((4, 4), dtype=int)), hafnian(np.ones((4, 4), dtype=int), loop=True)
+    (3, 10)
+    """
+    del rtol, atol, num_samples, method  # thewalrus's own tuning
+    if approx:
+        raise ValueError("hafnian(approx=True) is not provided here: pmcount.estimate estimates "
+                         "the hafnian of a nonnegative matrix with a confidence interval")
+    return _counting.hafnian(np.asarray(A), loop=loop)
+
+
+def hafnian_repeated(A: Any, rpt: Sequence[int], mu: Any = None, loop: bool = False,
+                     rtol: float = 1e-05, atol: float = 1e-08, glynn: bool = True) -> Any:
+    """thewalrus.hafnian_repeated: the (loop) hafnian of ``reduction(A, rpt)``, mu on the copies'
+    diagonal (A's diagonal when None).
+
+    >>> import numpy as np
+    >>> hafnian_repeated(np.array([[1, 2], [2, 3]]), [2, 2])
+    11
+    """
+    del rtol, atol, glynn
+    return _counting.hafnian_repeated(np.asarray(A), list(rpt), mu=mu, loop=loop)
+
+
+def perm(A: Any, method: str = "bbfg") -> Any:
+    """thewalrus.perm: the permanent of the square matrix A.
+
+    >>> import numpy as np
+    >>> perm(np.array([[1, 2], [3, 4]]))
+    10
+    """
+    del method
+    a = np.asarray(A)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"perm needs a square matrix, got shape {a.shape}")
+    return _counting.permanent(a)
+
+
+def permanent_repeated(A: Any, rpt: Sequence[int]) -> Any:
+    """thewalrus.permanent_repeated: the permanent of A with row and column i repeated rpt[i]
+    times.
+
+    >>> import numpy as np
+    >>> permanent_repeated(np.array([[1, 2], [3, 4]]), [2, 1])   # [[1, 1, 2], [1, 1, 2], [3, 3, 4]]
+    32
+    """
+    r = list(rpt)
+    return _counting.permanent(np.asarray(A), rows=r, cols=r)
+
+
+def reduction(A: Any, rpt: Sequence[int]) -> np.ndarray:
+    """thewalrus.reduction: A with row and column i repeated rpt[i] times.
+
+    >>> import numpy as np
+    >>> reduction(np.array([[1, 2], [3, 4]]), [2, 0]).tolist()
+    [[1, 1], [1, 1]]
+    """
+    r = np.asarray(rpt, dtype=int)
+    a = np.asarray(A)
+    return np.repeat(np.repeat(a, r, axis=0), r, axis=1)
