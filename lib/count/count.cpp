@@ -104,23 +104,7 @@ CountResult permanent_drawn(const SparseMatrix<T>& matrix, const CountOptions& o
 template <class T>
 CountResult hafnian_drawn(const SparseMatrix<T>& matrix, const CountOptions& options,
                           const Embedding* embedding) {
-    if (!matrix.is_square()) {
-        throw DimensionMismatch("a hafnian needs a square matrix, got " +
-                                std::to_string(matrix.rows()) + "×" +
-                                std::to_string(matrix.cols()));
-    }
-    for (vertex_t r = 0; r < matrix.rows(); ++r) {
-        for (edge_t e = matrix.row_offsets()[static_cast<std::size_t>(r)];
-             e < matrix.row_offsets()[static_cast<std::size_t>(r) + 1]; ++e) {
-            const vertex_t c = matrix.col_indices()[static_cast<std::size_t>(e)];
-            if (matrix.at(c, r) != matrix.values()[static_cast<std::size_t>(e)]) {
-                throw InvalidArgument("a hafnian needs a symmetric matrix: entry (" +
-                                      std::to_string(r) + ", " + std::to_string(c) +
-                                      ") differs from entry (" + std::to_string(c) + ", " +
-                                      std::to_string(r) + ")");
-            }
-        }
-    }
+    counting::check_symmetric(matrix, "a hafnian");
     std::vector<Triplet<T>> off_diagonal;  // the hafnian never uses the diagonal
     for (const auto& t : matrix.triplets()) {
         if (t.row != t.col) {
@@ -133,6 +117,34 @@ CountResult hafnian_drawn(const SparseMatrix<T>& matrix, const CountOptions& opt
 }
 
 }  // namespace
+
+template <class T>
+void counting::check_symmetric(const SparseMatrix<T>& a, const char* what) {
+    if (!a.is_square()) {
+        throw DimensionMismatch(std::string(what) + " needs a square matrix, got " +
+                                std::to_string(a.rows()) + "×" + std::to_string(a.cols()));
+    }
+    for (vertex_t r = 0; r < a.rows(); ++r) {
+        for (edge_t e = a.row_offsets()[static_cast<std::size_t>(r)];
+             e < a.row_offsets()[static_cast<std::size_t>(r) + 1]; ++e) {
+            const vertex_t c = a.col_indices()[static_cast<std::size_t>(e)];
+            if (a.at(c, r) != a.values()[static_cast<std::size_t>(e)]) {
+                throw InvalidArgument(std::string(what) + " needs a symmetric matrix: entry (" +
+                                      std::to_string(r) + ", " + std::to_string(c) +
+                                      ") differs from entry (" + std::to_string(c) + ", " +
+                                      std::to_string(r) + ")");
+            }
+        }
+    }
+}
+
+run::EngineRun counting::engine_run(const CountOptions& options) {
+    run::EngineRun run;
+    run.threads = options.threads;
+    run.progress = options.progress;
+    run.progress_interval_s = options.progress_interval_s;
+    return run;
+}
 
 template <class T>
 CountResult permanent(const SparseMatrix<T>& matrix, const CountOptions& options) {
@@ -220,6 +232,9 @@ template CountResult permanent(const SparseMatrix<std::complex<double>>&, const 
 template CountResult permanent(const DenseMatrix<std::int64_t>&, const CountOptions&);
 template CountResult permanent(const DenseMatrix<double>&, const CountOptions&);
 template CountResult permanent(const DenseMatrix<std::complex<double>>&, const CountOptions&);
+template void counting::check_symmetric(const SparseMatrix<std::int64_t>&, const char*);
+template void counting::check_symmetric(const SparseMatrix<double>&, const char*);
+template void counting::check_symmetric(const SparseMatrix<std::complex<double>>&, const char*);
 template CountResult hafnian(const SparseMatrix<std::int64_t>&, const CountOptions&);
 template CountResult hafnian(const SparseMatrix<double>&, const CountOptions&);
 template CountResult hafnian(const SparseMatrix<std::complex<double>>&, const CountOptions&);

@@ -50,18 +50,7 @@ ValueKind kind_of(const SparseMatrix<T>& a) {
 
 template <class T>
 void check_loop_hafnian(const SparseMatrix<T>& a, const CountOptions& options) {
-    if (!a.is_square()) {
-        throw DimensionMismatch("a loop hafnian needs a square matrix, got " +
-                                std::to_string(a.rows()) + "×" + std::to_string(a.cols()));
-    }
-    for (const auto& t : a.triplets()) {
-        if (a.at(t.col, t.row) != t.value) {
-            throw InvalidArgument("a loop hafnian needs a symmetric matrix: entry (" +
-                                  std::to_string(t.row) + ", " + std::to_string(t.col) +
-                                  ") differs from entry (" + std::to_string(t.col) + ", " +
-                                  std::to_string(t.row) + ")");
-        }
-    }
+    counting::check_symmetric(a, "a loop hafnian");
     if (options.method != Method::automatic && options.method != Method::hafnian &&
         options.method != Method::brute_force) {
         throw InvalidArgument(std::string("the loop hafnian is counted by the hafnian engine's "
@@ -176,10 +165,7 @@ template <class T>
 CountResult product_of_blocks(ValueKind kind, const SparseMatrix<T>& a,
                               const std::vector<std::vector<vertex_t>>& blocks, Precision precision,
                               const CountOptions& options) {
-    run::EngineRun run;
-    run.threads = options.threads;
-    run.progress = options.progress;
-    run.progress_interval_s = options.progress_interval_s;
+    const run::EngineRun run = counting::engine_run(options);
     CountResult r;
     r.kind = kind;
     r.method = options.method == Method::brute_force ? "brute-force" : "loop-hafnian";

@@ -17,9 +17,18 @@
 #include "pmcount/matrix.hpp"
 #include "pmcount/options.hpp"
 #include "pmcount/result.hpp"
+#include "run/chunked_run.hpp"
 #include "run/session.hpp"
 
 namespace pmcount::counting {
+
+/// DimensionMismatch unless `a` is square; InvalidArgument naming the first entry that differs
+/// from its mirror image. `what` names the problem ("a hafnian", "a loop hafnian").
+template <class T>
+void check_symmetric(const SparseMatrix<T>& a, const char* what);
+
+/// The engines' run of a count outside the planner: its threads and progress.
+run::EngineRun engine_run(const CountOptions& options);
 
 /// An exact integer known without running an engine.
 CountResult exact_result(ValueKind kind, const BigInt& value, std::string note);

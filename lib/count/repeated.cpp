@@ -92,14 +92,6 @@ CountResult result_of(ValueKind kind, const exact::ExactOutcome* e, const exact:
     return r;
 }
 
-run::EngineRun engine_run(const CountOptions& options) {
-    run::EngineRun run;
-    run.threads = options.threads;
-    run.progress = options.progress;
-    run.progress_interval_s = options.progress_interval_s;
-    return run;
-}
-
 template <class Out>
 DenseMatrix<Out> converted(const DenseMatrix<std::int64_t>& a) {
     DenseMatrix<Out> b(a.rows(), a.cols());
@@ -180,7 +172,7 @@ CountResult hafnian_repeated_of(const DenseMatrix<T>& a, const std::vector<int>&
     const ValueKind kind = kind_of(a);
     const char* what = mu != nullptr ? "loop_hafnian_repeated" : "hafnian_repeated";
     const Precision p = checked(options, kind, std::is_same_v<T, std::int64_t>, what);
-    const run::EngineRun run = engine_run(options);
+    const run::EngineRun run = counting::engine_run(options);
     exact::check_hafnian_repeated(a, rpt, mu);
     CountResult r;
     std::string why;
@@ -236,7 +228,7 @@ CountResult permanent_repeated(const DenseMatrix<T>& matrix, const std::vector<i
         const ValueKind kind = kind_of(matrix);
         const char* what = "permanent_repeated";
         const Precision p = checked(options, kind, std::is_same_v<T, std::int64_t>, what);
-        const run::EngineRun run = engine_run(options);
+        const run::EngineRun run = counting::engine_run(options);
         CountResult r;
         if constexpr (std::is_same_v<T, std::int64_t>) {
             if (p == Precision::exact) {

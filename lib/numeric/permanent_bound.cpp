@@ -99,6 +99,17 @@ double hafnian_bound_log2(const DenseMatrix<std::int64_t>& a, bool binary) {
     return hafnian_bound_log2(SparseMatrix<std::int64_t>(a), binary);
 }
 
+double involutions_log2(int n) {
+    long double before = 0, last = 0;  // log2 T(k − 2), log2 T(k − 1)
+    for (int k = 2; k <= n; ++k) {
+        const long double next =
+            last + std::log2(1.0L + static_cast<long double>(k - 1) * std::exp2(before - last));
+        before = last;
+        last = next;
+    }
+    return static_cast<double>(last);
+}
+
 double loop_hafnian_bound_log2(const DenseMatrix<std::int64_t>& a) {
     long double sum = 0;
     for (vertex_t i = 0; i < a.rows(); ++i) {
@@ -111,15 +122,7 @@ double loop_hafnian_bound_log2(const DenseMatrix<std::int64_t>& a) {
         }
         sum += std::log2(static_cast<long double>(c));
     }
-    // log2 T(n), the involutions of n points, by the recurrence in log space (T(k) ≥ 1).
-    long double before = 0, last = 0;  // log2 T(k − 2), log2 T(k − 1)
-    for (vertex_t k = 2; k <= a.rows(); ++k) {
-        const long double next =
-            last + std::log2(1.0L + static_cast<long double>(k - 1) * std::exp2(before - last));
-        before = last;
-        last = next;
-    }
-    return static_cast<double>((sum + last) * (1 + 1e-9L) + 1);
+    return static_cast<double>((sum + involutions_log2(a.rows())) * (1 + 1e-9L) + 1);
 }
 
 }  // namespace pmcount::numeric

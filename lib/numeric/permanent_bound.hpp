@@ -29,6 +29,10 @@ double permanent_bound_log2(const SparseMatrix<std::int64_t>& a, bool binary);
 double hafnian_bound_log2(const SparseMatrix<std::int64_t>& a, bool binary);
 double hafnian_bound_log2(const DenseMatrix<std::int64_t>& a, bool binary);
 
+/// log2 T(n), T the involution numbers (T(k) = T(k − 1) + (k − 1)·T(k − 2), T(0) = T(1) = 1):
+/// the loop matchings of the complete graph on n vertices, by the recurrence in log space.
+double involutions_log2(int n);
+
 /// An upper bound on log2 |lhaf(A)|, the loop hafnian (the diagonal as loops) of a symmetric
 /// integer matrix: with c_i = max_j |a_ij| (the diagonal included), |a_ij| ≤ √(c_i·c_j), so each
 /// of the T(n) loop matchings of the complete graph (T the involution numbers, T(k) = T(k − 1)

@@ -269,21 +269,25 @@ def _is_binary(kind: str, m: Any) -> bool:
 _MAX_REPEATED_ENTRIES = 2**27
 
 
+def _counts(spec: Any, size: int, where: str, what: str) -> List[int]:
+    """`size` multiplicities, each an integer in [0, 2^31 − 1] (None: all 1)."""
+    if spec is None:
+        return [1] * size
+    values = list(spec) if not isinstance(spec, (str, bytes)) and hasattr(spec, "__iter__") \
+        else None
+    if values is None or len(values) != size:
+        one = "mode" if what == "rpt" else what[:-1]
+        raise InvalidArgumentError(
+            f"{where}: {what} must be {size} integers (one per {one}) in "
+            f"[0, {_arguments.bound(_arguments.INT32_MAX)}], got {_arguments.show(spec)}")
+    return [_arguments.integer(x, where, f"each of {what}", 0, _arguments.INT32_MAX)
+            for x in values]
+
+
 def _repeated(kind: str, m: Any, rows: Any, cols: Any) -> Tuple[str, Any]:
     """A with row i repeated rows[i] times and column j repeated cols[j] times."""
-    def counts(spec: Any, size: int, what: str) -> np.ndarray:
-        if spec is None:
-            return np.ones(size, dtype=np.int64)
-        c = np.asarray(spec)
-        if c.shape != (size,) or not (c.dtype == object or np.issubdtype(c.dtype, np.integer)):
-            raise InvalidArgumentError(
-                f"permanent: {what} must be {size} integers (one per {what[:-1]}) in "
-                f"[0, {_arguments.bound(_arguments.INT32_MAX)}], got {_arguments.show(spec)}")
-        return np.array([_arguments.integer(x, "permanent", f"each of {what}", 0,
-                                            _arguments.INT32_MAX) for x in c], dtype=np.int64)
-
-    r = counts(rows, m.shape[0], "rows")
-    c = counts(cols, m.shape[1], "cols")
+    r = np.array(_counts(rows, m.shape[0], "permanent", "rows"), dtype=np.int64)
+    c = np.array(_counts(cols, m.shape[1], "permanent", "cols"), dtype=np.int64)
     shape = (int(r.sum()), int(c.sum()))  # each below 2^31, so no sum overflows
     if kind == "sparse":
         stored = float(np.sum(r[m.row].astype(np.float64) * c[m.col]))

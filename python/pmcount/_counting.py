@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -15,6 +15,7 @@ from ._big_integers import _big_integer_call
 from ._convert import (
     _binary_edges,
     _check_finite,
+    _counts,
     _indexed_edges,
     _is_big,
     _is_binary,
@@ -334,21 +335,6 @@ def permanent(
         kind, m = _repeated(kind, m, rows, cols)
     _check_finite(kind, m, where)
     return _matrix_call("permanent", kind, m, options, progress)._public(full)
-
-
-def _counts(spec: Any, size: int, where: str, what: str) -> List[int]:
-    """`size` multiplicities, each an integer in [0, 2^31 − 1] (None: all 1)."""
-    if spec is None:
-        return [1] * size
-    values = list(spec) if not isinstance(spec, (str, bytes)) and hasattr(spec, "__iter__") \
-        else None
-    if values is None or len(values) != size:
-        one = "mode" if what == "rpt" else what[:-1]
-        raise _errors.InvalidArgumentError(
-            f"{where}: {what} must be {size} integers (one per {one}) in "
-            f"[0, {_arguments.bound(_arguments.INT32_MAX)}], got {_arguments.show(spec)}")
-    return [_arguments.integer(x, where, f"each of {what}", 0, _arguments.INT32_MAX)
-            for x in values]
 
 
 def _grouped_permanent(kind: str, m: Any, rows: Any, cols: Any, options: _core.CountOptions,

@@ -19,6 +19,7 @@
 #include "core/stop.hpp"
 #include "exact/hafnian/repeated_terms.hpp"
 #include "numeric/crt.hpp"
+#include "numeric/permanent_bound.hpp"
 #include "pmcount/error.hpp"
 
 namespace pmcount::exact {
@@ -165,14 +166,7 @@ double hafnian_repeated_bound_log2(const DenseMatrix<T>& a, const std::vector<in
         bound += (mu != nullptr ? 1.0L : 0.5L) * r[static_cast<std::size_t>(i)] * std::log2(line);
     }
     if (mu != nullptr) {
-        long double before = 0, last = 0;  // log2 T(t − 2), log2 T(t − 1)
-        for (int t = 2; t <= n; ++t) {
-            const long double next =
-                last + std::log2(1.0L + static_cast<long double>(t - 1) * std::exp2(before - last));
-            before = last;
-            last = next;
-        }
-        bound += last;
+        bound += numeric::involutions_log2(n);
     }
     return static_cast<double>(bound * (1 + 1e-9L) + 1);
 }

@@ -14,26 +14,18 @@
 #include "exact/hafnian/hafnian.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
+#include "support/engine_run.hpp"
+#include "support/float_outcome.hpp"
 #include "support/general_graphs.hpp"
 
 namespace pmcount::exact {
 namespace {
 
+using test::error_of;
+using test::threads;
+using test::value_of;
+
 using boost::multiprecision::cpp_int;
-
-run::EngineRun threads(int t) {
-    run::EngineRun run;
-    run.threads = t;
-    return run;
-}
-
-std::complex<double> value_of(const FloatOutcome& o) {
-    const int e = static_cast<int>(o.exponent2);
-    return {std::ldexp(o.mantissa.real(), e), std::ldexp(o.mantissa.imag(), e)};
-}
-double bound_of(const FloatOutcome& o) {
-    return std::ldexp(o.abs_error_mantissa, static_cast<int>(o.exponent2));
-}
 
 /// A random symmetric matrix with a diagonal: off-diagonal entries as random_symmetric_integer,
 /// each diagonal entry nonzero with probability 1/2, in [lo, hi].
@@ -111,13 +103,13 @@ TEST(LoopHafnian, EveryFloatingArithmeticIsWithinItsFigure) {
         const double truth = loop_hafnian_brute_force(a);
         for (const Precision p : {Precision::double_precision, Precision::double_double}) {
             const FloatOutcome r = loop_hafnian_real(a, p, threads(2));
-            EXPECT_LE(std::fabs(value_of(r).real() - truth), bound_of(r) + 1e-15 * std::fabs(truth))
+            EXPECT_LE(std::fabs(value_of(r).real() - truth), error_of(r) + 1e-15 * std::fabs(truth))
                 << "seed " << seed << " order " << n << " " << to_string(p);
-            EXPECT_LE(bound_of(r), 1e-10 * std::fabs(truth) + 1e-300) << "seed " << seed;
+            EXPECT_LE(error_of(r), 1e-10 * std::fabs(truth) + 1e-300) << "seed " << seed;
         }
         const std::complex<double> c_truth = loop_hafnian_brute_force(c);
         const FloatOutcome r = loop_hafnian_complex(c, threads(2));
-        EXPECT_LE(std::abs(value_of(r) - c_truth), bound_of(r) + 1e-15 * std::abs(c_truth))
+        EXPECT_LE(std::abs(value_of(r) - c_truth), error_of(r) + 1e-15 * std::abs(c_truth))
             << "seed " << seed;
     }
     // Loops 2^40 times the edges, and everything 2^300 times that (the vertices' powers of two

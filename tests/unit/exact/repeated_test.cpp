@@ -14,23 +14,15 @@
 #include "exact/hafnian/hafnian.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
+#include "support/engine_run.hpp"
+#include "support/float_outcome.hpp"
 
 namespace pmcount::exact {
 namespace {
 
-run::EngineRun threads(int t) {
-    run::EngineRun run;
-    run.threads = t;
-    return run;
-}
-
-std::complex<double> value_of(const FloatOutcome& o) {
-    const int e = static_cast<int>(o.exponent2);
-    return {std::ldexp(o.mantissa.real(), e), std::ldexp(o.mantissa.imag(), e)};
-}
-double bound_of(const FloatOutcome& o) {
-    return std::ldexp(o.abs_error_mantissa, static_cast<int>(o.exponent2));
-}
+using test::error_of;
+using test::threads;
+using test::value_of;
 
 /// B[(i,a),(j,b)] = a_ij: row and column i repeated r_i times; `mu` (if given) on the diagonal.
 template <class T>
@@ -129,16 +121,16 @@ TEST(Repeated, LargerPatternsMatchTheRecursionOnTheExpandedMatrix) {
             loops ? loop_hafnian_real(expanded(real, r, r, &real_mu), Precision::double_double,
                                       threads(2))
                   : hafnian_real(expanded(real, r, r), Precision::double_double, threads(2));
-        EXPECT_LE(std::abs(value_of(got) - value_of(want)), bound_of(got) + bound_of(want))
+        EXPECT_LE(std::abs(value_of(got) - value_of(want)), error_of(got) + error_of(want))
             << "loops " << loops;
-        EXPECT_LT(bound_of(got), 1e-6 * std::abs(value_of(want)))
+        EXPECT_LT(error_of(got), 1e-6 * std::abs(value_of(want)))
             << "loops " << loops << " actual " << std::abs(value_of(got) - value_of(want));
         const FloatOutcome c =
             hafnian_repeated_float(complex, r, loops ? &complex_mu : nullptr, threads(2));
         const FloatOutcome cw =
             loops ? loop_hafnian_complex(expanded(complex, r, r, &complex_mu), threads(2))
                   : hafnian_complex(expanded(complex, r, r), threads(2));
-        EXPECT_LE(std::abs(value_of(c) - value_of(cw)), bound_of(c) + bound_of(cw))
+        EXPECT_LE(std::abs(value_of(c) - value_of(cw)), error_of(c) + error_of(cw))
             << "complex, loops " << loops;
     }
 }
@@ -178,7 +170,7 @@ TEST(Repeated, PermanentsMatchTheExpandedMatrix) {
         const FloatOutcome f = permanent_repeated_float(real, rows, cols, threads(1));
         // The reference, want/4^N in double, carries one rounding of its own.
         const double scaled = std::ldexp(want.to_double(), -2 * b.rows());
-        EXPECT_LE(std::abs(value_of(f).real() - scaled), bound_of(f) + 0x1p-53 * std::fabs(scaled))
+        EXPECT_LE(std::abs(value_of(f).real() - scaled), error_of(f) + 0x1p-53 * std::fabs(scaled))
             << "trial " << trial;
     }
 }
