@@ -86,6 +86,25 @@ CountResult loop_hafnian_repeated(const DenseMatrix<T>& matrix, const std::vecto
 template <class T>
 CountResult permanent_repeated(const DenseMatrix<T>& matrix, const std::vector<int>& rows,
                                const std::vector<int>& cols, const CountOptions& options = {});
+/// The torontonian (thewalrus's tor(O); Quesada, Brod and Martín-López 2018) of the 2N×2N matrix O
+/// in xxpp order — mode k owns rows and columns k and k + N — with I − O Hermitian positive
+/// definite (O = I − Q⁻¹ for a Gaussian state's Q-matrix):
+///     Tor(O) = Σ over the sets Z of modes of (−1)^(N−|Z|) / √det(I − O_Z),
+/// O_Z keeping the rows and columns of Z's modes. Real for every such O. Double with its rounding
+/// error tracked to first order (error_kind "estimate": it follows the actual error within a few
+/// per cent, cancellation included); by default counted again in double-double (error_kind
+/// "bound") when that figure exceeds 10⁻⁶ of the value; Precision::double_double at once;
+/// Method::brute_force: the
+/// definition, set by set (N ≤ 12). CPU threads; about 12·2^N multiply-adds. InvalidArgument for
+/// an O not square of even order, not Hermitian, or with some I − O_Z not positive definite
+/// (the modes named); ProblemTooLarge past 48 modes. T: double or std::complex<double>.
+template <class T>
+CountResult torontonian(const DenseMatrix<T>& matrix, const CountOptions& options = {});
+/// The loop torontonian (thewalrus's ltor(O, gamma)): each term times exp(½ γ_Zᵀ (I − O_Z)⁻¹ γ_Z*),
+/// γ_Z the entries of gamma (one per row of O) on Z's rows.
+template <class T>
+CountResult loop_torontonian(const DenseMatrix<T>& matrix, const std::vector<T>& gamma,
+                             const CountOptions& options = {});
 /// Whatever read_input() returned: the graph's count, the matrix's permanent, or its hafnian
 /// (Input::hafnian). An input with a declared vertex that no entry touches (Input::isolated)
 /// counts 0 at once, the note naming that vertex.

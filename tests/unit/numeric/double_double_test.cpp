@@ -12,6 +12,9 @@ namespace {
 using Quad = boost::multiprecision::cpp_bin_float_quad;  // 113-bit significand reference
 
 Quad exact(DoubleDouble a) { return Quad(a.hi) + Quad(a.lo); }
+DoubleDouble normalized(DoubleDouble a) {
+    return quick_two_sum(a.hi, a.lo);
+}
 
 TEST(DoubleDouble, AdditionAndProductAreAccurateTo106Bits) {
     std::mt19937_64 rng(9);
@@ -28,6 +31,34 @@ TEST(DoubleDouble, AdditionAndProductAreAccurateTo106Bits) {
         EXPECT_LE(static_cast<double>(abs((exact(a * b) - product) / product)), 4 * tolerance);
         EXPECT_EQ(exact(a - b), exact(a + (-b)));
     }
+}
+
+TEST(DoubleDouble, QuotientRootAndExponentialAgainstFiftyDigits) {
+    using Fifty = boost::multiprecision::cpp_bin_float_50;
+    const auto of = [](DoubleDouble a) { return Fifty(a.hi) + Fifty(a.lo); };
+    const auto rel = [](const Fifty& x, const Fifty& ref) {
+        return static_cast<double>(abs((x - ref) / ref));
+    };
+    std::mt19937_64 rng(42);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (int i = 0; i < 2000; ++i) {
+        const DoubleDouble a(std::ldexp(u(rng), static_cast<int>(rng() % 40) - 20),
+                             std::ldexp(u(rng), -80));
+        const DoubleDouble b(std::ldexp(u(rng) + 2, static_cast<int>(rng() % 40) - 20),
+                             std::ldexp(u(rng), -80));
+        const DoubleDouble na = normalized(a), nb = normalized(b);
+        EXPECT_LE(rel(of(na / nb), of(na) / of(nb)), 0x1p-102);
+        const DoubleDouble pos = abs(nb);
+        EXPECT_LE(rel(of(sqrt(pos)), boost::multiprecision::sqrt(of(pos))), 0x1p-102);
+        // (Below e^−650 the low part goes subnormal and double-double loses digits.)
+        const DoubleDouble x(u(rng) * 650 + 50, std::ldexp(u(rng), -60));
+        const DoubleDouble nx = normalized(x);
+        // 2^10 squarings double exp's relative error: 2^10·4u² ≈ 2^−94, and |x|·u² from x.
+        EXPECT_LE(rel(of(exp(nx)), boost::multiprecision::exp(of(nx))), 0x1p-92) << x.hi;
+    }
+    EXPECT_EQ(exp(DoubleDouble(0)).hi, 1.0);
+    EXPECT_EQ(exp(DoubleDouble(1)).hi, 0x1.5bf0a8b145769p+1);  // e
+    EXPECT_NEAR(exp(DoubleDouble(1)).lo, 0x1.4d57ee2b1013ap-53, 0x1p-94);
 }
 
 TEST(CompensatedSum, CancellationThatDefeatsPlainSummation) {
