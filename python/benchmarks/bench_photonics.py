@@ -2,12 +2,15 @@
 """Times pmcount's photonics functions against thewalrus's, one JSON object per line.
 
     python3 python/benchmarks/bench_photonics.py [--repeat 3] [--threads 2] [--out FILE]
+        [--tor-modes 24] [--only CASE ...]
 
 - hafnian-repeated: a random complex symmetric 12×12 matrix (entries of size about 1/4) with
   multiplicities summing to 40 photons, pmcount.hafnian_repeated against
   thewalrus.hafnian_repeated with its defaults, on the same matrix in the same run;
 - permanent-repeated: a random 10×10 unitary, every row and column repeated 3 times (30
-  photons), pmcount.permanent(U, rows=, cols=) against thewalrus.permanent_repeated(U, rpt).
+  photons), pmcount.permanent(U, rows=, cols=) against thewalrus.permanent_repeated(U, rpt);
+- torontonian: O = I − Q⁻¹ of a random 24-mode Gaussian state (thewalrus.random.random_covariance,
+  complex 48×48), pmcount.torontonian(O) against thewalrus.tor(O) (--tor-modes to change N).
 Each pair gets a ratio line with the speed-up and the relative difference of the values.
 Seconds are medians over --repeat runs (thewalrus's numba kernels are compiled first).
 """
@@ -27,6 +30,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", help="also append the lines to this file")
+    parser.add_argument("--tor-modes", type=int, default=24)
+    parser.add_argument("--only", action="append", help="run only this case (repeatable)")
     args = parser.parse_args()
     emit, close = json_lines(args.out)
 
@@ -53,7 +58,18 @@ def main():
                   lambda: pmcount.permanent(q, rows=reps, cols=reps, threads=args.threads,
                                             full=True),
                   lambda: thewalrus.permanent_repeated(q, reps)))
+    from thewalrus.quantum import Qmat
+    from thewalrus.random import random_covariance
+    np.random.seed(36)
+    thewalrus.tor(np.eye(4) - np.linalg.inv(Qmat(random_covariance(2))))  # compile
+    n = args.tor_modes
+    o = np.eye(2 * n) - np.linalg.inv(Qmat(random_covariance(n)))
+    cases.append(("torontonian", f"{n} modes ({2 * n}×{2 * n}, complex)",
+                  lambda: pmcount.torontonian(o, threads=args.threads, full=True),
+                  lambda: thewalrus.tor(o)))
     for case, size, ours_call, theirs_call in cases:
+        if args.only and case not in args.only:
+            continue
         ours_s, ours_samples, ours = timed(ours_call, args.repeat)
         emit({"case": case, "size": size, "engine": "pmcount", "threads": args.threads,
               "seconds": ours_s, "samples": ours_samples, "value": str(ours.value),

@@ -25,7 +25,7 @@ progress bar (tqdm when installed).
 
 from __future__ import annotations
 
-from . import _core, _counting, _estimating, _generators, _results
+from . import _core, _counting, _estimating, _generators, _photonics, _results
 from ._counting import (
     count_cycle_covers,
     count_perfect_matchings,
@@ -64,6 +64,7 @@ from ._generators import (
     torus_embedding,
     triangular,
 )
+from ._photonics import torontonian
 from ._progress import Progress  # noqa: F401 - the type of every progress argument
 from ._results import ComplexResult, Estimate, FloatResult, Result
 
@@ -75,6 +76,7 @@ __all__ = [
     "permanent",
     "hafnian",
     "hafnian_repeated",
+    "torontonian",
     "estimate",
     "explain",
     "Result",
@@ -109,12 +111,12 @@ __all__ = [
 ]
 
 # The package's functions and classes live in its modules (_counting, _estimating, _generators,
-# _results) and are pmcount's: named so, and their docstrings' examples run by
+# _photonics, _results) and are pmcount's: named so, and their docstrings' examples run by
 # doctest.testmod(pmcount) (which finds only the module's own functions otherwise).
 for _name in __all__:
     _value = globals()[_name]
     if _value.__module__ in (_counting.__name__, _estimating.__name__, _generators.__name__,
-                             _results.__name__):
+                             _photonics.__name__, _results.__name__):
         _value.__module__ = __name__
 __test__ = {name: globals()[name] for name in __all__ if globals()[name].__module__ == __name__}
 del _name, _value

@@ -640,6 +640,20 @@ NB_MODULE(_core, m) {
                       [&] { return pmcount::permanent_repeated(matrix, rows, cols, options); });
               },
               "a"_a, "rows"_a, "cols"_a, "options"_a, "progress"_a = nb::none());
+        // Torontonians (dense; real or complex): gamma for the loop torontonian.
+        if constexpr (!std::is_same_v<T, std::int64_t>) {
+            m.def((std::string("torontonian_") + suffix).c_str(),
+                  [](const Matrix2D<T>& a, const std::optional<std::vector<T>>& gamma,
+                     const pmcount::CountOptions& o, const ProgressArg& progress) {
+                      const pmcount::DenseMatrix<T> matrix = dense_of(a);
+                      const pmcount::CountOptions options = with_progress(o, progress);
+                      return released([&] {
+                          return gamma ? pmcount::loop_torontonian(matrix, *gamma, options)
+                                       : pmcount::torontonian(matrix, options);
+                      });
+                  },
+                  "a"_a, "gamma"_a, "options"_a, "progress"_a = nb::none());
+        }
         // The estimators take nonnegative real matrices (an integer one is read as real).
         if constexpr (!std::is_same_v<T, std::complex<double>>) {
             dense_and_sparse(

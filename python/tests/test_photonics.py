@@ -214,3 +214,98 @@ def test_the_thewalrus_compat_module_is_a_one_line_switch():
         assert abs(ours - theirs) <= 1e-10 * abs(theirs)
     assert np.array_equal(tw.reduction(s, [1, 2, 0, 1, 1, 1]),
                           thewalrus.reduction(s, [1, 2, 0, 1, 1, 1]))
+
+
+def gaussian_o(n_modes, rng, complex_=True, eps=0.1):
+    """O = I − M for M Hermitian positive definite (smallest eigenvalue ≥ eps), xxpp order."""
+    b = rng.normal(size=(2 * n_modes, 2 * n_modes))
+    if complex_:
+        b = b + 1j * rng.normal(size=b.shape)
+    m = b @ b.conj().T / (2 * n_modes) + eps * np.eye(2 * n_modes)
+    m = (m + m.conj().T) / 2
+    return np.eye(2 * n_modes) - m
+
+
+def mpmath_torontonian(o, gamma=None):
+    """The definition at 50 digits: Σ_Z (−1)^(N−|Z|) exp(½ γ_Zᵀ M_Z⁻¹ γ_Z*) / √det M_Z."""
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 50
+    n = o.shape[0] // 2
+    total = mpmath.mpf(0)
+    for z in range(1 << n):
+        modes = [k for k in range(n) if z >> k & 1]
+        rows = modes + [k + n for k in modes]
+        if not rows:
+            total += (-1) ** n
+            continue
+        m = mpmath.matrix([[(1 if i == j else 0) - mpmath.mpc(o[i, j]) for j in rows]
+                           for i in rows])
+        term = 1 / mpmath.sqrt(mpmath.re(mpmath.det(m)))
+        if gamma is not None:
+            g = mpmath.matrix([mpmath.mpc(gamma[i]) for i in rows])
+            x = mpmath.lu_solve(m, g.apply(mpmath.conj))
+            term *= mpmath.exp(mpmath.re(sum(g[i] * x[i] for i in range(len(rows)))) / 2)
+        total += (-1) ** (n - len(modes)) * term
+    return total
+
+
+def test_torontonian_matches_the_definition_at_fifty_digits():
+    rng = np.random.default_rng(2018)
+    for n in range(0, 9):
+        for complex_ in (False, True):
+            o = gaussian_o(n, rng, complex_)
+            gamma = (rng.normal(size=2 * n) + (1j * rng.normal(size=2 * n) if complex_ else 0)) / 3
+            for loop, g in ((False, None), (True, gamma)):
+                exact = mpmath_torontonian(o, g)
+                for precision in ("auto", "double", "dd"):
+                    r = pmcount.torontonian(o, loop=loop, mu=g, precision=precision)
+                    assert isinstance(r, pmcount.FloatResult)
+                    assert abs(r - float(exact)) <= r.error + 1e-300, (n, complex_, loop, precision)
+                    assert r.error <= 1e-9 * max(1.0, abs(float(exact)))
+
+
+def test_torontonian_closed_forms_and_refusals():
+    assert pmcount.torontonian(np.zeros((6, 6))) == 0.0  # the vacuum: (1 − 1)^3
+    assert pmcount.torontonian(np.zeros((0, 0))) == 1.0
+    # A product state: Π_k (1/√det M_k − 1), M_k = [[a, 0], [0, d]].
+    a, d = np.array([0.5, 0.25, 0.8]), np.array([0.5, 0.2, 0.9])
+    o = np.diag(np.concatenate([1 - a, 1 - d]))
+    assert abs(pmcount.torontonian(o) - np.prod(1 / np.sqrt(a * d) - 1)) < 1e-12
+    r = pmcount.torontonian(o, full=True)
+    assert r.method == "torontonian" and r.error_kind == "estimate"
+    assert pmcount.torontonian(o, precision="dd", full=True).error_kind == "bound"
+    assert pmcount.torontonian(o, method="brute-force", full=True).method == "brute-force"
+    with pytest.raises(pmcount.InvalidArgumentError, match="even order"):
+        pmcount.torontonian(np.zeros((3, 3)))
+    with pytest.raises(pmcount.InvalidArgumentError, match="Hermitian"):
+        pmcount.torontonian(np.array([[0, 0.1], [0.2, 0]]))
+    with pytest.raises(pmcount.InvalidArgumentError, match=r"modes \{1\}"):
+        pmcount.torontonian(np.diag([0.0, 2.0, 0.0, 0.0]))
+    with pytest.raises(pmcount.InvalidArgumentError, match="loop=True"):
+        pmcount.torontonian(o, mu=np.zeros(6))
+    with pytest.raises(pmcount.InvalidArgumentError, match="mu needs 6"):
+        pmcount.torontonian(o, loop=True, mu=np.zeros(5))
+    with pytest.raises(pmcount.InvalidArgumentError, match="NaN"):
+        pmcount.torontonian(np.full((2, 2), np.nan))
+    with pytest.raises(pmcount.InvalidArgumentError, match="exact"):
+        pmcount.torontonian(o, precision="exact")
+
+
+def test_torontonian_agrees_with_thewalrus():
+    thewalrus = pytest.importorskip("thewalrus")
+    from thewalrus.quantum import Qmat
+    from thewalrus.random import random_covariance
+    from pmcount.compat import thewalrus as tw
+    np.random.seed(24)
+    for n in (3, 6, 10):
+        q = Qmat(random_covariance(n))
+        o = np.eye(2 * n) - np.linalg.inv(q)
+        gamma = (np.random.normal(size=2 * n) + 1j * np.random.normal(size=2 * n)) / 4
+        theirs, ours = thewalrus.tor(o), tw.tor(o)
+        assert isinstance(ours, complex) and abs(ours - theirs) <= 1e-10 * abs(theirs)
+        theirs = thewalrus.ltor(o, gamma)
+        ours = tw.ltor(o, gamma)
+        assert abs(ours - theirs) <= 1e-10 * abs(theirs)
+        real = o.real if np.allclose(o.imag, 0) else None
+        if real is not None:
+            assert abs(tw.tor(real) - thewalrus.tor(real)) <= 1e-10 * abs(thewalrus.tor(real))

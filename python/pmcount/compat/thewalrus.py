@@ -5,8 +5,9 @@ as loops when ``loop=True``; ``reduction`` repeats row and column i rpt[i] times
 the diagonal) and return what pmcount returns: an exact ``int`` for integer matrices, a float or
 complex (with ``.error``) otherwise. Arguments that only tune thewalrus's own algorithms (``rtol``,
 ``atol`` of its symmetry check, ``method``, ``glynn``) are accepted and do not change the result:
-pmcount checks symmetry exactly and picks its own engine. Not provided yet: ``approx=True``
-(use :func:`pmcount.estimate`), torontonians and the batched functions.
+pmcount checks symmetry exactly and picks its own engine; ``recursive`` of the torontonians
+likewise. Not provided yet: ``approx=True`` (use :func:`pmcount.estimate`) and the batched
+functions.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _counting
+from .. import _counting, _photonics
+from .._results import ComplexResult
 
-__all__ = ["hafnian", "hafnian_repeated", "perm", "permanent_repeated", "reduction"]
+__all__ = ["hafnian", "hafnian_repeated", "ltor", "perm", "permanent_repeated", "reduction",
+           "tor"]
 
 
 def hafnian(A: Any, loop: bool = False, rtol: float = 1e-05, atol: float = 1e-08,
@@ -85,3 +88,31 @@ def reduction(A: Any, rpt: Sequence[int]) -> np.ndarray:
     r = np.asarray(rpt, dtype=int)
     a = np.asarray(A)
     return np.repeat(np.repeat(a, r, axis=0), r, axis=1)
+
+
+def tor(A: Any, recursive: bool = True) -> Any:
+    """thewalrus.tor: the torontonian of the 2N×2N matrix A (xxpp order, I − A Hermitian positive
+    definite). As thewalrus, a complex A gives a complex value (its imaginary part 0).
+
+    >>> import numpy as np
+    >>> round(tor(np.diag([0.5, 0.5])), 12)
+    1.0
+    """
+    del recursive
+    a = np.asarray(A)
+    if not np.iscomplexobj(a):
+        return _photonics.torontonian(a)
+    r = _photonics.torontonian(a, full=True)
+    return ComplexResult(complex(r.value), r)
+
+
+def ltor(A: Any, gamma: Any, recursive: bool = True) -> ComplexResult:
+    """thewalrus.ltor: the loop torontonian of A and the vector gamma; complex, as thewalrus's.
+
+    >>> import numpy as np
+    >>> round(ltor(np.diag([0.5, 0.5]), np.zeros(2)).real, 12)
+    1.0
+    """
+    del recursive
+    r = _photonics.torontonian(np.asarray(A), loop=True, mu=np.asarray(gamma), full=True)
+    return ComplexResult(complex(r.value), r)
