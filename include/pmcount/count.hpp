@@ -105,6 +105,31 @@ CountResult torontonian(const DenseMatrix<T>& matrix, const CountOptions& option
 template <class T>
 CountResult loop_torontonian(const DenseMatrix<T>& matrix, const std::vector<T>& gamma,
                              const CountOptions& options = {});
+/// Batches: the same function of many (small) matrices in one call, the items spread over the
+/// CPU threads of options.threads, each item counted on one thread by its function's own entry
+/// (checked, planned and reported as alone); the results in the items' order. An item's
+/// InvalidArgument, DimensionMismatch or ProblemTooLarge is raised with "item k: " before its
+/// message, and no later item starts. options.progress receives the share of items done.
+template <class T>
+std::vector<CountResult> permanent_batch(const std::vector<DenseMatrix<T>>& matrices,
+                                         const CountOptions& options = {});
+template <class T>
+std::vector<CountResult> hafnian_batch(const std::vector<DenseMatrix<T>>& matrices,
+                                       const CountOptions& options = {});
+template <class T>
+std::vector<CountResult> loop_hafnian_batch(const std::vector<DenseMatrix<T>>& matrices,
+                                            const CountOptions& options = {});
+/// The loop hafnians of one matrix with each of many diagonals (loop weights, as the
+/// displacement vectors of a Gaussian state give them) in place of its own.
+template <class T>
+std::vector<CountResult> loop_hafnian_batch(const DenseMatrix<T>& matrix,
+                                            const std::vector<std::vector<T>>& diagonals,
+                                            const CountOptions& options = {});
+/// Torontonians, or with gammas (one per matrix) loop torontonians. T: double or complex.
+template <class T>
+std::vector<CountResult> torontonian_batch(const std::vector<DenseMatrix<T>>& matrices,
+                                           const std::vector<std::vector<T>>* gammas = nullptr,
+                                           const CountOptions& options = {});
 /// Whatever read_input() returned: the graph's count, the matrix's permanent, or its hafnian
 /// (Input::hafnian). An input with a declared vertex that no entry touches (Input::isolated)
 /// counts 0 at once, the note naming that vertex.

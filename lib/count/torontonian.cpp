@@ -66,7 +66,7 @@ CountResult torontonian_of(const DenseMatrix<T>& o, const std::vector<T>* gamma,
     const Precision p = checked(options, what);
     exact::check_torontonian(o, gamma);
     CountResult r;
-    r.kind = std::is_same_v<T, double> ? ValueKind::real : ValueKind::complex;
+    r.kind = ValueKind::real;  // the value is real for a complex (Hermitian) O too
     r.method = options.method == Method::brute_force ? "brute-force"
                : gamma != nullptr                    ? "loop-torontonian"
                                                      : "torontonian";

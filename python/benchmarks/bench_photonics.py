@@ -10,7 +10,10 @@
 - permanent-repeated: a random 10×10 unitary, every row and column repeated 3 times (30
   photons), pmcount.permanent(U, rows=, cols=) against thewalrus.permanent_repeated(U, rpt);
 - torontonian: O = I − Q⁻¹ of a random 24-mode Gaussian state (thewalrus.random.random_covariance,
-  complex 48×48), pmcount.torontonian(O) against thewalrus.tor(O) (--tor-modes to change N).
+  complex 48×48), pmcount.torontonian(O) against thewalrus.tor(O) (--tor-modes to change N);
+- loop-hafnian-batch: 10^4 random complex symmetric 16×16 matrices, pmcount.hafnian_batched(As,
+  loop=True) against a Python loop of thewalrus.hafnian(A, loop=True) (--batch to change 10^4);
+  the ratio line gives the largest relative difference over the items.
 Each pair gets a ratio line with the speed-up and the relative difference of the values.
 Seconds are medians over --repeat runs (thewalrus's numba kernels are compiled first).
 """
@@ -32,6 +35,7 @@ def main():
     parser.add_argument("--out", help="also append the lines to this file")
     parser.add_argument("--tor-modes", type=int, default=24)
     parser.add_argument("--only", action="append", help="run only this case (repeatable)")
+    parser.add_argument("--batch", type=int, default=10000)
     args = parser.parse_args()
     emit, close = json_lines(args.out)
 
@@ -81,8 +85,30 @@ def main():
               "ratio": f"pmcount(threads={args.threads}) vs thewalrus (default)",
               "speedup": theirs_s / ours_s,
               "rel_difference": abs(complex(ours.value) - complex(theirs)) / abs(ours.value)})
+    if not args.only or "loop-hafnian-batch" in args.only:
+        batch_case(args, emit, rng, thewalrus)
     close()
     return 0
+
+
+def batch_case(args, emit, rng, thewalrus):
+    x = rng.normal(size=(args.batch, 16, 16)) + 1j * rng.normal(size=(args.batch, 16, 16))
+    many = (x + x.transpose(0, 2, 1)) / 4
+    thewalrus.hafnian(many[0], loop=True)  # compile
+    case, size = "loop-hafnian-batch", f"{args.batch} matrices of order 16, complex"
+    ours_s, ours_samples, ours = timed(
+        lambda: pmcount.hafnian_batched(many, loop=True, threads=args.threads), args.repeat)
+    emit({"case": case, "size": size, "engine": "pmcount", "threads": args.threads,
+          "seconds": ours_s, "samples": ours_samples, "method": ours[0].details.method,
+          "arithmetic": ours[0].details.arithmetic})
+    theirs_s, theirs_samples, theirs = timed(
+        lambda: [thewalrus.hafnian(a, loop=True) for a in many], args.repeat)
+    emit({"case": case, "size": size, "engine": "thewalrus (a Python loop)", "seconds": theirs_s,
+          "samples": theirs_samples})
+    worst = max(abs(complex(o) - complex(t)) / abs(t) for o, t in zip(ours, theirs))
+    emit({"case": case, "size": size,
+          "ratio": f"pmcount batch (threads={args.threads}) vs a loop over thewalrus",
+          "speedup": theirs_s / ours_s, "rel_difference": worst})
 
 
 if __name__ == "__main__":

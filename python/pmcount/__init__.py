@@ -64,7 +64,7 @@ from ._generators import (
     torus_embedding,
     triangular,
 )
-from ._photonics import torontonian
+from ._photonics import hafnian_batched, permanent_batched, torontonian, torontonian_batched
 from ._progress import Progress  # noqa: F401 - the type of every progress argument
 from ._results import ComplexResult, Estimate, FloatResult, Result
 
@@ -77,6 +77,9 @@ __all__ = [
     "hafnian",
     "hafnian_repeated",
     "torontonian",
+    "hafnian_batched",
+    "permanent_batched",
+    "torontonian_batched",
     "estimate",
     "explain",
     "Result",

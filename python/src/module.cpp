@@ -53,6 +53,8 @@ using Matrix2D = nb::ndarray<const T, nb::ndim<2>, nb::c_contig, nb::device::cpu
 using Pairs = nb::ndarray<const std::int64_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
 template <class T>
 using Vector = nb::ndarray<const T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+template <class T>
+using Matrix3D = nb::ndarray<const T, nb::ndim<3>, nb::c_contig, nb::device::cpu>;
 
 // ---- inputs -------------------------------------------------------------------------------------
 
@@ -99,6 +101,26 @@ pmcount::DenseMatrix<T> dense_of(const Matrix2D<T>& a) {
         }
     }
     return m;
+}
+
+/// The matrices of a (B, n, m) array, one per leading index.
+template <class T>
+std::vector<pmcount::DenseMatrix<T>> dense_list(const Matrix3D<T>& a) {
+    const vertex_t rows = checked_order(static_cast<std::int64_t>(a.shape(1)), "rows");
+    const vertex_t cols = checked_order(static_cast<std::int64_t>(a.shape(2)), "columns");
+    std::vector<pmcount::DenseMatrix<T>> out;
+    out.reserve(a.shape(0));
+    const T* data = a.data();
+    for (std::size_t k = 0; k < a.shape(0); ++k) {
+        pmcount::DenseMatrix<T> m(rows, cols);
+        for (vertex_t i = 0; i < rows; ++i) {
+            for (vertex_t j = 0; j < cols; ++j) {
+                m(i, j) = *data++;
+            }
+        }
+        out.push_back(std::move(m));
+    }
+    return out;
 }
 
 template <class T>
@@ -640,6 +662,38 @@ NB_MODULE(_core, m) {
                       [&] { return pmcount::permanent_repeated(matrix, rows, cols, options); });
               },
               "a"_a, "rows"_a, "cols"_a, "options"_a, "progress"_a = nb::none());
+        // Batches: a (B, n, n) array of matrices; loop hafnians of one matrix with a (B, n)
+        // array of diagonals; torontonians with an optional (B, 2N) array of gammas.
+        m.def((std::string("batch_") + suffix).c_str(),
+              [](const std::string& function, const Matrix3D<T>& a, const pmcount::CountOptions& o,
+                 const ProgressArg& progress) {
+                  const std::vector<pmcount::DenseMatrix<T>> matrices = dense_list(a);
+                  const pmcount::CountOptions options = with_progress(o, progress);
+                  return released([&] {
+                      if (function == "permanent") {
+                          return pmcount::permanent_batch(matrices, options);
+                      }
+                      if (function == "hafnian") {
+                          return pmcount::hafnian_batch(matrices, options);
+                      }
+                      return pmcount::loop_hafnian_batch(matrices, options);
+                  });
+              },
+              "function"_a, "a"_a, "options"_a, "progress"_a = nb::none());
+        m.def((std::string("loop_hafnian_diagonals_") + suffix).c_str(),
+              [](const Matrix2D<T>& a, const Matrix2D<T>& diagonals, const pmcount::CountOptions& o,
+                 const ProgressArg& progress) {
+                  const pmcount::DenseMatrix<T> matrix = dense_of(a);
+                  std::vector<std::vector<T>> d(diagonals.shape(0),
+                                                std::vector<T>(diagonals.shape(1)));
+                  for (std::size_t k = 0; k < d.size(); ++k) {
+                      std::copy(diagonals.data() + k * d[k].size(),
+                                diagonals.data() + (k + 1) * d[k].size(), d[k].begin());
+                  }
+                  const pmcount::CountOptions options = with_progress(o, progress);
+                  return released([&] { return pmcount::loop_hafnian_batch(matrix, d, options); });
+              },
+              "a"_a, "diagonals"_a, "options"_a, "progress"_a = nb::none());
         // Torontonians (dense; real or complex): gamma for the loop torontonian.
         if constexpr (!std::is_same_v<T, std::int64_t>) {
             m.def((std::string("torontonian_") + suffix).c_str(),
@@ -653,6 +707,25 @@ NB_MODULE(_core, m) {
                       });
                   },
                   "a"_a, "gamma"_a, "options"_a, "progress"_a = nb::none());
+            m.def((std::string("torontonian_batch_") + suffix).c_str(),
+                  [](const Matrix3D<T>& a, const std::optional<Matrix2D<T>>& gammas,
+                     const pmcount::CountOptions& o, const ProgressArg& progress) {
+                      const std::vector<pmcount::DenseMatrix<T>> matrices = dense_list(a);
+                      std::vector<std::vector<T>> g;
+                      if (gammas) {
+                          g.assign(gammas->shape(0), std::vector<T>(gammas->shape(1)));
+                          for (std::size_t k = 0; k < g.size(); ++k) {
+                              std::copy(gammas->data() + k * g[k].size(),
+                                        gammas->data() + (k + 1) * g[k].size(), g[k].begin());
+                          }
+                      }
+                      const pmcount::CountOptions options = with_progress(o, progress);
+                      return released([&] {
+                          return pmcount::torontonian_batch(matrices, gammas ? &g : nullptr,
+                                                            options);
+                      });
+                  },
+                  "a"_a, "gammas"_a, "options"_a, "progress"_a = nb::none());
         }
         // The estimators take nonnegative real matrices (an integer one is read as real).
         if constexpr (!std::is_same_v<T, std::complex<double>>) {

@@ -309,3 +309,57 @@ def test_torontonian_agrees_with_thewalrus():
         real = o.real if np.allclose(o.imag, 0) else None
         if real is not None:
             assert abs(tw.tor(real) - thewalrus.tor(real)) <= 1e-10 * abs(thewalrus.tor(real))
+
+
+def test_batches_equal_their_functions_alone():
+    rng = np.random.default_rng(409)
+    x = rng.normal(size=(30, 8, 8)) + 1j * rng.normal(size=(30, 8, 8))
+    s = (x + x.transpose(0, 2, 1)) / 4
+    for loop in (False, True):
+        got = pmcount.hafnian_batched(s, loop=loop, threads=2)
+        assert [complex(g) for g in got] == [complex(pmcount.hafnian(a, loop=loop)) for a in s]
+    assert [complex(g) for g in pmcount.permanent_batched(list(x))] == [
+        complex(pmcount.permanent(a)) for a in x]
+    ints = np.ones((5, 6, 6), dtype=np.int64)
+    assert pmcount.hafnian_batched(ints) == [15] * 5
+    assert pmcount.hafnian_batched(ints, loop=True) == [76] * 5
+    mu = rng.normal(size=(12, 8))
+    got = pmcount.hafnian_batched(s[0], loop=True, mu=mu)
+    for d, g in zip(mu, got):
+        b = s[0].copy()
+        np.fill_diagonal(b, d)
+        assert complex(g) == complex(pmcount.hafnian(b, loop=True))
+    full = pmcount.hafnian_batched(s[:2], full=True)
+    assert all(isinstance(r, pmcount.Result) for r in full)
+    o = np.stack([np.eye(4) - (g @ g.conj().T / 4 + 0.2 * np.eye(4))
+                  for g in rng.normal(size=(6, 4, 4))])
+    gam = rng.normal(size=(6, 4)) / 3
+    assert list(pmcount.torontonian_batched(o)) == [pmcount.torontonian(a) for a in o]
+    assert list(pmcount.torontonian_batched(o, loop=True, mu=gam)) == [
+        pmcount.torontonian(a, loop=True, mu=g) for a, g in zip(o, gam)]
+    with pytest.raises(pmcount.InvalidArgumentError, match="item 1: "):
+        bad = s[:3].copy()
+        bad[1, 0, 1] += 1
+        pmcount.hafnian_batched(bad)
+    with pytest.raises(pmcount.InvalidArgumentError, match=r"\(B, n, n\)"):
+        pmcount.hafnian_batched(np.ones((3, 4)))
+    with pytest.raises(pmcount.InvalidArgumentError, match="loop=True"):
+        pmcount.hafnian_batched(s[0], mu=mu)
+    with pytest.raises(pmcount.InvalidArgumentError, match="one shape"):
+        pmcount.permanent_batched([np.ones((2, 2)), np.ones((3, 3))])
+
+
+def test_compat_hafnian_batched_matches_thewalrus():
+    from pmcount.compat import thewalrus as tw
+    a = np.array([[0.3, 0.5, 0.1], [0.5, 0.2, 0.4], [0.1, 0.4, 0.6]])
+    t = tw.hafnian_batched(a, 4)
+    assert t.shape == (4, 4, 4)
+    assert abs(t[1, 1, 2] - complex(pmcount.hafnian(tw.reduction(a, [1, 1, 2])))) < 1e-14
+    assert t[1, 0, 0] == 0
+    thewalrus = pytest.importorskip("thewalrus")
+    mu = np.array([0.2, -0.1, 0.3])
+    for kwargs in ({}, {"mu": mu}, {"renorm": True}, {"mu": mu, "make_tensor": False}):
+        ours = tw.hafnian_batched(a, 4, **kwargs)
+        theirs = thewalrus.hafnian_batched(a, 4, **kwargs)
+        assert ours.shape == theirs.shape
+        assert np.allclose(ours, theirs, rtol=1e-10, atol=1e-12), kwargs

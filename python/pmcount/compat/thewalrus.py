@@ -6,12 +6,12 @@ the diagonal) and return what pmcount returns: an exact ``int`` for integer matr
 complex (with ``.error``) otherwise. Arguments that only tune thewalrus's own algorithms (``rtol``,
 ``atol`` of its symmetry check, ``method``, ``glynn``) are accepted and do not change the result:
 pmcount checks symmetry exactly and picks its own engine; ``recursive`` of the torontonians
-likewise. Not provided yet: ``approx=True`` (use :func:`pmcount.estimate`) and the batched
-functions.
+likewise. Not provided: ``approx=True`` (use :func:`pmcount.estimate`).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 import numpy as np
@@ -19,8 +19,8 @@ import numpy as np
 from .. import _counting, _photonics
 from .._results import ComplexResult
 
-__all__ = ["hafnian", "hafnian_repeated", "ltor", "perm", "permanent_repeated", "reduction",
-           "tor"]
+__all__ = ["hafnian", "hafnian_batched", "hafnian_repeated", "ltor", "perm", "permanent_repeated",
+           "reduction", "tor"]
 
 
 def hafnian(A: Any, loop: bool = False, rtol: float = 1e-05, atol: float = 1e-08,
@@ -116,3 +116,32 @@ def ltor(A: Any, gamma: Any, recursive: bool = True) -> ComplexResult:
     del recursive
     r = _photonics.torontonian(np.asarray(A), loop=True, mu=np.asarray(gamma), full=True)
     return ComplexResult(complex(r.value), r)
+
+
+def hafnian_batched(A: Any, cutoff: int, mu: Any = None, rtol: float = 1e-05,
+                    atol: float = 1e-08, renorm: bool = False,
+                    make_tensor: bool = True) -> np.ndarray:
+    """thewalrus.hafnian_batched: haf(reduction(A, k)) for every k with 0 ≤ k_i < cutoff — with
+    mu, the loop hafnian of reduction(A, k) with reduction(mu, k) on its diagonal — as a complex
+    tensor of shape (cutoff,)*n (flat with make_tensor=False); renorm divides by √Π k_i!.
+    Each pattern is summed over its multiplicities (:func:`pmcount.hafnian_repeated`).
+
+    >>> import numpy as np
+    >>> hafnian_batched(np.array([[0, 1], [1, 0]]), 3).real.astype(int).tolist()
+    [[1, 0, 0], [0, 1, 0], [0, 0, 2]]
+    """
+    del rtol, atol
+    a = np.asarray(A)
+    n = a.shape[0]
+    if not isinstance(cutoff, (int, np.integer)) or cutoff < 1:
+        raise ValueError(f"hafnian_batched: cutoff must be a positive integer, got {cutoff!r}")
+    loop = mu is not None
+    out = np.zeros((cutoff,) * n, dtype=complex)
+    for k in np.ndindex(*out.shape):
+        if not loop and sum(k) % 2:
+            continue  # an odd number of photons has no perfect matching
+        value = _counting.hafnian_repeated(a, list(k), mu=mu, loop=loop)
+        if renorm:
+            value = complex(value) / np.sqrt(float(np.prod([math.factorial(x) for x in k])))
+        out[k] = complex(value)
+    return out if make_tensor else out.ravel()
