@@ -200,6 +200,12 @@ def test_the_thewalrus_compat_module_is_a_one_line_switch():
     assert tw.permanent_repeated(a, [1, 2, 0]) == pmcount.permanent(tw.reduction(a, [1, 2, 0]))
     with pytest.raises(ValueError, match="estimate"):
         tw.hafnian(a, approx=True)
+    # thewalrus's symmetry check: within allclose, then (A + Aᵀ)/2; beyond it, its message.
+    near = np.array([[0.0, 1.0, 2.0], [1.0 + 1e-15, 0.0, 3.0], [2.0, 3.0, 0.5]])
+    assert abs(tw.hafnian(near, loop=True) - pmcount.hafnian((near + near.T) / 2, loop=True)) == 0
+    assert abs(tw.hafnian_repeated(near, [2, 1, 1]) - tw.hafnian_repeated(near.T, [2, 1, 1])) == 0
+    with pytest.raises(ValueError, match="symmetric"):
+        tw.hafnian(near + np.triu(np.ones((3, 3)), 1))
     thewalrus = pytest.importorskip("thewalrus")
     rng = np.random.default_rng(8)
     x = rng.normal(size=(6, 6)) + 1j * rng.normal(size=(6, 6))

@@ -3,10 +3,11 @@
 The functions take thewalrus's arguments in its order, follow its conventions (the diagonal of A
 as loops when ``loop=True``; ``reduction`` repeats row and column i rpt[i] times; ``mu`` defaults to
 the diagonal) and return what pmcount returns: an exact ``int`` for integer matrices, a float or
-complex (with ``.error``) otherwise. Arguments that only tune thewalrus's own algorithms (``rtol``,
-``atol`` of its symmetry check, ``method``, ``glynn``) are accepted and do not change the result:
-pmcount checks symmetry exactly and picks its own engine; ``recursive`` of the torontonians
-likewise. Not provided: ``approx=True`` (use :func:`pmcount.estimate`).
+complex (with ``.error``) otherwise. Arguments that only tune thewalrus's own algorithms
+(``method``, ``glynn``, ``recursive``, ``num_samples``) are accepted and do not change the
+result: pmcount picks its own engine. Symmetry is checked as thewalrus checks it
+(``np.allclose(A, A.T, rtol, atol)``), and a floating matrix that passes is taken as
+(A + Aᵀ)/2. Not provided: ``approx=True`` (use :func:`pmcount.estimate`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,22 @@ __all__ = ["hafnian", "hafnian_batched", "hafnian_repeated", "ltor", "perm", "pe
            "reduction", "tor"]
 
 
+def _symmetric(A: Any, rtol: float, atol: float) -> np.ndarray:
+    """A as thewalrus takes it: symmetric within ``np.allclose(A, A.T, rtol, atol)`` (its
+    message otherwise); floating matrices are then made exactly symmetric, (A + Aᵀ)/2, since
+    pmcount's own functions read an asymmetric matrix as an error."""
+    a = np.asarray(A)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError("Input matrix must be square.")
+    if a.dtype.kind in "fc" and np.isnan(a).any():
+        raise ValueError("Input matrix must not contain NaNs.")
+    if not np.allclose(a, a.T, rtol=rtol, atol=atol):
+        raise ValueError("Input matrix must be symmetric.")
+    if a.dtype.kind in "fc":
+        return (a + a.T) / 2
+    return a
+
+
 def hafnian(A: Any, loop: bool = False, rtol: float = 1e-05, atol: float = 1e-08,
             approx: bool = False, num_samples: int = 1000, method: str = "glynn") -> Any:
     """thewalrus.hafnian: the hafnian of the symmetric matrix A, or with ``loop=True`` its loop
@@ -32,11 +49,11 @@ def hafnian(A: Any, loop: bool = False, rtol: float = 1e-05, atol: float = 1e-08
     >>> hafnian(np.ones((4, 4), dtype=int)), hafnian(np.ones((4, 4), dtype=int), loop=True)
     (3, 10)
     """
-    del rtol, atol, num_samples, method  # thewalrus's own tuning
+    del num_samples, method  # thewalrus's own tuning
     if approx:
         raise ValueError("hafnian(approx=True) is not provided here: pmcount.estimate estimates "
                          "the hafnian of a nonnegative matrix with a confidence interval")
-    return _counting.hafnian(np.asarray(A), loop=loop)
+    return _counting.hafnian(_symmetric(A, rtol, atol), loop=loop)
 
 
 def hafnian_repeated(A: Any, rpt: Sequence[int], mu: Any = None, loop: bool = False,
@@ -48,8 +65,8 @@ def hafnian_repeated(A: Any, rpt: Sequence[int], mu: Any = None, loop: bool = Fa
     >>> hafnian_repeated(np.array([[1, 2], [2, 3]]), [2, 2])
     11
     """
-    del rtol, atol, glynn
-    return _counting.hafnian_repeated(np.asarray(A), list(rpt), mu=mu, loop=loop)
+    del glynn
+    return _counting.hafnian_repeated(_symmetric(A, rtol, atol), list(rpt), mu=mu, loop=loop)
 
 
 def perm(A: Any, method: str = "bbfg") -> Any:
@@ -130,8 +147,7 @@ def hafnian_batched(A: Any, cutoff: int, mu: Any = None, rtol: float = 1e-05,
     >>> hafnian_batched(np.array([[0, 1], [1, 0]]), 3).real.astype(int).tolist()
     [[1, 0, 0], [0, 1, 0], [0, 0, 2]]
     """
-    del rtol, atol
-    a = np.asarray(A)
+    a = _symmetric(A, rtol, atol)
     n = a.shape[0]
     if not isinstance(cutoff, (int, np.integer)) or cutoff < 1:
         raise ValueError(f"hafnian_batched: cutoff must be a positive integer, got {cutoff!r}")
