@@ -2,6 +2,7 @@
 #include "approx/sampler_device.hpp"
 #include "exact/hafnian/hafnian_device.hpp"
 #include "exact/ryser/ryser_device.hpp"
+#include "exact/torontonian/torontonian_device.hpp"
 #include "pmcount/error.hpp"
 
 namespace pmcount::backend::cuda {
@@ -52,6 +53,8 @@ void merge_hafnian_records(const GpuHafnianJob&, const std::vector<unsigned char
                            GpuHafnianResult&) {
     not_compiled();
 }
+
+GpuTorontonianResult torontonian(const GpuTorontonianJob&) { not_compiled(); }
 
 double fp64_rate(int) { not_compiled(); }
 

@@ -33,11 +33,13 @@ Precision checked(const CountOptions& options, const char* what) {
                               " sums over the sets of modes (or brute force); it takes no method " +
                               to_string(options.method));
     }
-    if (options.backend == Backend::cuda) {
-        throw InvalidArgument(std::string(what) +
-                              " runs on CPU threads (no GPU engine for it yet)");
-    }
     const Precision p = options.precision;
+    if (options.backend == Backend::cuda &&
+        (p == Precision::double_double || options.method == Method::brute_force)) {
+        throw InvalidArgument(std::string(what) +
+                              " runs on a GPU in double only (double-double and brute force run "
+                              "on CPU threads)");
+    }
     if (p != Precision::automatic && p != Precision::double_precision &&
         p != Precision::double_double) {
         throw InvalidArgument(std::string(what) +
@@ -82,12 +84,19 @@ CountResult torontonian_of(const DenseMatrix<T>& o, const std::vector<T>* gamma,
     if (options.method == Method::brute_force) {
         f = exact::torontonian_brute_force(o, gamma);
     } else {
-        f = exact::torontonian(o, gamma, p == Precision::double_double, run);
+        const bool gpu = options.backend == Backend::cuda;
+        f = gpu ? exact::torontonian_gpu(o, gamma, run)
+                : exact::torontonian(o, gamma, p == Precision::double_double, run);
+        if (gpu) {
+            r.backend = "cuda";
+            r.device = f.where.device;
+        }
         const double rel = f.abs_error_mantissa / std::fabs(f.mantissa.real());
         if (p == Precision::automatic && !(rel <= counting::kCancellationRelError)) {
             note = "the double result's figure (" + std::to_string(rel) +
                    " of the value) showed cancellation or lost precision: counted again in "
-                   "double-double";
+                   "double-double" +
+                   std::string(gpu ? " on the CPU" : "");
             f = exact::torontonian(o, gamma, true, run);
             r.escalated_from = "double";
         }

@@ -21,6 +21,8 @@ def torontonian(
     method: str = "auto",
     threads: int = 0,
     *,
+    backend: str = "auto",
+    gpus: Any = None,
     progress: Progress = False,
     full: bool = False,
 ) -> Union[FloatResult, Result]:
@@ -37,6 +39,8 @@ def torontonian(
     CPU threads). precision: "auto" (double, whose ``.error`` tracks its rounding error to first
     order; counted again in double-double when that exceeds 10⁻⁶ of the value), "double", or "dd"
     (double-double, ``.error`` a bound). method="brute-force": the definition, set by set (N ≤ 12).
+    backend="cuda": the same walk on a GPU (the first of ``gpus``), in double, a thread per chunk
+    of sets (36 modes took 27 s on an H200; each further mode doubles it).
 
     >>> import numpy as np
     >>> round(torontonian(np.zeros((4, 4))), 12)   # the vacuum never clicks: (1 − 1)²
@@ -46,7 +50,8 @@ def torontonian(
     1.0
     """
     where = "torontonian"
-    options = _count_options(where, method=method, precision=precision, threads=threads)
+    options = _count_options(where, method=method, precision=precision, threads=threads,
+                             backend=backend, gpus=gpus)
     full = _arguments.flag(full, where, "full")
     loop = _arguments.flag(loop, where, "loop")
     progress = _arguments.progress(progress, where)

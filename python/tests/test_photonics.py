@@ -295,6 +295,8 @@ def test_torontonian_closed_forms_and_refusals():
         pmcount.torontonian(np.full((2, 2), np.nan))
     with pytest.raises(pmcount.InvalidArgumentError, match="exact"):
         pmcount.torontonian(o, precision="exact")
+    with pytest.raises(pmcount.InvalidArgumentError, match="GPU in double only"):
+        pmcount.torontonian(o, precision="dd", backend="cuda")
 
 
 def test_torontonian_agrees_with_thewalrus():

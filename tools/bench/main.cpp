@@ -15,6 +15,8 @@
 //                                    by case (predictions.cpp)
 //   pmcount-bench calibrate ...      the cost model's CPU rates measured on this machine, written
 //                                    as a rates file for PMCOUNT_RATES (calibrate.cpp)
+//   pmcount-bench photonics ...      torontonians on CPU threads and GPUs, checked against each
+//                                    other (photonics.cpp)
 //
 // Output: one JSON object per line on stdout ({"context": …} first), human notes on stderr.
 // Exit codes: 0 every check passed, 1 usage error, 2 a check failed, 3 runtime error.
@@ -27,6 +29,7 @@
 #include "estimators.hpp"
 #include "lattices.hpp"
 #include "permanents.hpp"
+#include "photonics.hpp"
 #include "predictions.hpp"
 #include "scaling.hpp"
 
@@ -50,6 +53,9 @@ int main(int argc, char** argv) {
         }
         if (suite == "calibrate") {
             return calibrate_bench_main(argc - 1, argv + 1);
+        }
+        if (suite == "photonics") {
+            return photonics_bench_main(argc - 1, argv + 1);
         }
         if (suite == "permanents") {
             return permanent_bench_main(argc - 1, argv + 1);

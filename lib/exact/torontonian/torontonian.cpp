@@ -22,8 +22,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/stop.hpp"
 #include "exact/torontonian/entries.hpp"
 #include "exact/torontonian/policies.hpp"
+#include "exact/torontonian/torontonian_device.hpp"
 #include "exact/torontonian/walk.hpp"
 #include "numeric/compensated.hpp"
 #include "numeric/double_double.hpp"
@@ -89,29 +91,9 @@ Problem<E, Err> problem_of(const DenseMatrix<std::complex<double>>& o,
     return p;
 }
 
-template <class Policy>
-FloatOutcome walk(const DenseMatrix<std::complex<double>>& o,
-                  const std::vector<std::complex<double>>* gamma, const run::EngineRun& run) {
-    using E = typename Policy::E;
-    using Err = typename Policy::Err;
-    constexpr bool tracked = std::is_same_v<Policy, Tracked<E>>;
-    const Problem<E, Err> problem = problem_of<E, Err>(o, gamma);
-    const int n = problem.modes;
-    const int suffix = n == 0 ? 0 : run::chunk_log2_for(n);
-    std::vector<Sums> partial(std::size_t{1} << (n - suffix));
-    std::vector<std::unique_ptr<Walker<Policy>>> walkers(
-        static_cast<std::size_t>(run::resolve_threads(run.threads)));
-    const run::ChunkRecords records = run::records_of(partial);
-    run::run_chunks(
-        n, run,
-        [&](std::uint64_t chunk, std::uint64_t, std::uint64_t) {
-            auto& walker = walkers[static_cast<std::size_t>(omp_get_thread_num())];
-            if (!walker) {
-                walker = std::make_unique<Walker<Policy>>(problem, suffix);
-            }
-            walker->run_chunk(chunk, partial[chunk]);
-        },
-        records, kThreadsFromSets);
+/// The chunks' sums (in chunk order) as the result: the value, the figure, or the first
+/// failure as its error.
+FloatOutcome summarize(const std::vector<Sums>& partial, bool tracked) {
     DoubleDouble total;
     double magnitude = 0, loose2 = 0, tracked_error = 0, bound = 0;
     std::uint64_t nodes = 0;
@@ -123,7 +105,7 @@ FloatOutcome walk(const DenseMatrix<std::complex<double>>& o,
                 modes_text(p.failed_set) + " is not");
         }
         if (p.failure == static_cast<int>(Failure::lost)) {
-            if constexpr (tracked) {
+            if (tracked) {
                 FloatOutcome lost;
                 lost.abs_error_mantissa = std::numeric_limits<double>::infinity();
                 lost.arithmetic = "double (precision lost)";
@@ -159,6 +141,89 @@ FloatOutcome walk(const DenseMatrix<std::complex<double>>& o,
         0x1p-53 * std::fabs(out.mantissa.real());
     out.gray_steps = nodes;
     out.arithmetic = tracked ? "double" : "double-double";
+    return out;
+}
+
+/// Each mode alone first (its 2×2 block of I − O positive definite): the common failure gets a
+/// message naming one mode.
+void check_each_mode(const DenseMatrix<std::complex<double>>& c) {
+    for (vertex_t k = 0; k < c.rows() / 2; ++k) {
+        const vertex_t x = k, p = k + c.rows() / 2;
+        const double a = 1 - c(x, x).real(), d = 1 - c(p, p).real();
+        if (!(a > 0) || !(a * d - std::norm(c(p, x)) > 0)) {
+            throw InvalidArgument(
+                "a torontonian needs I − O Hermitian positive definite (O = I − "
+                "Q⁻¹ of a Gaussian state); its submatrix on modes " +
+                modes_text(std::uint64_t{1} << k) + " is not");
+        }
+    }
+}
+
+template <class Policy>
+FloatOutcome walk(const DenseMatrix<std::complex<double>>& o,
+                  const std::vector<std::complex<double>>* gamma, const run::EngineRun& run) {
+    using E = typename Policy::E;
+    using Err = typename Policy::Err;
+    constexpr bool tracked = std::is_same_v<Policy, Tracked<E>>;
+    const Problem<E, Err> problem = problem_of<E, Err>(o, gamma);
+    const int n = problem.modes;
+    const int suffix = n == 0 ? 0 : run::chunk_log2_for(n);
+    std::vector<Sums> partial(std::size_t{1} << (n - suffix));
+    std::vector<std::unique_ptr<Walker<Policy>>> walkers(
+        static_cast<std::size_t>(run::resolve_threads(run.threads)));
+    const run::ChunkRecords records = run::records_of(partial);
+    run::run_chunks(
+        n, run,
+        [&](std::uint64_t chunk, std::uint64_t, std::uint64_t) {
+            auto& walker = walkers[static_cast<std::size_t>(omp_get_thread_num())];
+            if (!walker) {
+                walker = std::make_unique<Walker<Policy>>(problem, suffix);
+            }
+            walker->run_chunk(chunk, partial[chunk]);
+        },
+        records, kThreadsFromSets);
+    return summarize(partial, tracked);
+}
+
+/// The walk on a GPU (cuda/torontonian_gpu.cu): the Tracked policy in complex double, a thread
+/// per chunk; the chunks as long as the CPU's would be for up to 2^26 sets, then 2^16 sets each.
+FloatOutcome walk_gpu(const DenseMatrix<std::complex<double>>& o,
+                      const std::vector<std::complex<double>>* gamma, const run::EngineRun& run) {
+    const Problem<Cx<double>, Cx<double>> problem = problem_of<Cx<double>, Cx<double>>(o, gamma);
+    const int n = problem.modes, n2 = 2 * n;
+    backend::cuda::GpuTorontonianJob job;
+    job.modes = n;
+    job.suffix = std::clamp(n - 10, 0, 16);
+    job.loop = problem.loop;
+    for (int i = 0; i < n2; ++i) {
+        for (int j = 0; j <= i; ++j) {
+            const std::size_t at = static_cast<std::size_t>(i) * n2 + j;
+            job.m_re.push_back(problem.m[at].re);
+            job.m_im.push_back(problem.m[at].im);
+            job.e_re.push_back(problem.me[at].re);
+            job.e_im.push_back(problem.me[at].im);
+        }
+    }
+    for (const auto& v : problem.v) {
+        job.v_re.push_back(v.re);
+        job.v_im.push_back(v.im);
+    }
+    job.device = run.gpus.empty() ? 0 : run.gpus.front();
+    job.keep_going = [] { return !pmcount::detail::stop_requested(); };
+    const backend::cuda::GpuTorontonianResult r = backend::cuda::torontonian(job);
+    if (r.stopped) {
+        throw Interrupted("interrupted while computing a torontonian on the GPU");
+    }
+    std::vector<Sums> partial(r.chunks.size());
+    for (std::size_t c = 0; c < partial.size(); ++c) {
+        const auto& g = r.chunks[c];
+        partial[c] = Sums{g.hi,     g.lo,         g.magnitude,
+                          g.loose2, g.tracked,    0.0,
+                          g.nodes,  g.failed_set, static_cast<int>(g.failure)};
+    }
+    FloatOutcome out = summarize(partial, true);
+    out.where.device = r.device;
+    out.where.device_seconds = r.seconds;
     return out;
 }
 
@@ -320,16 +385,7 @@ FloatOutcome torontonian(const DenseMatrix<T>& o, const std::vector<T>* gamma, b
         g = complex_of(*gamma);
     }
     const auto* gp = gamma != nullptr ? &g : nullptr;
-    for (vertex_t k = 0; k < o.rows() / 2; ++k) {  // each mode alone first: a clear message
-        const vertex_t x = k, p = k + o.rows() / 2;
-        const double a = 1 - c(x, x).real(), d = 1 - c(p, p).real();
-        if (!(a > 0) || !(a * d - std::norm(c(p, x)) > 0)) {
-            throw InvalidArgument(
-                "a torontonian needs I − O Hermitian positive definite (O = I − "
-                "Q⁻¹ of a Gaussian state); its submatrix on modes " +
-                modes_text(std::uint64_t{1} << k) + " is not");
-        }
-    }
+    check_each_mode(c);
     FloatOutcome out;
     if (is_real(c, gp)) {
         out = double_double ? walk<Bounded<DoubleDouble, DoubleDouble>>(c, gp, run)
@@ -339,6 +395,21 @@ FloatOutcome torontonian(const DenseMatrix<T>& o, const std::vector<T>* gamma, b
                             : walk<Tracked<Cx<double>>>(c, gp, run);
     }
     out.arithmetic += is_real(c, gp) ? " (real)" : " (complex)";
+    return out;
+}
+
+template <class T>
+FloatOutcome torontonian_gpu(const DenseMatrix<T>& o, const std::vector<T>* gamma,
+                             const run::EngineRun& run) {
+    check_torontonian(o, gamma);
+    const DenseMatrix<std::complex<double>> c = complex_of(o);
+    std::vector<std::complex<double>> g;
+    if (gamma != nullptr) {
+        g = complex_of(*gamma);
+    }
+    check_each_mode(c);
+    FloatOutcome out = walk_gpu(c, gamma != nullptr ? &g : nullptr, run);
+    out.arithmetic += is_real(c, gamma != nullptr ? &g : nullptr) ? " (real)" : " (complex)";
     return out;
 }
 
@@ -414,6 +485,11 @@ template FloatOutcome torontonian(const DenseMatrix<double>&, const std::vector<
 template FloatOutcome torontonian(const DenseMatrix<std::complex<double>>&,
                                   const std::vector<std::complex<double>>*, bool,
                                   const run::EngineRun&);
+template FloatOutcome torontonian_gpu(const DenseMatrix<double>&, const std::vector<double>*,
+                                      const run::EngineRun&);
+template FloatOutcome torontonian_gpu(const DenseMatrix<std::complex<double>>&,
+                                      const std::vector<std::complex<double>>*,
+                                      const run::EngineRun&);
 template FloatOutcome torontonian_brute_force(const DenseMatrix<double>&,
                                               const std::vector<double>*);
 template FloatOutcome torontonian_brute_force(const DenseMatrix<std::complex<double>>&,

@@ -327,9 +327,10 @@ TEST(Torontonian, BadInputIsRefusedInOneLine) {
         EXPECT_NE(std::string(e.what()).find("modes {1}"), std::string::npos) << e.what();
     }
     EXPECT_THROW(pmcount::torontonian(o), InvalidArgument);
-    CountOptions cuda;
-    cuda.backend = Backend::cuda;
-    EXPECT_THROW(pmcount::torontonian(DenseMatrix<double>(2, 2, 0.0), cuda), InvalidArgument);
+    CountOptions cuda_dd;
+    cuda_dd.backend = Backend::cuda;
+    cuda_dd.precision = Precision::double_double;
+    EXPECT_THROW(pmcount::torontonian(DenseMatrix<double>(2, 2, 0.0), cuda_dd), InvalidArgument);
     CountOptions exact;
     exact.precision = Precision::exact;
     EXPECT_THROW(pmcount::torontonian(DenseMatrix<double>(2, 2, 0.0), exact), InvalidArgument);
