@@ -375,9 +375,10 @@ void check_torontonian(const DenseMatrix<T>& o, const std::vector<T>* gamma) {
     }
 }
 
-template <class T>
-FloatOutcome torontonian(const DenseMatrix<T>& o, const std::vector<T>* gamma, bool double_double,
-                         const run::EngineRun& run) {
+/// The checked input as complex entries (o, and gamma when given), each mode checked alone; the
+/// walk `run_walk(o, gamma or null)`, its arithmetic marked real or complex.
+template <class T, class Walk>
+FloatOutcome checked_walk(const DenseMatrix<T>& o, const std::vector<T>* gamma, Walk run_walk) {
     check_torontonian(o, gamma);
     const DenseMatrix<std::complex<double>> c = complex_of(o);
     std::vector<std::complex<double>> g;
@@ -386,31 +387,29 @@ FloatOutcome torontonian(const DenseMatrix<T>& o, const std::vector<T>* gamma, b
     }
     const auto* gp = gamma != nullptr ? &g : nullptr;
     check_each_mode(c);
-    FloatOutcome out;
-    if (is_real(c, gp)) {
-        out = double_double ? walk<Bounded<DoubleDouble, DoubleDouble>>(c, gp, run)
-                            : walk<Tracked<double>>(c, gp, run);
-    } else {
-        out = double_double ? walk<Bounded<DoubleDouble, CDD>>(c, gp, run)
-                            : walk<Tracked<Cx<double>>>(c, gp, run);
-    }
+    FloatOutcome out = run_walk(c, gp);
     out.arithmetic += is_real(c, gp) ? " (real)" : " (complex)";
     return out;
 }
 
 template <class T>
+FloatOutcome torontonian(const DenseMatrix<T>& o, const std::vector<T>* gamma, bool double_double,
+                         const run::EngineRun& run) {
+    return checked_walk(o, gamma, [&](const auto& c, const auto* gp) {
+        if (is_real(c, gp)) {
+            return double_double ? walk<Bounded<DoubleDouble, DoubleDouble>>(c, gp, run)
+                                 : walk<Tracked<double>>(c, gp, run);
+        }
+        return double_double ? walk<Bounded<DoubleDouble, CDD>>(c, gp, run)
+                             : walk<Tracked<Cx<double>>>(c, gp, run);
+    });
+}
+
+template <class T>
 FloatOutcome torontonian_gpu(const DenseMatrix<T>& o, const std::vector<T>* gamma,
                              const run::EngineRun& run) {
-    check_torontonian(o, gamma);
-    const DenseMatrix<std::complex<double>> c = complex_of(o);
-    std::vector<std::complex<double>> g;
-    if (gamma != nullptr) {
-        g = complex_of(*gamma);
-    }
-    check_each_mode(c);
-    FloatOutcome out = walk_gpu(c, gamma != nullptr ? &g : nullptr, run);
-    out.arithmetic += is_real(c, gamma != nullptr ? &g : nullptr) ? " (real)" : " (complex)";
-    return out;
+    return checked_walk(o, gamma,
+                        [&](const auto& c, const auto* gp) { return walk_gpu(c, gp, run); });
 }
 
 template <class T>
