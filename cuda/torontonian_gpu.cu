@@ -9,12 +9,16 @@
 // lockstep, read and write consecutive addresses. Per thread: a setup matrix of 2N rows (the
 // chunk's fixed modes eliminated in place), one complement per depth of the walk (2(S − d) rows
 // at depth d, packed lower triangles), and per-row scratch. The host runs the chunks in waves
-// that fit in memory and asks keep_going between waves.
+// that fit in memory and asks keep_going between waves; with several GPUs each takes an equal
+// contiguous range of chunks, from a host thread of its own.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/cuda_status.cuh"
@@ -530,16 +534,17 @@ __global__ void __launch_bounds__(kThreads) torontonian_chunks(const __grid_cons
 
 }  // namespace
 
-GpuTorontonianResult torontonian(const GpuTorontonianJob& job) {
-    const auto start = std::chrono::steady_clock::now();
+namespace {
+
+/// Chunks [begin, end) of the job on one device, their records into `records` (indexed from
+/// begin); false when keep_going stopped it.
+bool run_range(const GpuTorontonianJob& job, int device, u64 begin, u64 end,
+               GpuTorontonianRecord* out, std::string& name) {
     const int n = job.modes, suffix = job.suffix;
-    if (suffix > kMaxSuffix || suffix > n || n > 63) {
-        throw DeviceError("torontonian: a GPU thread walks at most 2^" +
-                          std::to_string(kMaxSuffix) + " sets");
-    }
-    check(cudaSetDevice(job.device), "cudaSetDevice");
+    check(cudaSetDevice(device), "cudaSetDevice");
     cudaDeviceProp prop{};
-    check(cudaGetDeviceProperties(&prop, job.device), "cudaGetDeviceProperties");
+    check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+    name = prop.name;
     // The packed matrix (re, im, dre, dim per entry) and v (re, im per row).
     const std::size_t entries = static_cast<std::size_t>(packed(2 * n, 0));
     std::vector<double> m(4 * entries);
@@ -577,30 +582,83 @@ GpuTorontonianResult torontonian(const GpuTorontonianJob& job) {
     }
     q.scratch_slots = slots;
     slots += 16 * 2 * static_cast<u64>(n);
-    const u64 chunks = u64{1} << (n - suffix);
     u64 wave = static_cast<u64>(kWaveBytes / (8.0 * static_cast<double>(slots)));
     wave = std::max<u64>(kThreads, wave / kThreads * kThreads);
-    wave = std::min(wave, chunks);
+    wave = std::min(wave, std::max<u64>(end - begin, 1));
     DeviceBuffer<double> work(static_cast<std::size_t>(wave * slots), "cudaMalloc (workspace)");
     DeviceBuffer<GpuTorontonianRecord> records(static_cast<std::size_t>(wave));
-    GpuTorontonianResult result;
-    result.device = prop.name;
-    result.chunks.resize(static_cast<std::size_t>(chunks));
-    for (u64 first = 0; first < chunks; first += wave) {
+    for (u64 first = begin; first < end; first += wave) {
         if (job.keep_going && !job.keep_going()) {
-            result.stopped = true;
-            break;
+            return false;
         }
         q.first_chunk = first;
-        q.count = std::min(wave, chunks - first);
+        q.count = std::min(wave, end - first);
         q.work = work.get();
         q.records = records.get();
         const unsigned blocks = static_cast<unsigned>((q.count + kThreads - 1) / kThreads);
         torontonian_chunks<<<blocks, kThreads>>>(q);
         check(cudaGetLastError(), "torontonian kernel launch");
-        check(cudaMemcpy(result.chunks.data() + first, records.get(),
+        check(cudaMemcpy(out + (first - begin), records.get(),
                          q.count * sizeof(GpuTorontonianRecord), cudaMemcpyDeviceToHost),
               "torontonian records");
+    }
+    return true;
+}
+
+}  // namespace
+
+GpuTorontonianResult torontonian(const GpuTorontonianJob& job) {
+    const auto start = std::chrono::steady_clock::now();
+    const int n = job.modes, suffix = job.suffix;
+    if (suffix > kMaxSuffix || suffix > n || n > 63) {
+        throw DeviceError("torontonian: a GPU thread walks at most 2^" +
+                          std::to_string(kMaxSuffix) + " sets");
+    }
+    std::vector<int> devices = job.devices;
+    if (devices.empty()) {
+        int count = 0;
+        check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+        for (int d = 0; d < count; ++d) {
+            devices.push_back(d);
+        }
+    }
+    const u64 chunks = u64{1} << (n - suffix);
+    // Contiguous equal ranges of chunks, one per device (every chunk costs the same), each run
+    // by a host thread of its own; the records land in chunk order.
+    GpuTorontonianResult result;
+    result.chunks.resize(static_cast<std::size_t>(chunks));
+    const auto gpus = static_cast<u64>(std::min<std::size_t>(devices.size(), chunks));
+    std::vector<std::string> names(gpus);
+    std::vector<std::exception_ptr> failures(gpus);
+    std::vector<char> finished(gpus, 0);
+    std::vector<std::thread> threads;
+    for (u64 g = 0; g < gpus; ++g) {
+        const u64 begin = chunks * g / gpus, end = chunks * (g + 1) / gpus;
+        threads.emplace_back([&, g, begin, end] {
+            try {
+                finished[g] =
+                    run_range(job, devices[g], begin, end, result.chunks.data() + begin, names[g])
+                        ? 1
+                        : 0;
+            } catch (...) {
+                failures[g] = std::current_exception();
+            }
+        });
+    }
+    for (auto& t : threads) {
+        t.join();
+    }
+    for (const auto& f : failures) {
+        if (f) {
+            std::rethrow_exception(f);
+        }
+    }
+    for (u64 g = 0; g < gpus; ++g) {
+        result.stopped = result.stopped || finished[g] == 0;
+        result.device += (g > 0 ? ", " : "") + names[g];
+    }
+    if (gpus > 1) {
+        result.device = std::to_string(gpus) + " GPUs (" + result.device + "), chunks split evenly";
     }
     result.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

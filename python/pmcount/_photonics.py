@@ -39,8 +39,9 @@ def torontonian(
     CPU threads). precision: "auto" (double, whose ``.error`` tracks its rounding error to first
     order; counted again in double-double when that exceeds 10⁻⁶ of the value), "double", or "dd"
     (double-double, ``.error`` a bound). method="brute-force": the definition, set by set (N ≤ 12).
-    backend="cuda": the same walk on a GPU (the first of ``gpus``), in double, a thread per chunk
-    of sets (36 modes took 27 s on an H200; each further mode doubles it).
+    backend="cuda": the same walk on GPUs (``gpus``, or every visible one, the chunks split
+    evenly), in double, a thread per chunk of sets (36 modes took 27 s on one H200, 13.8 s on
+    two; each further mode doubles it).
 
     >>> import numpy as np
     >>> round(torontonian(np.zeros((4, 4))), 12)   # the vacuum never clicks: (1 − 1)²

@@ -89,6 +89,20 @@ TEST(GpuTorontonian, MatchesTheCpuWalkAndTheDefinition) {
     }
 }
 
+TEST(GpuTorontonian, SplittingTheChunksOverDevicesChangesNothing) {
+    SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(11);
+    const auto o = random_o(rng, 18, true, 0.1);
+    run::EngineRun one = threads(1), split = threads(1);
+    one.gpus = {0};
+    split.gpus = {0, 0, 0};  // three ranges of chunks, one host thread each (the same GPU here)
+    const FloatOutcome a = torontonian_gpu(o, static_cast<const std::vector<C>*>(nullptr), one);
+    const FloatOutcome b = torontonian_gpu(o, static_cast<const std::vector<C>*>(nullptr), split);
+    EXPECT_EQ(value_of(a), value_of(b));
+    EXPECT_EQ(error_of(a), error_of(b));
+    EXPECT_NE(b.where.device.find("3 GPUs"), std::string::npos) << b.where.device;
+}
+
 TEST(GpuTorontonian, TheEntryPointRunsItAndNamesFailures) {
     SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(7);

@@ -185,8 +185,9 @@ FloatOutcome walk(const DenseMatrix<std::complex<double>>& o,
     return summarize(partial, tracked);
 }
 
-/// The walk on a GPU (cuda/torontonian_gpu.cu): the Tracked policy in complex double, a thread
-/// per chunk; the chunks as long as the CPU's would be for up to 2^26 sets, then 2^16 sets each.
+/// The walk on GPUs (cuda/torontonian_gpu.cu): the Tracked policy in complex double, a thread
+/// per chunk of 2^min(N − 10, 16) sets, the chunks split evenly over run.gpus (all visible when
+/// empty).
 FloatOutcome walk_gpu(const DenseMatrix<std::complex<double>>& o,
                       const std::vector<std::complex<double>>* gamma, const run::EngineRun& run) {
     const Problem<Cx<double>, Cx<double>> problem = problem_of<Cx<double>, Cx<double>>(o, gamma);
@@ -208,7 +209,7 @@ FloatOutcome walk_gpu(const DenseMatrix<std::complex<double>>& o,
         job.v_re.push_back(v.re);
         job.v_im.push_back(v.im);
     }
-    job.device = run.gpus.empty() ? 0 : run.gpus.front();
+    job.devices = run.gpus;
     job.keep_going = [] { return !pmcount::detail::stop_requested(); };
     const backend::cuda::GpuTorontonianResult r = backend::cuda::torontonian(job);
     if (r.stopped) {

@@ -57,8 +57,8 @@ template <class T>
 FloatOutcome torontonian(const DenseMatrix<T>& o, const std::vector<T>* gamma, bool double_double,
                          const run::EngineRun& run);
 
-/// The same walk on a GPU (run.gpus' first, else device 0): a thread per chunk, complex double
-/// with tracked errors (cuda/torontonian_gpu.cu). DeviceError without a usable GPU, NotCompiled
+/// The same walk on GPUs (run.gpus, else every visible one, the chunks split evenly): a thread
+/// per chunk, complex double with tracked errors (cuda/torontonian_gpu.cu). DeviceError without a usable GPU, NotCompiled
 /// without CUDA; Interrupted after a stop request (between waves of chunks).
 template <class T>
 FloatOutcome torontonian_gpu(const DenseMatrix<T>& o, const std::vector<T>* gamma,

@@ -33,7 +33,7 @@ struct GpuTorontonianJob {
     std::vector<double> m_re, m_im, e_re, e_im;
     /// v = γ* in mode order (loop only).
     std::vector<double> v_re, v_im;
-    int device = 0;
+    std::vector<int> devices;  ///< the GPUs to use; empty: every visible one
     /// Asked between waves of chunks: false stops the job (DeviceError is not raised; the
     /// result has `stopped` set).
     std::function<bool()> keep_going;
@@ -43,10 +43,11 @@ struct GpuTorontonianResult {
     std::vector<GpuTorontonianRecord> chunks;  ///< in chunk order
     bool stopped = false;
     double seconds = 0;  ///< kernels and transfers
-    std::string device;  ///< the GPU's name
+    std::string device;  ///< the GPUs' names (and the split, for several)
 };
 
-/// Runs the job on job.device. DeviceError on a CUDA failure; NotCompiled without CUDA.
+/// Runs the job, the chunks split evenly over job.devices. DeviceError on a CUDA failure (or no
+/// GPU); NotCompiled without CUDA.
 GpuTorontonianResult torontonian(const GpuTorontonianJob& job);
 
 }  // namespace pmcount::backend::cuda
