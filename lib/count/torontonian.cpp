@@ -111,7 +111,6 @@ CountResult torontonian_of(const DenseMatrix<T>& o, const std::vector<T>* gamma,
     r.stats.n = o.rows();
     r.stats.gray_steps = f.gray_steps;
     r.stats.threads = run::resolve_threads(options.threads);
-    r.structure.general = true;
     r.timings.total_s = r.timings.count_s = seconds_since(start);
     return r;
 }
