@@ -310,9 +310,9 @@ __device__ int pivot(const Space& sp, const Params& q, Buffer b, int capacity, i
         const Cd dw_next{sp.at(w + 4 * (r + 1) + 2), sp.at(w + 4 * (r + 1) + 3)};
         pv.w2 = sub_mul_x(w_next, ls, pv.w1, round);
         pv.dw2 = sub_mul(sub_mul(dw_next, dls, pv.w1), ls, pv.dw1) + round;
-        const DDv dq = dd_add(dd_div(norm_dd(pv.w1), DDv{pv.p1, 0.0}),
-                              dd_div(norm_dd(pv.w2), DDv{pv.p2, 0.0}));
-        const double n1 = norm_dd(pv.w1).hi, n2 = norm_dd(pv.w2).hi;
+        const DDv norm1 = norm_dd(pv.w1), norm2 = norm_dd(pv.w2);
+        const DDv dq = dd_add(dd_div(norm1, DDv{pv.p1, 0.0}), dd_div(norm2, DDv{pv.p2, 0.0}));
+        const double n1 = norm1.hi, n2 = norm2.hi;
         const double ddq = (2 * re_dot(pv.w1, pv.dw1) - n1 * pv.dp1 * pv.inv1) * pv.inv1 +
                            (2 * re_dot(pv.w2, pv.dw2) - n2 * pv.dp2 * pv.inv2) * pv.inv2;
         factor = dd_mul(factor, dd_exp(dd_ldexp(dq, -1)));
@@ -536,34 +536,48 @@ __global__ void __launch_bounds__(kThreads) torontonian_chunks(const __grid_cons
 
 namespace {
 
-/// Chunks [begin, end) of the job on one device, their records into `records` (indexed from
-/// begin); false when keep_going stopped it.
-bool run_range(const GpuTorontonianJob& job, int device, u64 begin, u64 end,
-               GpuTorontonianRecord* out, std::string& name) {
-    const int n = job.modes, suffix = job.suffix;
-    check(cudaSetDevice(device), "cudaSetDevice");
-    cudaDeviceProp prop{};
-    check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
-    name = prop.name;
+/// The job's matrix packed as the kernel reads it (re, im, dre, dim per entry) and v (re, im
+/// per row; zeros without a loop).
+struct HostInput {
+    std::vector<double> m, v;
+};
+
+HostInput host_input(const GpuTorontonianJob& job) {
+    const int n = job.modes;
     // The packed matrix (re, im, dre, dim per entry) and v (re, im per row).
     const std::size_t entries = static_cast<std::size_t>(packed(2 * n, 0));
-    std::vector<double> m(4 * entries);
+    HostInput in;
+    std::vector<double>& m = in.m;
+    m.resize(4 * entries);
     for (std::size_t e = 0; e < entries; ++e) {
         m[4 * e] = job.m_re[e];
         m[4 * e + 1] = job.m_im[e];
         m[4 * e + 2] = job.e_re[e];
         m[4 * e + 3] = job.e_im[e];
     }
-    std::vector<double> v(4 * static_cast<std::size_t>(n) + 2, 0.0);
+    std::vector<double>& v = in.v;
+    v.assign(4 * static_cast<std::size_t>(n) + 2, 0.0);
     if (job.loop) {
         for (int i = 0; i < 2 * n; ++i) {
             v[2 * i] = job.v_re[static_cast<std::size_t>(i)];
             v[2 * i + 1] = job.v_im[static_cast<std::size_t>(i)];
         }
     }
+    return in;
+}
+
+/// Chunks [begin, end) of the job on one device, their records into `out` (indexed from
+/// begin); false when keep_going stopped it.
+bool run_range(const GpuTorontonianJob& job, const HostInput& in, int device, u64 begin, u64 end,
+               GpuTorontonianRecord* out, std::string& name) {
+    const int n = job.modes, suffix = job.suffix;
+    check(cudaSetDevice(device), "cudaSetDevice");
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+    name = prop.name;
     DeviceBuffer<double> dm, dv;
-    dm.assign(m);
-    dv.assign(v);
+    dm.assign(in.m);
+    dv.assign(in.v);
     // A thread's workspace: the setup matrix of 2N rows (its w after it), the levels 1…S, the
     // scratch (16 doubles per row).
     Params q{};
@@ -631,15 +645,16 @@ GpuTorontonianResult torontonian(const GpuTorontonianJob& job) {
     std::vector<std::string> names(gpus);
     std::vector<std::exception_ptr> failures(gpus);
     std::vector<char> finished(gpus, 0);
+    const HostInput in = host_input(job);
     std::vector<std::thread> threads;
     for (u64 g = 0; g < gpus; ++g) {
         const u64 begin = chunks * g / gpus, end = chunks * (g + 1) / gpus;
         threads.emplace_back([&, g, begin, end] {
             try {
-                finished[g] =
-                    run_range(job, devices[g], begin, end, result.chunks.data() + begin, names[g])
-                        ? 1
-                        : 0;
+                finished[g] = run_range(job, in, devices[g], begin, end,
+                                        result.chunks.data() + begin, names[g])
+                                  ? 1
+                                  : 0;
             } catch (...) {
                 failures[g] = std::current_exception();
             }

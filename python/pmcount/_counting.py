@@ -75,13 +75,19 @@ def _count_options(
     return o
 
 
-def _run(call: Callable[..., _core.CountResult], args: Tuple[Any, ...],
-         options: _core.CountOptions, progress: Progress) -> Result:
+def _call(call: Callable[..., Any], args: Tuple[Any, ...], options: _core.CountOptions,
+          progress: Progress) -> Any:
+    """call(*args, options, progress callback): what the binding returns."""
     callback, close = _progress_callback(progress)
     try:
-        return Result._from(call(*args, options, callback))
+        return call(*args, options, callback)
     finally:
         close()
+
+
+def _run(call: Callable[..., _core.CountResult], args: Tuple[Any, ...],
+         options: _core.CountOptions, progress: Progress) -> Result:
+    return Result._from(_call(call, args, options, progress))
 
 
 def _sparse_call(name: str, shape: Tuple[int, int], rows: np.ndarray, cols: np.ndarray,

@@ -8,9 +8,14 @@ import numpy as np
 
 from . import _arguments, _core, _errors
 from ._convert import _check_finite
-from ._counting import _count_options, _run
-from ._progress import Progress, _progress_callback
+from ._counting import _call, _count_options, _run
+from ._progress import Progress
 from ._results import FloatResult, Result
+
+
+def _finite_mu(mu: np.ndarray, where: str) -> None:
+    if mu.dtype.kind in "fc" and not np.all(np.isfinite(mu)):
+        raise _errors.InvalidArgumentError(f"{where}: mu has NaN or infinite entries")
 
 
 def torontonian(
@@ -77,8 +82,7 @@ def torontonian(
     dense = np.ascontiguousarray(a, dtype=complex if np.iscomplexobj(a) else float)
     _check_finite("dense", dense, where)
     if gamma is not None:
-        if not np.all(np.isfinite(gamma)):
-            raise _errors.InvalidArgumentError(f"{where}: mu has NaN or infinite entries")
+        _finite_mu(gamma, where)
         gamma = gamma.astype(dense.dtype).tolist()
     call = getattr(_core, "torontonian_complex" if np.iscomplexobj(dense) else "torontonian_float")
     return _run(call, (dense, gamma), options, progress)._public(full)
@@ -103,8 +107,7 @@ def _stack(As: Any, where: str, square: bool = True) -> np.ndarray:
             f"{where} needs numeric matrices (entries beyond int64: pass them one by one), got "
             f"{a.dtype}")
     a = np.ascontiguousarray(a, dtype=complex if a.dtype.kind == "c" else float)
-    if not np.all(np.isfinite(a)):
-        raise _errors.InvalidArgumentError(f"{where}: a matrix has NaN or infinite entries")
+    _check_finite("dense", a, where)
     return a
 
 
@@ -113,12 +116,7 @@ def _suffix_of(a: np.ndarray) -> str:
 
 
 def _batch_run(call: Any, args: tuple, options: Any, progress: Progress, full: bool) -> list:
-    callback, close = _progress_callback(progress)
-    try:
-        results = call(*args, options, callback)
-    finally:
-        close()
-    return [Result._from(r)._public(full) for r in results]
+    return [Result._from(r)._public(full) for r in _call(call, args, options, progress)]
 
 
 def permanent_batched(As: Any, precision: str = "auto", threads: int = 0, *,
@@ -174,8 +172,7 @@ def hafnian_batched(As: Any, loop: bool = False, mu: Any = None, precision: str 
         dtype = {"c": complex, "f": float, "i": np.int64}[kind]
         a = _stack(a[None, :, :].astype(dtype), where)[0]
         d = np.ascontiguousarray(d, dtype=dtype)
-        if kind != "i" and not np.all(np.isfinite(d)):
-            raise _errors.InvalidArgumentError(f"{where}: mu has NaN or infinite entries")
+        _finite_mu(d, where)
         call = getattr(_core, f"loop_hafnian_diagonals_{_suffix_of(a)}")
         return _batch_run(call, (a, d), options, progress, full)
     a = _stack(As, where)
@@ -209,8 +206,7 @@ def torontonian_batched(Os: Any, loop: bool = False, mu: Any = None, precision: 
         if g.dtype.kind == "c":
             a = a.astype(complex)
         gammas = np.ascontiguousarray(g, dtype=complex if a.dtype.kind == "c" else float)
-        if not np.all(np.isfinite(gammas)):
-            raise _errors.InvalidArgumentError(f"{where}: mu has NaN or infinite entries")
+        _finite_mu(gammas, where)
     elif mu is not None:
         raise _errors.InvalidArgumentError(f"{where}: mu is the loop torontonian's; pass loop=True")
     if a.dtype.kind == "i":

@@ -15,12 +15,15 @@
 #include "pmcount/error.hpp"
 #include "support/engine_run.hpp"
 #include "support/float_outcome.hpp"
+#include "support/gaussian_states.hpp"
 
 namespace pmcount::exact {
 namespace {
 
 using C = std::complex<double>;
 using test::error_of;
+using test::random_gamma;
+using test::random_o;
 using test::threads;
 using test::value_of;
 
@@ -29,42 +32,31 @@ using test::value_of;
         GTEST_SKIP() << "no GPU visible (or a build without CUDA): GPU tests skipped"; \
     }
 
-/// O = I − (B·B^H/(2N) + εI), B uniform in [−1, 1] (complex or real).
-DenseMatrix<C> random_o(std::mt19937_64& rng, int modes, bool complex, double eps) {
-    const int n2 = 2 * modes;
-    std::uniform_real_distribution<double> u(-1, 1);
-    std::vector<C> b(static_cast<std::size_t>(n2) * n2);
-    for (auto& x : b) {
-        x = complex ? C(u(rng), u(rng)) : C(u(rng), 0.0);
-    }
-    DenseMatrix<C> o(n2, n2);
-    for (int i = 0; i < n2; ++i) {
-        for (int j = 0; j <= i; ++j) {
-            C m{};
-            for (int k = 0; k < n2; ++k) {
-                m += b[static_cast<std::size_t>(i) * n2 + k] *
-                     std::conj(b[static_cast<std::size_t>(j) * n2 + k]);
-            }
-            m = m / static_cast<double>(n2) + (i == j ? C(eps) : C{});
-            o(i, j) = (i == j ? C(1) : C{}) - m;
-            o(j, i) = std::conj(o(i, j));
+/// A real matrix or vector as complex entries (the GPU walk runs complex; real inputs too).
+DenseMatrix<C> complex_of(const DenseMatrix<double>& a) {
+    DenseMatrix<C> c(a.rows(), a.cols());
+    for (vertex_t i = 0; i < a.rows(); ++i) {
+        for (vertex_t j = 0; j < a.cols(); ++j) {
+            c(i, j) = a(i, j);
         }
-        o(i, i) = C(o(i, i).real());
     }
-    return o;
+    return c;
 }
 
 TEST(GpuTorontonian, MatchesTheCpuWalkAndTheDefinition) {
     SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(36);
-    std::uniform_real_distribution<double> u(-0.3, 0.3);
     for (int trial = 0; trial < 24; ++trial) {
         const int modes = 1 + trial % 12 + (trial >= 20 ? 8 : 0);
         const bool complex = trial % 3 != 0;
-        const auto o = random_o(rng, modes, complex, trial % 4 == 0 ? 1e-3 : 0.2);
-        std::vector<C> g(static_cast<std::size_t>(2 * modes));
-        for (auto& x : g) {
-            x = C(u(rng), complex ? u(rng) : 0.0);
+        const double eps = trial % 4 == 0 ? 1e-3 : 0.2;
+        const DenseMatrix<C> o = complex ? random_o<C>(rng, modes, 1.0, eps)
+                                         : complex_of(random_o<double>(rng, modes, 1.0, eps));
+        std::vector<C> g = random_gamma<C>(rng, 2 * modes, 0.3);
+        if (!complex) {
+            for (auto& x : g) {
+                x = x.real();
+            }
         }
         for (const bool loop : {false, true}) {
             const auto* gp = loop ? &g : nullptr;
@@ -92,7 +84,7 @@ TEST(GpuTorontonian, MatchesTheCpuWalkAndTheDefinition) {
 TEST(GpuTorontonian, SplittingTheChunksOverDevicesChangesNothing) {
     SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(11);
-    const auto o = random_o(rng, 18, true, 0.1);
+    const auto o = random_o<C>(rng, 18, 1.0, 0.1);
     run::EngineRun one = threads(1), split = threads(1);
     one.gpus = {0};
     split.gpus = {0, 0, 0};  // three ranges of chunks, one host thread each (the same GPU here)
@@ -106,7 +98,7 @@ TEST(GpuTorontonian, SplittingTheChunksOverDevicesChangesNothing) {
 TEST(GpuTorontonian, TheEntryPointRunsItAndNamesFailures) {
     SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(7);
-    const auto o = random_o(rng, 14, true, 0.1);
+    const auto o = random_o<C>(rng, 14, 1.0, 0.1);
     CountOptions gpu;
     gpu.backend = Backend::cuda;
     const CountResult r = pmcount::torontonian(o, gpu);

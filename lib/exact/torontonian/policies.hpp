@@ -104,9 +104,9 @@ struct Tracked {
             pv.w2 = sub_mul_x(level.w[rr + 1], ls, pv.w1, round);
             pv.dw2 = sub_mul(sub_mul(level.ew[rr + 1], dls, pv.w1), ls, pv.dw1) + round;
             // Δq = |w1|²/p1 + |w2|²/p2 in double-double; its first-order error from the inputs'.
-            const DoubleDouble dq =
-                norm_dd(pv.w1) / DoubleDouble(pv.p1) + norm_dd(pv.w2) / DoubleDouble(pv.p2);
-            const double n1 = hi(norm_dd(pv.w1)), n2 = hi(norm_dd(pv.w2));
+            const DoubleDouble norm1 = norm_dd(pv.w1), norm2 = norm_dd(pv.w2);
+            const DoubleDouble dq = norm1 / DoubleDouble(pv.p1) + norm2 / DoubleDouble(pv.p2);
+            const double n1 = norm1.hi, n2 = norm2.hi;
             const double ddq = (2 * re_dot(pv.w1, pv.dw1) - n1 * pv.dp1 * pv.inv1) * pv.inv1 +
                                (2 * re_dot(pv.w2, pv.dw2) - n2 * pv.dp2 * pv.inv2) * pv.inv2;
             factor = factor * numeric::exp(ldexp(dq, -1));
