@@ -582,11 +582,21 @@ template <class T>
 std::optional<Node<T>> surface_leaf(const SparseMatrix<T>& a, Problem problem,
                                     const Settings& settings);
 
-/// Whether `leaf` is the plan without planning anything else: under --method planar, or when
+/// Whether `leaf` is the plan without planning anything else: under --method planar (the surface
+/// leaf), or when
 /// predicted under kSurfaceWithoutPlan_s, and the graph has a perfect matching (else the front
 /// end's plan names the witness). Then fills `report` for it (the decomposition did not run).
 template <class T>
 bool surface_without_plan(const Node<T>& leaf, const Settings& settings, StructureReport& report);
+
+/// The whole graph's leaf for the frontier DP's trace on a torus (exact/frontier/frontier_torus.hpp)
+/// when the embedding carries a tiling that fits the graph (a permanent's as in surface_leaf;
+/// integer entries, exact arithmetic, --method automatic or frontier), or nullopt.
+/// surface_without_plan and prefer_surface take it as they take the surface leaf: it competes
+/// with the plan by prediction, under --method frontier too.
+template <class T>
+std::optional<Node<T>> torus_frontier_leaf(const SparseMatrix<T>& a, Problem problem,
+                                           const Settings& settings);
 
 /// Replaces `root` by `leaf` when that is predicted faster; the report keeps the front end's
 /// facts (matching, blocks) and describes the new plan.

@@ -644,6 +644,18 @@ double torus_fourier_seconds(const LeafFacts& f, double cells, int sites, int bo
                            f.threads);
 }
 
+// The frontier DP's trace on a torus: one lane update (a modular add, or a Montgomery product
+// and add for weights other than 1) per prime, per state and forward edge of each step, for
+// 2^m / C representatives and R layers; the representatives on the threads in parallel
+// (cpu.frontier.torus_lane_update in plan/rates/cpu.txt).
+double torus_frontier_seconds(const LeafFacts& f, double lane_updates) {
+    const CostRates& r = rates();
+    const double primes = std::floor(std::max(0.0, f.bound_log2 + 1) / numeric::kLargePrimeLog2) + 2;
+    const double used = std::max(1.0, f.threads * r.parallel_efficiency);
+    return on_this_machine(primes * lane_updates * r.frontier_torus_lane_update_ns * 1e-9 / used,
+                           f.threads);
+}
+
 double pairings_seconds(vertex_t n) {
     const CostRates& r = rates();
     double matchings = 1;

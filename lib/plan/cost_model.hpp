@@ -244,6 +244,11 @@ double surface_pfaffian_seconds(const LeafFacts& facts, int orientations);
 /// matrix of order `sites` and taking its determinant, the primes spread over the threads.
 double torus_fourier_seconds(const LeafFacts& facts, double cells, int sites, int bonds);
 
+/// Predicted seconds of the frontier DP's trace on a torus (exact/frontier/frontier_torus.hpp):
+/// `lane_updates` per prime (TorusTransfer::lane_updates) for facts.bound_log2 plus a spare,
+/// the representatives spread over the threads.
+double torus_frontier_seconds(const LeafFacts& facts, double lane_updates);
+
 /// Predicted seconds of brute force over pairings ((n−1)!! matchings of the complete graph).
 double pairings_seconds(vertex_t n);
 

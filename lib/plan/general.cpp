@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "exact/frontier/frontier_torus.hpp"
 #include "exact/hafnian/hafnian.hpp"
 #include "exact/planar/pfaffian.hpp"
 #include "exact/planar/surface.hpp"
@@ -442,6 +443,10 @@ Node<T> build_hafnian_plan(const SparseMatrix<T>& a, const Settings& settings,
     if (surface && detail::surface_without_plan(*surface, settings, report)) {
         return std::move(*surface);
     }
+    std::optional<Node<T>> torus = detail::torus_frontier_leaf(a, Problem::hafnian, settings);
+    if (torus && detail::surface_without_plan(*torus, settings, report)) {
+        return std::move(*torus);
+    }
     GeneralBuilder<T> builder(settings, report);
     Node<T> root = builder.build(a, true, "graph of " + std::to_string(a.rows()) + " vertices", 0);
     if (report.block_orders.empty()) {
@@ -449,7 +454,46 @@ Node<T> build_hafnian_plan(const SparseMatrix<T>& a, const Settings& settings,
     }
     detail::finish_plan(root, report);
     detail::prefer_surface(std::move(surface), root, report);
+    detail::prefer_surface(std::move(torus), root, report);
     return root;
+}
+
+template <class T>
+std::optional<Node<T>> detail::torus_frontier_leaf(const SparseMatrix<T>& a, Problem problem,
+                                                   const Settings& settings) {
+    if constexpr (kIntegral<T>) {
+        if (settings.embedding == nullptr || !settings.embedding->cells ||
+            (settings.method != Method::automatic && settings.method != Method::frontier) ||
+            settings.precision != Precision::exact ||
+            (problem == Problem::permanent && !a.is_square())) {
+            return std::nullopt;
+        }
+        SparseMatrix<T> graph = problem == Problem::permanent ? bipartite_embedding(a) : a;
+        const std::optional<exact::TorusTransfer> transfer =
+            exact::torus_transfer(graph, *settings.embedding->cells);
+        if (!transfer) {
+            return std::nullopt;
+        }
+        LeafFacts facts = leaf_facts(Problem::hafnian, graph, settings);
+        facts.binary = all_binary(graph);
+        facts.bound_log2 = std::max(0.0, numeric::hafnian_bound_log2(graph, facts.binary));
+        Node<T> leaf;
+        leaf.kind = Node<T>::Kind::leaf;
+        leaf.problem = Problem::hafnian;
+        leaf.origin = "torus of " + std::to_string(graph.rows()) + " vertices";
+        leaf.engine = "frontier";
+        leaf.detail = transfer->description;
+        leaf.predicted_s =
+            kLeafOverhead_s + torus_frontier_seconds(facts, transfer->lane_updates);
+        leaf.embedded = true;
+        leaf.matrix = std::move(graph);
+        return leaf;
+    } else {
+        (void)a;
+        (void)problem;
+        (void)settings;
+        return std::nullopt;
+    }
 }
 
 template <class T>
@@ -518,7 +562,11 @@ std::optional<Node<T>> detail::surface_leaf(const SparseMatrix<T>& a, Problem pr
 template <class T>
 bool detail::surface_without_plan(const Node<T>& leaf, const Settings& settings,
                                   StructureReport& report) {
-    if (settings.method != Method::planar &&
+    // --method planar takes the surface leaf whatever its cost; the frontier DP's trace on a
+    // torus competes with the ordinary frontier DP (a brick wall's tiling groups 2×2 cells, and
+    // its trace loses to one sweep).
+    const bool forced = settings.method == Method::planar && leaf.engine != "frontier";
+    if (!forced &&
         leaf.predicted_s >= (leaf.fourier ? kTorusWithoutPlan_s : kSurfaceWithoutPlan_s)) {
         return false;
     }
@@ -548,7 +596,9 @@ void detail::prefer_surface(std::optional<Node<T>> leaf, Node<T>& root, Structur
     template std::optional<Node<T>> detail::surface_leaf(const SparseMatrix<T>&, Problem,          \
                                                          const Settings&);                         \
     template bool detail::surface_without_plan(const Node<T>&, const Settings&, StructureReport&); \
-    template void detail::prefer_surface(std::optional<Node<T>>, Node<T>&, StructureReport&);
+    template void detail::prefer_surface(std::optional<Node<T>>, Node<T>&, StructureReport&);   \
+    template std::optional<Node<T>> detail::torus_frontier_leaf(const SparseMatrix<T>&, Problem, \
+                                                                const Settings&);
 PMCOUNT_SURFACE(std::int64_t)
 PMCOUNT_SURFACE(double)
 PMCOUNT_SURFACE(std::complex<double>)

@@ -353,6 +353,10 @@ Node<T> build_plan(const SparseMatrix<T>& a, const Settings& settings, Structure
     if (surface && detail::surface_without_plan(*surface, settings, report)) {
         return std::move(*surface);
     }
+    std::optional<Node<T>> torus = detail::torus_frontier_leaf(a, Problem::permanent, settings);
+    if (torus && detail::surface_without_plan(*torus, settings, report)) {
+        return std::move(*torus);
+    }
     const StructureReport given = report;
     detail::Builder<T> builder(settings, report);
     const std::string origin =
@@ -377,6 +381,7 @@ Node<T> build_plan(const SparseMatrix<T>& a, const Settings& settings, Structure
     }
     detail::finish_plan(root, report);
     detail::prefer_surface(std::move(surface), root, report);
+    detail::prefer_surface(std::move(torus), root, report);
     return root;
 }
 

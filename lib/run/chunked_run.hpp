@@ -29,7 +29,8 @@ struct EngineRun {
     std::vector<int> gpus;  // GPU engines: the devices to use; empty: every visible one
     /// The count's session (checkpoints, MPI ranks, stop requests); none: plain threads.
     Session* session = nullptr;
-    /// The surface Pfaffians' leaf (the whole graph): its embedding, vertex v being row v.
+    /// A leaf that is the whole graph (the surface Pfaffians', the torus frontier DP's): its
+    /// embedding, vertex v being row v.
     const Embedding* embedding = nullptr;
 };
 

@@ -24,6 +24,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -31,6 +32,7 @@
 #include "core/stop.hpp"
 #include "exact/frontier/frontier_arithmetic.hpp"
 #include "exact/frontier/frontier_order.hpp"
+#include "exact/frontier/frontier_torus.hpp"
 #include "numeric/scaled.hpp"
 #include "pmcount/error.hpp"
 
@@ -394,6 +396,11 @@ FloatOutcome frontier_complex(const SparseMatrix<std::complex<double>>& a,
 
 ExactOutcome frontier_hafnian_exact(const SparseMatrix<std::int64_t>& a,
                                     const run::EngineRun& run) {
+    if (run.embedding != nullptr && run.embedding->cells) {
+        if (const std::optional<TorusTransfer> t = torus_transfer(a, *run.embedding->cells)) {
+            return frontier_torus_exact(a, *t, run);
+        }
+    }
     return frontier_integer(a, frontier::prepare_hafnian(a), run);
 }
 

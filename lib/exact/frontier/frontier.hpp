@@ -71,7 +71,8 @@ FloatOutcome frontier_complex(const SparseMatrix<std::complex<double>>& a,
 /// graph) by the same DP over the graph of its entries: processing v either drops it from S
 /// (matched earlier) or matches it to an unprocessed neighbour u ∉ S (weight a_vu), with no
 /// balance between sides. Exact integers of growing width; double and complex with the same
-/// error bound as the permanent's.
+/// error bound as the permanent's. Exact counts of a leaf that is a whole torus with its tiling
+/// (run.embedding's cells, checked) run as the trace of frontier_torus.hpp instead.
 ExactOutcome frontier_hafnian_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run);
 FloatOutcome frontier_hafnian_real(const SparseMatrix<double>& a, const run::EngineRun& run);
 FloatOutcome frontier_hafnian_complex(const SparseMatrix<std::complex<double>>& a,

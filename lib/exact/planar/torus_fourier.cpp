@@ -15,11 +15,11 @@
 #include <map>
 #include <numeric>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "exact/planar/pfaffian.hpp"
 #include "exact/planar/surface.hpp"
+#include "exact/torus_cells.hpp"
 #include "numeric/crt.hpp"
 #include "numeric/elimination_fields.hpp"
 #include "numeric/montgomery.hpp"
@@ -37,32 +37,6 @@ struct Term {
     std::int64_t value;
 };
 
-/// The pattern's edges (u < v, graph.edges() order) and their weights.
-struct Pattern {
-    UndirectedGraph graph;
-    std::vector<std::int64_t> values;
-};
-
-Pattern pattern_of(const SparseMatrix<std::int64_t>& a) {
-    std::vector<UndirectedGraph::Edge> edges;
-    std::vector<std::int64_t> values;
-    for (vertex_t r = 0; r < a.rows(); ++r) {
-        for (edge_t e = a.row_offsets()[static_cast<std::size_t>(r)];
-             e < a.row_offsets()[static_cast<std::size_t>(r) + 1]; ++e) {
-            const vertex_t c = a.col_indices()[static_cast<std::size_t>(e)];
-            const std::int64_t v = a.values()[static_cast<std::size_t>(e)];
-            if (c > r && v != 0) {
-                if (a.at(c, r) != v) {
-                    return {UndirectedGraph(0, {}), {}};  // not symmetric: no tiling holds
-                }
-                edges.emplace_back(r, c);
-                values.push_back(v);
-            }
-        }
-    }
-    return {UndirectedGraph(a.rows(), edges), std::move(values)};
-}
-
 /// The tiling grouped into cells of fa×fb, with its translation-invariant orientation.
 struct Tiling {
     TorusGrid grid;
@@ -72,116 +46,47 @@ struct Tiling {
     std::vector<Term> terms;                   ///< both directions of every class, oriented
 };
 
-vertex_t centered(vertex_t d, vertex_t n) {
-    d %= n;
-    if (d < 0) {
-        d += n;
-    }
-    return 2 * d > n ? d - n : d;
-}
-
-std::optional<Tiling> tiling_of(const Pattern& p, const Embedding& embedding, vertex_t fa,
+std::optional<Tiling> tiling_of(const WeightedEdges& p, const Embedding& embedding, vertex_t fa,
                                 vertex_t fb) {
-    const TorusCells& cells = *embedding.cells;
-    const vertex_t n = p.graph.num_vertices();
-    if (cells.rows % fa != 0 || cells.cols % fb != 0) {
+    std::optional<CellTiling> cells = cell_tiling(p, *embedding.cells, fa, fb);
+    if (!cells || cells->sites % 2 != 0 || cells->sites > 16 || cells->classes.size() > 63) {
         return std::nullopt;
     }
     Tiling t;
     TorusGrid& g = t.grid;
-    g.rows = cells.rows / fa;
-    g.cols = cells.cols / fb;
-    g.sites = static_cast<int>(cells.sites * fa * fb);
-    if (g.rows < 3 || g.cols < 3 || g.sites % 2 != 0 || g.sites > 16) {
-        return std::nullopt;
+    g.rows = cells->rows;
+    g.cols = cells->cols;
+    g.sites = static_cast<int>(cells->sites);
+    g.classes = static_cast<int>(cells->classes.size());
+    for (vertex_t v = 0; v < p.graph.num_vertices(); ++v) {
+        t.place.push_back(cells->place(v));
     }
-    // (2) Cells and sites of the grouped grid.
-    std::vector<vertex_t> row(static_cast<std::size_t>(n)), col(row), site(row);
-    t.place.assign(static_cast<std::size_t>(n), -1);
-    std::vector<char> taken(static_cast<std::size_t>(n), 0);
-    for (vertex_t v = 0; v < n; ++v) {
-        const vertex_t q = cells.place.empty() ? v : cells.place[static_cast<std::size_t>(v)];
-        if (q < 0 || q >= n || taken[static_cast<std::size_t>(q)] != 0) {
-            return std::nullopt;
-        }
-        taken[static_cast<std::size_t>(q)] = 1;
-        const vertex_t cell = q / cells.sites, i = cell / cells.cols, j = cell % cells.cols;
-        const auto v_ = static_cast<std::size_t>(v);
-        row[v_] = i / fa;
-        col[v_] = j / fb;
-        site[v_] = q % cells.sites + cells.sites * ((i % fa) * fb + j % fb);
-        t.place[v_] = g.sites * (row[v_] * g.cols + col[v_]) + site[v_];
-    }
-    // Classes: (from, to, di, dj) up to reversal, the smaller tuple being the class's direction.
-    using Key = std::tuple<vertex_t, vertex_t, vertex_t, vertex_t>;
-    std::map<Key, int> ids;
-    std::vector<int> edge_class;
-    std::vector<std::int8_t> direction;
-    std::vector<std::int64_t> weight;
-    std::vector<edge_t> count;
-    std::vector<Key> keys;
-    const std::vector<UndirectedGraph::Edge> edges = p.graph.edges();
-    for (std::size_t e = 0; e < edges.size(); ++e) {
-        const auto u = static_cast<std::size_t>(edges[e].first);
-        const auto v = static_cast<std::size_t>(edges[e].second);
-        const vertex_t di = centered(row[v] - row[u], g.rows);
-        const vertex_t dj = centered(col[v] - col[u], g.cols);
-        if (2 * std::abs(di) >= g.rows || 2 * std::abs(dj) >= g.cols) {
-            return std::nullopt;  // the class would be ambiguous on so short a side
-        }
-        t.cross_rows.push_back(row[u] + di < 0 || row[u] + di >= g.rows ? 1 : 0);
-        t.cross_cols.push_back(col[u] + dj < 0 || col[u] + dj >= g.cols ? 1 : 0);
-        const Key forward{site[u], site[v], di, dj}, backward{site[v], site[u], -di, -dj};
-        const Key key = std::min(forward, backward);
-        const auto [it, fresh] = ids.emplace(key, static_cast<int>(ids.size()));
-        if (fresh) {
-            weight.push_back(p.values[e]);
-            count.push_back(0);
-            keys.push_back(key);
-        } else if (weight[static_cast<std::size_t>(it->second)] != p.values[e]) {
-            return std::nullopt;  // weights not invariant
-        }
-        ++count[static_cast<std::size_t>(it->second)];
-        edge_class.push_back(it->second);
-        direction.push_back(forward == key ? 1 : -1);
-    }
-    // A simple graph has at most one edge of a class from each cell: m of each means every cell
-    // has all of them.
-    const edge_t m = edge_t{g.rows} * g.cols;
-    g.classes = static_cast<int>(ids.size());
-    if (g.classes > 63 ||
-        std::any_of(count.begin(), count.end(), [&](edge_t c) { return c != m; })) {
-        return std::nullopt;
-    }
-    std::optional<std::vector<std::int8_t>> orientation =
-        class_kasteleyn_orientation(p.graph, embedding, edge_class, direction, g.classes);
+    std::optional<std::vector<std::int8_t>> orientation = class_kasteleyn_orientation(
+        p.graph, embedding, cells->edge_class, cells->direction, g.classes);
     if (!orientation) {
         return std::nullopt;
     }
     t.orientation = std::move(*orientation);
+    t.cross_rows = std::move(cells->cross_rows);
+    t.cross_cols = std::move(cells->cross_cols);
     std::vector<int> class_sign(static_cast<std::size_t>(g.classes), 0);
-    for (std::size_t e = 0; e < edges.size(); ++e) {
-        class_sign[static_cast<std::size_t>(edge_class[e])] = t.orientation[e] * direction[e];
+    for (std::size_t e = 0; e < t.orientation.size(); ++e) {
+        class_sign[static_cast<std::size_t>(cells->edge_class[e])] =
+            t.orientation[e] * cells->direction[e];
     }
-    for (int c = 0; c < g.classes; ++c) {
-        const auto [from, to, di, dj] = keys[static_cast<std::size_t>(c)];
-        const std::int64_t w =
-            weight[static_cast<std::size_t>(c)] * class_sign[static_cast<std::size_t>(c)];
-        t.terms.push_back({static_cast<int>(from), static_cast<int>(to), static_cast<int>(di),
-                           static_cast<int>(dj), w});
-        t.terms.push_back({static_cast<int>(to), static_cast<int>(from), static_cast<int>(-di),
-                           static_cast<int>(-dj), -w});
+    for (std::size_t c = 0; c < cells->classes.size(); ++c) {
+        const CellClass& k = cells->classes[c];
+        const std::int64_t w = k.weight * class_sign[c];
+        t.terms.push_back({static_cast<int>(k.from), static_cast<int>(k.to),
+                           static_cast<int>(k.di), static_cast<int>(k.dj), w});
+        t.terms.push_back({static_cast<int>(k.to), static_cast<int>(k.from),
+                           static_cast<int>(-k.di), static_cast<int>(-k.dj), -w});
     }
     return t;
 }
 
-std::optional<Tiling> find_tiling(const Pattern& p, const Embedding& embedding) {
-    const std::optional<TorusCells>& cells = embedding.cells;
-    if (!cells || cells->rows <= 0 || cells->cols <= 0 || cells->sites <= 0 ||
-        p.graph.num_vertices() == 0 ||
-        std::int64_t{cells->rows} * cells->cols * cells->sites != p.graph.num_vertices() ||
-        (!cells->place.empty() &&
-         cells->place.size() != static_cast<std::size_t>(p.graph.num_vertices())) ||
+std::optional<Tiling> find_tiling(const WeightedEdges& p, const Embedding& embedding) {
+    if (!embedding.cells ||
         embedding.rotation.size() != static_cast<std::size_t>(p.graph.num_vertices())) {
         return std::nullopt;
     }
@@ -369,7 +274,7 @@ std::optional<TorusGrid> torus_grid(const SparseMatrix<std::int64_t>& a,
     if (!a.is_square() || !embedding.cells) {
         return std::nullopt;
     }
-    const std::optional<Tiling> t = find_tiling(pattern_of(a), embedding);
+    const std::optional<Tiling> t = find_tiling(weighted_edges(a), embedding);
     return t ? std::optional<TorusGrid>(t->grid) : std::nullopt;
 }
 
@@ -380,7 +285,7 @@ std::optional<ExactOutcome> torus_fourier_exact(const SparseMatrix<std::int64_t>
         return std::nullopt;
     }
     // (1), (2)
-    const Pattern p = pattern_of(a);
+    const WeightedEdges p = weighted_edges(a);
     const std::optional<Tiling> tiling = find_tiling(p, embedding);
     if (!tiling) {
         return std::nullopt;

@@ -18,52 +18,17 @@
 #include "exact/planar/surface.hpp"
 #include "pmcount/generate.hpp"
 #include "pmcount/structure.hpp"
+#include "support/drawn_tori.hpp"
 #include "support/engine_run.hpp"
 
 namespace pmcount::exact {
 namespace {
 
+using test::Drawn;
+using test::lattice;
+using test::matrix_of;
+using test::ones;
 using test::threads;
-
-struct Drawn {
-    UndirectedGraph graph;
-    Embedding embedding;
-};
-
-Drawn lattice(const std::string& name, vertex_t rows, vertex_t cols) {
-    if (name == "tri") {
-        return {triangular_graph(rows, cols, true), triangular_torus_embedding(rows, cols)};
-    }
-    if (name == "hex") {
-        return {brick_wall_torus_graph(rows, cols), brick_wall_torus_embedding(rows, cols)};
-    }
-    if (name == "kagome") {
-        return {kagome_graph(rows, cols, true), kagome_torus_embedding(rows, cols)};
-    }
-    // The square torus as a general graph: left vertex i is i, right j is num_left + j.
-    const BipartiteGraph b = torus_graph(rows, cols);
-    std::vector<UndirectedGraph::Edge> edges;
-    for (const auto& [l, r] : b.edges()) {
-        edges.emplace_back(l, b.n_left() + r);
-    }
-    return {UndirectedGraph(b.n_left() + b.n_right(), edges), torus_embedding(rows, cols)};
-}
-
-/// The symmetric matrix of the graph with weight(u, v) on edge {u, v}.
-template <class Weight>
-SparseMatrix<std::int64_t> matrix_of(const UndirectedGraph& g, Weight weight) {
-    std::vector<Triplet<std::int64_t>> entries;
-    for (const auto& [u, v] : g.edges()) {
-        const std::int64_t w = weight(u, v);
-        entries.push_back({u, v, w});
-        entries.push_back({v, u, w});
-    }
-    return {g.num_vertices(), g.num_vertices(), std::move(entries)};
-}
-
-SparseMatrix<std::int64_t> ones(const UndirectedGraph& g) {
-    return matrix_of(g, [](vertex_t, vertex_t) { return 1; });
-}
 
 /// The sparse Pfaffians of the same drawing (no tiling given).
 BigInt sparse(const SparseMatrix<std::int64_t>& a, const Embedding& embedding) {
