@@ -50,7 +50,8 @@ pmcount_layer(generate USES io HEADERS generate.hpp)
 pmcount_layer(exact USES numeric structure reduce backend run)
 pmcount_layer(approx USES numeric io structure reduce backend run HEADERS approx.hpp)
 pmcount_layer(plan USES exact io HEADERS cost_rates.hpp)
-pmcount_layer(count USES plan approx generate HEADERS calibrate.hpp count.hpp pmcount.hpp interop)
+pmcount_layer(count USES plan approx generate HEADERS calibrate.hpp count.hpp matchings.hpp pmcount.hpp
+    interop)
 pmcount_layer(cuda USES exact approx)
 
 # The include directory of <module>'s view: one symbolic link per module it may include and, in

@@ -89,6 +89,30 @@ def fibonacci(k):
     return a
 
 
+def truncated_icosahedron():
+    """The edges (u < v) of the truncated icosahedron, vertices in breadth-first order."""
+    phi = (1 + 5 ** 0.5) / 2
+    points = set()
+    for base in [(0, 1, 3 * phi), (1, 2 + phi, 2 * phi), (phi, 2, phi ** 3)]:
+        for k in range(3):  # the even (cyclic) permutations
+            p = base[k:] + base[:k]
+            for signs in itertools.product((1, -1), repeat=3):
+                points.add(tuple(round(c * s, 9) for c, s in zip(p, signs)))
+    points = sorted(points)
+    near = {i: [j for j in range(len(points)) if j != i and
+                abs(math.dist(points[i], points[j]) - 2) < 1e-6] for i in range(len(points))}
+    order, seen = [0], {0}
+    for v in order:
+        for u in near[v]:
+            if u not in seen:
+                seen.add(u)
+                order.append(u)
+    place = {v: k for k, v in enumerate(order)}
+    edges = sorted({tuple(sorted((place[v], place[u]))) for v in near for u in near[v]})
+    assert len(points) == 60 and len(edges) == 90
+    return edges
+
+
 def write(name, text):
     (OUT / name).write_text(text)
 
@@ -260,6 +284,17 @@ def main():
     manifest.append(("no_matching_10.edgelist", "generated", "CC0",
                      "a graph without a perfect matching (brute force over pairings)",
                      str(pairings(10, edge_weights(hub)))))
+
+    # C60, buckminsterfullerene: the truncated icosahedron, vertices the even permutations of
+    # (0, ±1, ±3φ), (±1, ±(2+φ), ±2φ), (±φ, ±2, ±φ³), edges the pairs at distance 2, numbered in
+    # breadth-first order from the first vertex (a narrow band for the pairings below). Its
+    # Kekulé structures (perfect matchings): 12500.
+    c60 = truncated_icosahedron()
+    write("c60.edgelist", "# undirected 60\n# C60 (buckminsterfullerene): the truncated "
+          "icosahedron, 60 vertices, 90 edges\n" + "".join(f"{u} {v}\n" for u, v in c60))
+    manifest.append(("c60.edgelist", "generated", "CC0",
+                     "perfect matchings (Kekulé structures) of C60 (brute force over pairings)",
+                     str(pairings(60, edge_weights(c60)))))
 
     header = "# file\tsource\tlicence\twhat\texpected\n"
     (OUT / "MANIFEST.tsv").write_text(header + "".join("\t".join(row) + "\n" for row in manifest))

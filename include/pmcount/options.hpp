@@ -145,6 +145,10 @@ struct CountOptions : RunOptions {
     /// (dulmage_mendelsohn) and the forced-edge and degree-2 reductions (reductions).
     bool dulmage_mendelsohn = true;
     bool reductions = true;
+    /// Matchings of every size (pmcount/matchings.hpp): which disjoint set of 62-bit primes the
+    /// residues are taken modulo (0: the largest; k: the k-th set below it). Two sets giving
+    /// the same count check it independently of the primes.
+    int prime_set = 0;
     /// Count through the general-graph path (blossom front end, hafnian and Pfaffian engines)
     /// even where the input or a piece of it is bipartite: a bipartite graph becomes the general
     /// graph on its two sides, a permanent perm(B) the hafnian of [[0, B], [Bᵀ, 0]]. For checking

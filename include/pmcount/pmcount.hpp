@@ -13,6 +13,7 @@
 #include "pmcount/generate.hpp"
 #include "pmcount/graph.hpp"
 #include "pmcount/io.hpp"
+#include "pmcount/matchings.hpp"
 #include "pmcount/matrix.hpp"
 #include "pmcount/structure.hpp"
 #include "pmcount/types.hpp"

@@ -50,7 +50,6 @@ constexpr double kMinSplitSaving_s = 2e-3;
 /// (tens of microseconds) is skipped and the cost model assumes no zeros.
 constexpr vertex_t kMinWalkEstimateOrder = 16;
 
-
 /// "~12 GiB, over the memory limit (--max-memory) of 11.7 GiB": why an engine predicted past
 /// the limit does not apply (LeafFacts::max_memory).
 inline std::string over_memory_limit(double bytes, const LeafFacts& facts) {
@@ -430,7 +429,6 @@ public:
     }
 
 private:
-
     /// Why the planar engine does not take a leaf that is not double-double: not planar, or its
     /// elimination predicted past the memory limit.
     static std::string planar_reason(const LeafFacts& facts) {
@@ -589,11 +587,11 @@ std::optional<Node<T>> surface_leaf(const SparseMatrix<T>& a, Problem problem,
 template <class T>
 bool surface_without_plan(const Node<T>& leaf, const Settings& settings, StructureReport& report);
 
-/// The whole graph's leaf for the frontier DP's trace on a torus (exact/frontier/frontier_torus.hpp)
-/// when the embedding carries a tiling that fits the graph (a permanent's as in surface_leaf;
-/// integer entries, exact arithmetic, --method automatic or frontier), or nullopt.
-/// surface_without_plan and prefer_surface take it as they take the surface leaf: it competes
-/// with the plan by prediction, under --method frontier too.
+/// The whole graph's leaf for the frontier DP's trace on a torus
+/// (exact/frontier/frontier_torus.hpp) when the embedding carries a tiling that fits the graph (a
+/// permanent's as in surface_leaf; integer entries, exact arithmetic, --method automatic or
+/// frontier), or nullopt. surface_without_plan and prefer_surface take it as they take the surface
+/// leaf: it competes with the plan by prediction, under --method frontier too.
 template <class T>
 std::optional<Node<T>> torus_frontier_leaf(const SparseMatrix<T>& a, Problem problem,
                                            const Settings& settings);

@@ -650,7 +650,8 @@ double torus_fourier_seconds(const LeafFacts& f, double cells, int sites, int bo
 // (cpu.frontier.torus_lane_update in plan/rates/cpu.txt).
 double torus_frontier_seconds(const LeafFacts& f, double lane_updates) {
     const CostRates& r = rates();
-    const double primes = std::floor(std::max(0.0, f.bound_log2 + 1) / numeric::kLargePrimeLog2) + 2;
+    const double primes =
+        std::floor(std::max(0.0, f.bound_log2 + 1) / numeric::kLargePrimeLog2) + 2;
     const double used = std::max(1.0, f.threads * r.parallel_efficiency);
     return on_this_machine(primes * lane_updates * r.frontier_torus_lane_update_ns * 1e-9 / used,
                            f.threads);
@@ -694,6 +695,16 @@ double frontier_seconds(const LeafFacts& f) {
     return r.frontier_level *
            (2.0 * f.order * r.frontier_vertex_s + f.frontier_states * visit_ns * 1e-9) /
            frontier_speedup(threads, f.frontier_peak_states);
+}
+
+// The matchings of every size: a state visit's merge and bookkeeping, and a Montgomery product
+// and add per lane (cpu.matchings.frontier_* in plan/rates/cpu.txt).
+double matchings_frontier_seconds(double states, double peak_states, double lanes, int threads) {
+    const CostRates& r = rates();
+    return on_this_machine(
+        states * (r.matchings_frontier_state_ns + lanes * r.matchings_frontier_lane_ns) * 1e-9 /
+            frontier_speedup(std::max(1, threads), peak_states),
+        threads);
 }
 
 double frontier_bytes(const LeafFacts& f) {

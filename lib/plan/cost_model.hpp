@@ -244,6 +244,11 @@ double surface_pfaffian_seconds(const LeafFacts& facts, int orientations);
 /// matrix of order `sites` and taking its determinant, the primes spread over the threads.
 double torus_fourier_seconds(const LeafFacts& facts, double cells, int sites, int bonds);
 
+/// Predicted seconds of the frontier DP over the matchings of every size
+/// (exact::frontier_matchings): `states` state visits (both passes), each carrying `lanes`
+/// residues, with the frontier engine's speed-up on `threads` (peak states `peak_states`).
+double matchings_frontier_seconds(double states, double peak_states, double lanes, int threads);
+
 /// Predicted seconds of the frontier DP's trace on a torus (exact/frontier/frontier_torus.hpp):
 /// `lane_updates` per prime (TorusTransfer::lane_updates) for facts.bound_log2 plus a spare,
 /// the representatives spread over the threads.

@@ -483,8 +483,7 @@ std::optional<Node<T>> detail::torus_frontier_leaf(const SparseMatrix<T>& a, Pro
         leaf.origin = "torus of " + std::to_string(graph.rows()) + " vertices";
         leaf.engine = "frontier";
         leaf.detail = transfer->description;
-        leaf.predicted_s =
-            kLeafOverhead_s + torus_frontier_seconds(facts, transfer->lane_updates);
+        leaf.predicted_s = kLeafOverhead_s + torus_frontier_seconds(facts, transfer->lane_updates);
         leaf.embedded = true;
         leaf.matrix = std::move(graph);
         return leaf;
@@ -596,8 +595,8 @@ void detail::prefer_surface(std::optional<Node<T>> leaf, Node<T>& root, Structur
     template std::optional<Node<T>> detail::surface_leaf(const SparseMatrix<T>&, Problem,          \
                                                          const Settings&);                         \
     template bool detail::surface_without_plan(const Node<T>&, const Settings&, StructureReport&); \
-    template void detail::prefer_surface(std::optional<Node<T>>, Node<T>&, StructureReport&);   \
-    template std::optional<Node<T>> detail::torus_frontier_leaf(const SparseMatrix<T>&, Problem, \
+    template void detail::prefer_surface(std::optional<Node<T>>, Node<T>&, StructureReport&);      \
+    template std::optional<Node<T>> detail::torus_frontier_leaf(const SparseMatrix<T>&, Problem,   \
                                                                 const Settings&);
 PMCOUNT_SURFACE(std::int64_t)
 PMCOUNT_SURFACE(double)

@@ -64,6 +64,8 @@ constexpr RateSlot kSlots[] = {
     {"cpu.frontier.thread_exponent", "exponent", &CostRates::frontier_thread_exponent},
     {"cpu.frontier.second_pass_loss", "per doubling", &CostRates::frontier_second_pass_loss},
     {"cpu.frontier.torus_lane_update", "ns/lane update", &CostRates::frontier_torus_lane_update_ns},
+    {"cpu.matchings.frontier_state", "ns/state", &CostRates::matchings_frontier_state_ns},
+    {"cpu.matchings.frontier_lane", "ns/state/lane", &CostRates::matchings_frontier_lane_ns},
     {"cpu.hafnian.double", "ns/multiply-add", &CostRates::hafnian_double_ns},
     {"cpu.hafnian.double_double", "ns/multiply-add", &CostRates::hafnian_double_double_ns},
     {"cpu.hafnian.complex", "ns/multiply-add", &CostRates::hafnian_complex_ns},

@@ -53,6 +53,8 @@ struct CostRates {
     double frontier_thread_exponent = 0;
     double frontier_second_pass_loss = 0;
     double frontier_torus_lane_update_ns = 0;
+    double matchings_frontier_state_ns = 0;
+    double matchings_frontier_lane_ns = 0;
     double hafnian_double_ns = 0;
     double hafnian_double_double_ns = 0;
     double hafnian_complex_ns = 0;

@@ -519,6 +519,56 @@ TEST_F(CountMatchingsCli, LoopHafnianReadsTheDiagonalAsLoops) {
     }
 }
 
+TEST_F(CountMatchingsCli, MatchingsOfEverySize) {
+    // The path on 4 vertices: m = 1, 3, 1; Z(x) = x⁴ + 3x² + 1.
+    const std::string p4 = write("p4.txt", "# undirected 4\n0 1\n1 2\n2 3\n");
+    EXPECT_EQ(run("--all-matchings -q " + p4).out, "5\n");
+    EXPECT_EQ(run("--matching-polynomial -q " + p4).out, "1\n3\n1\n");
+    EXPECT_EQ(run("--matchings-of-size 2 -q " + p4).out, "1\n");
+    EXPECT_EQ(run("--monomer-weight 1/2 -q " + p4).out, "29/16\n");
+    EXPECT_EQ(run("--monomer-weight 0.5 -q " + p4).out, "29/16\n");
+    const Outcome summary = run("--matching-polynomial " + p4);
+    EXPECT_NE(summary.err.find("matching polynomial of p4.txt (4 vertices, 3 edges"),
+              std::string::npos)
+        << summary.err;
+    const Outcome json = run("--json --matching-polynomial " + p4);
+    ASSERT_EQ(json.status, kOk) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    EXPECT_EQ(j["coefficients"], nlohmann::json({"1", "3", "1"}));
+    EXPECT_EQ(j["value"], "5");
+    EXPECT_EQ(j["hosoya_index"], "5");
+    EXPECT_EQ(j["exact"], true);
+    const auto z = nlohmann::json::parse(run("--json --monomer-weight 1/2 " + p4).out);
+    EXPECT_EQ(z["numerator"], "29");
+    EXPECT_EQ(z["denominator"], "16");
+    // C60's Hosoya index, from the bundled dataset.
+    const std::string c60 = quoted(std::string(PMCOUNT_SOURCE_DIR) + "/datasets/c60.edgelist");
+    EXPECT_EQ(run("--all-matchings -q " + c60).out, "1417036634543488\n");
+    EXPECT_EQ(run("--all-matchings -q --prime-set 1 " + c60).out, "1417036634543488\n");
+    // What it refuses, in one line each.
+    for (const auto& [args, status, fragment] :
+         std::vector<std::tuple<std::string, int, std::string>>{
+             {"--monomer-weight abc " + p4, kUsage, "monomer weight 'abc'"},
+             {"--monomer-weight 1/0 " + p4, kUsage, "denominator is 0"},
+             {"--all-matchings --approx " + p4, kUsage, "not available"},
+             {"--all-matchings --explain " + p4, kUsage, "not available"},
+             {"--all-matchings --matching-polynomial " + p4, kUsage, "excludes"},
+             {"--all-matchings --cycle-covers " + p4, kUsage, "excludes"},
+             {"--matchings-of-size -1 " + p4, kUsage, "below 0"},
+             {"--all-matchings --method ryser " + p4, kUsage, "not by method ryser"},
+             {"--all-matchings " + write("d.txt", "# directed 3\n0 1\n1 2\n"), kUsage,
+              "d.txt: matchings are counted on undirected graphs"},
+             {"--all-matchings " + write("r.mtx",
+                                         "%%MatrixMarket matrix coordinate real general\n2 2 1\n"
+                                         "1 2 0.5\n"),
+              kUsage, "integer weights"}}) {
+        const Outcome bad = run(args);
+        EXPECT_EQ(bad.status, status) << args << ": " << bad.err;
+        EXPECT_NE(bad.err.find(fragment), std::string::npos) << args << ": " << bad.err;
+        EXPECT_EQ(count_lines(bad.err), 1u) << bad.err;
+    }
+}
+
 TEST_F(CountMatchingsCli, AnEdgeListTorusWithItsRotationsIsCountedOnTheTorus) {
     // torus:16x16 from a file: without the embedding no engine fits (the frontier would need
     // ~69 GiB); with it, four Pfaffians, the same count as the generated torus.

@@ -19,6 +19,9 @@ constexpr const char* kExamples = R"(Examples:
   count_matchings --json matrix.mtx                   permanent, as one JSON object
   count_matchings --hafnian symmetric.mtx             hafnian of a symmetric matrix
   count_matchings --loop-hafnian symmetric.mtx        loop hafnian (the diagonal as loops)
+  count_matchings --all-matchings molecule.edgelist   all matchings (the Hosoya index)
+  count_matchings --matching-polynomial g.edgelist    m_0 ... m_floor(n/2), one per line
+  count_matchings --monomer-weight 1/2 grid:8x8       monomer-dimer Z(1/2), exact
   cat graph.txt | count_matchings -                   read standard input
   count_matchings --precision dd real_matrix.mtx      double-double arithmetic
 
@@ -129,6 +132,30 @@ void add_options(CLI::App& app, Arguments& a) {
                             "loop hafnian: read the file as a symmetric matrix (or undirected "
                             "graph) whose diagonal (self-loops u u w) are loops, each vertex "
                             "paired or on its own loop (thewalrus's hafnian(A, loop=True))");
+    auto* all = app.add_flag("--all-matchings", a.all_matchings,
+                             "count all matchings, of every size and the empty one (the Hosoya "
+                             "index); edge weights weigh each matching by their product");
+    auto* poly = app.add_flag("--matching-polynomial", a.matching_polynomial,
+                              "the matching polynomial's coefficients m_0 ... m_floor(n/2) (m_k: "
+                              "matchings of k edges), one per line");
+    auto* mw = app.add_option("--monomer-weight", a.monomer_weight,
+                              "the monomer-dimer partition function Z(X) = sum_k m_k X^(n-2k) "
+                              "at a rational X (3, -1/2, 0.25, 1e-3), exact");
+    auto* ms = app.add_option("--matchings-of-size", a.matchings_of_size,
+                              "the number of matchings of K edges")
+                   ->check(number_at_least(0, true));
+    app.add_option("--prime-set", a.prime_set,
+                   "matchings of every size: count modulo the K-th disjoint set of 62-bit "
+                   "primes (0: the largest); two sets that agree check a count independently")
+        ->check(number_at_least(0, true, 64));
+    for (CLI::Option* mode : {all, poly, mw, ms}) {
+        mode->excludes(pm)->excludes(cc)->excludes(pe)->excludes(lh);
+        for (CLI::Option* other : {all, poly, mw, ms}) {
+            if (other != mode) {
+                mode->excludes(other);
+            }
+        }
+    }
     pm->excludes(cc, pe, lh);
     cc->excludes(pe, hf, lh);
     pe->excludes(hf, lh);
@@ -308,6 +335,10 @@ std::string option_of_the_other_mode(const CLI::App& app, const Arguments& a) {
     if (a.approx && a.loop_hafnian) {
         return "--loop-hafnian has no estimator: count it exactly (without --approx)";
     }
+    if (counts_all_sizes(a) && (a.approx || a.explain)) {
+        return std::string(a.approx ? "--approx" : "--explain") +
+               " is not available for matchings of every size yet: count them exactly";
+    }
     for (const char* name : a.approx ? kExactOnly : kEstimateOnly) {
         if (app.count(name) > 0) {
             return std::string(name) + (a.approx ? " applies to exact counts, not to --approx"
@@ -329,6 +360,7 @@ CountOptions count_options(const Arguments& a, int local_ranks) {
     options.dulmage_mendelsohn = !a.no_dulmage_mendelsohn;
     options.reductions = !a.no_reductions;
     options.general = a.general;
+    options.prime_set = a.prime_set;
     options.max_predicted_seconds = a.max_predicted_seconds > 0
                                         ? a.max_predicted_seconds
                                         : std::numeric_limits<double>::infinity();
@@ -364,6 +396,18 @@ ReadOptions read_options(const Arguments& a) {
     }
     options.loops = a.loop_hafnian;
     return options;
+}
+
+bool counts_all_sizes(const Arguments& a) {
+    return a.all_matchings || a.matching_polynomial || !a.monomer_weight.empty() ||
+           a.matchings_of_size >= 0;
+}
+
+MatchingQuery matching_query(const Arguments& a) {
+    return a.matching_polynomial       ? MatchingQuery::polynomial
+           : !a.monomer_weight.empty() ? MatchingQuery::monomer_dimer
+           : a.matchings_of_size >= 0  ? MatchingQuery::size
+                                       : MatchingQuery::all;
 }
 
 std::string counting_mode(const Arguments& a) {

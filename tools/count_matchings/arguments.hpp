@@ -16,6 +16,11 @@ struct Arguments {
     /// The counting flags: at most one, except --perfect-matchings with --hafnian.
     bool perfect_matchings = false, cycle_covers = false, permanent = false, hafnian = false;
     bool loop_hafnian = false;
+    /// Matchings of every size (pmcount/matchings.hpp): at most one of these.
+    bool all_matchings = false, matching_polynomial = false;
+    std::string monomer_weight;
+    int matchings_of_size = -1;
+    int prime_set = 0;
     std::string embedding_path;
     bool general = false;
     std::string method = "auto", precision = "auto", backend = "auto", gpu_kernels = "auto";
@@ -54,5 +59,9 @@ ReadOptions read_options(const Arguments& a);
 /// What the counting flags ask to count: "perfect matchings", "cycle covers", "permanent",
 /// "hafnian", "loop hafnian", or "" for what the input is (what_is_counted, input.hpp).
 std::string counting_mode(const Arguments& a);
+
+/// Whether one of the matchings-of-every-size flags was given, and which query it asks.
+bool counts_all_sizes(const Arguments& a);
+MatchingQuery matching_query(const Arguments& a);
 
 }  // namespace pmcount::tools

@@ -173,6 +173,81 @@ void print_count(const Input& input, const CountResult& result, const std::strin
     }
 }
 
+namespace {
+
+std::string matchings_counted(const MatchingsResult& r) {
+    switch (r.query) {
+        case MatchingQuery::all:
+            return "all matchings (Hosoya index)";
+        case MatchingQuery::polynomial:
+            return "matching polynomial";
+        case MatchingQuery::size:
+            return "matchings of size " + std::to_string(r.size);
+        case MatchingQuery::monomer_dimer:
+            return "monomer-dimer partition function at x = " + r.monomer_weight;
+    }
+    return "";
+}
+
+}  // namespace
+
+void print_matchings(const Input& input, const MatchingsResult& r, bool summary, double total_s) {
+    if (r.query == MatchingQuery::polynomial) {
+        for (const BigInt& c : r.coefficients) {
+            std::cout << c.to_string() << "\n";
+        }
+        std::cout.flush();
+    } else {
+        std::cout << r.value_string() << std::endl;
+    }
+    if (!summary) {
+        return;
+    }
+    std::cerr << matchings_counted(r) << " of " << input.source << " (" << r.vertices
+              << " vertices, " << r.edges << " edges, " << r.components
+              << (r.components == 1 ? " component" : " components") << "): exact; " << r.method
+              << ", " << r.arithmetic << ", " << total_s << " s\n";
+    if (r.query == MatchingQuery::polynomial) {
+        std::cerr << "coefficients m_0 ... m_" << r.coefficients.size() - 1
+                  << " (m_k: matchings of k edges); their sum, the Hosoya index, is "
+                  << r.numerator.to_string() << "\n";
+    }
+}
+
+nlohmann::json matchings_json(const Input& input, const MatchingsResult& r, double read_s,
+                              double total_s) {
+    nlohmann::json j;
+    j["input"] = input.source;
+    j["counted"] = matchings_counted(r);
+    j["query"] = to_string(r.query);
+    j["exact"] = true;
+    j["value"] = r.value_string();
+    if (r.query == MatchingQuery::polynomial) {
+        nlohmann::json c = nlohmann::json::array();
+        for (const BigInt& x : r.coefficients) {
+            c.push_back(x.to_string());
+        }
+        j["coefficients"] = c;
+        j["hosoya_index"] = r.numerator.to_string();
+    }
+    if (r.query == MatchingQuery::size) {
+        j["size"] = r.size;
+    }
+    if (r.query == MatchingQuery::monomer_dimer) {
+        j["monomer_weight"] = r.monomer_weight;
+        j["numerator"] = r.numerator.to_string();
+        j["denominator"] = r.denominator.to_string();
+    }
+    j["vertices"] = r.vertices;
+    j["edges"] = r.edges;
+    j["components"] = r.components;
+    j["method"] = r.method;
+    j["arithmetic"] = r.arithmetic;
+    j["warnings"] = input.warnings;
+    j["timings"] = {{"read_s", read_s}, {"count_s", r.seconds}, {"total_s", total_s}};
+    return j;
+}
+
 void print_version() {
     const BuildInfo info = build_info();
     std::cout << "count_matchings (pmcount) " << info.version << "\n"

@@ -1,5 +1,6 @@
-// count_matchings: printing a CountResult as text or as one JSON object (estimate_output.hpp
-// does the same for an EstimateResult), and the build information of --version.
+// count_matchings: printing a CountResult (or a MatchingsResult) as text or as one JSON object
+// (estimate_output.hpp does the same for an EstimateResult), and the build information of
+// --version.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,15 @@ void print_explanation(const Input& input, const CountResult& r, const std::stri
 /// The value on stdout; with `summary`, what was counted and how on stderr.
 void print_count(const Input& input, const CountResult& r, const std::string& counted, bool summary,
                  double total_s);
+
+/// Matchings of every size: the value (a polynomial: one coefficient per line, m_0 first) on
+/// stdout; with `summary`, what was counted and how on stderr.
+void print_matchings(const Input& input, const MatchingsResult& r, bool summary, double total_s);
+
+/// --json for matchings of every size: `counted`, `value` (a decimal string, "p/q" for a
+/// fraction), `coefficients` (decimal strings) for the polynomial, the engines and timings.
+nlohmann::json matchings_json(const Input& input, const MatchingsResult& r, double read_s,
+                              double total_s);
 
 /// --version: the build and the GPUs it sees.
 void print_version();

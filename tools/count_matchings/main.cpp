@@ -139,6 +139,19 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
             pmcount::tools::write_dot_file(a.dot_path, input);
             stop_if_signalled("writing the DOT file");
         }
+        if (pmcount::tools::counts_all_sizes(a)) {
+            const pmcount::MatchingsResult r =
+                pmcount::count_matchings(input, pmcount::tools::matching_query(a), options,
+                                         a.matchings_of_size, a.monomer_weight);
+            bar.clear();
+            if (a.json) {
+                std::cout << pmcount::tools::matchings_json(input, r, read_s, seconds()).dump()
+                          << std::endl;
+            } else {
+                pmcount::tools::print_matchings(input, r, !a.quiet, seconds());
+            }
+            return kOk;
+        }
         const std::string counted = pmcount::tools::what_is_counted(input, mode);
         if (a.approx) {
             pmcount::EstimateOptions& estimate_options = a.estimate_options;

@@ -33,6 +33,7 @@
 #include "exact/frontier/frontier_arithmetic.hpp"
 #include "exact/frontier/frontier_order.hpp"
 #include "exact/frontier/frontier_torus.hpp"
+#include "numeric/montgomery.hpp"
 #include "numeric/scaled.hpp"
 #include "pmcount/error.hpp"
 
@@ -83,8 +84,9 @@ struct Family {
 constexpr Family kNoState{1, 2, 0};
 
 /// Families of step t: slot 0 is the transition through v's earlier match (weight 1), slot 1 + k
-/// the one through v's match to its k-th forward neighbour u_k (weight a_{v,u_k}).
-void step_families(const StepPlan& plan, std::size_t t, bool backward,
+/// the one through v's match to its k-th forward neighbour u_k (weight a_{v,u_k}), and with
+/// `monomers` a last slot for v left unmatched (S unchanged; weight the monomer's).
+void step_families(const StepPlan& plan, std::size_t t, bool backward, bool monomers,
                    std::vector<Family>& families) {
     const std::uint64_t vbit = plan.vertex_bit[t];
     const auto f_begin = static_cast<std::size_t>(plan.forward_offsets[t]);
@@ -97,6 +99,9 @@ void step_families(const StepPlan& plan, std::size_t t, bool backward,
             const std::uint64_t bit = plan.forward_bit[k];
             families.push_back({vbit | bit, 0, bit});
         }
+        if (monomers) {  // v not matched before, and not now (vbit = 0: no state holds v)
+            families.push_back({vbit, 0, 0});
+        }
         return;
     }
     // Backward, from a state T after the step: T + v, and T − u_k for each u_k ∈ T, keeping only
@@ -106,6 +111,9 @@ void step_families(const StepPlan& plan, std::size_t t, bool backward,
     for (std::size_t k = f_begin; k < f_end; ++k) {
         const std::uint64_t bit = plan.forward_bit[k];
         families.push_back({entering | bit, bit, bit});
+    }
+    if (monomers) {
+        families.push_back({entering | vbit, 0, 0});
     }
 }
 
@@ -183,9 +191,10 @@ void merge_families(const std::vector<std::uint64_t>& old_masks,
 /// Runs steps [first, last) forward, or (last, first] backward (transposed), on `threads`.
 /// `report(done)` is called after each step with the steps done. Returns early, after a step,
 /// when a stop was requested (run_dp then throws Interrupted).
+/// `monomer_entry` ≥ 0: vertices may stay unmatched, with that weight entry (all matchings).
 template <class Arith, class Report>
 void run_pass(Pass<Arith>& pass, const StepPlan& plan, std::size_t first, std::size_t last,
-              bool backward, int threads, Report report) {
+              bool backward, edge_t monomer_entry, int threads, Report report) {
     using Word = typename Arith::Word;
     std::vector<std::uint64_t> new_masks;
     std::vector<Word> next;
@@ -196,10 +205,11 @@ void run_pass(Pass<Arith>& pass, const StepPlan& plan, std::size_t first, std::s
         const std::size_t t = backward ? last - 1 - done : first + done;
         const auto f_begin = static_cast<std::size_t>(plan.forward_offsets[t]);
         const std::size_t forward = static_cast<std::size_t>(plan.forward_offsets[t + 1]) - f_begin;
-        const std::size_t stride = 1 + forward;
+        const bool monomers = monomer_entry >= 0;
+        const std::size_t stride = 1 + forward + (monomers ? 1 : 0);
         pass.arith.before_step(pass.values, pass.masks.size(), pass.arith.growth_log2(plan, t));
         const std::size_t words = pass.arith.words();
-        step_families(plan, t, backward, families);
+        step_families(plan, t, backward, monomers, families);
         merge_families(pass.masks, families, lists, new_masks, sources);
         const std::size_t new_live = new_masks.size();
         next.resize(new_live * words);
@@ -228,12 +238,12 @@ void run_pass(Pass<Arith>& pass, const StepPlan& plan, std::size_t first, std::s
             const Word* kept =
                 src[0] != kNone ? &old_values[static_cast<std::size_t>(src[0]) * words] : nullptr;
             bool first_term = true;
-            for (std::size_t k = 0; k < forward; ++k) {
+            for (std::size_t k = 0; k + 1 < stride; ++k) {
                 if (src[1 + k] == kNone) {
                     continue;
                 }
                 const Word* from = &old_values[static_cast<std::size_t>(src[1 + k]) * words];
-                const edge_t entry = plan.forward_entry[f_begin + k];
+                const edge_t entry = k < forward ? plan.forward_entry[f_begin + k] : monomer_entry;
                 if (!first_term) {
                     arith.add_mul(d, from, entry);
                 } else if (kept != nullptr) {
@@ -286,7 +296,8 @@ struct DpOutcome {
 
 /// Both passes, the backward one on a thread of its own when there are two or more threads.
 template <class Arith>
-DpOutcome<Arith> run_dp(const Arith& arith, const StepPlan& plan, const run::EngineRun& run) {
+DpOutcome<Arith> run_dp(const Arith& arith, const StepPlan& plan, const run::EngineRun& run,
+                        edge_t monomer_entry = -1) {
     const std::size_t steps = plan.vertex_bit.size();
     const std::size_t cut = steps / 2;
     const int threads = run::resolve_threads(run.threads);
@@ -306,7 +317,8 @@ DpOutcome<Arith> run_dp(const Arith& arith, const StepPlan& plan, const run::Eng
         std::exception_ptr failure;
         std::thread other([&] {
             try {
-                run_pass(backward, plan, cut, steps, true, threads / 2, report_backward);
+                run_pass(backward, plan, cut, steps, true, monomer_entry, threads / 2,
+                         report_backward);
             } catch (...) {
                 failure = std::current_exception();
             }
@@ -315,7 +327,8 @@ DpOutcome<Arith> run_dp(const Arith& arith, const StepPlan& plan, const run::Eng
         // while an exception unwinds would end the program).
         std::exception_ptr own_failure;
         try {
-            run_pass(forward, plan, 0, cut, false, threads - threads / 2, report_forward);
+            run_pass(forward, plan, 0, cut, false, monomer_entry, threads - threads / 2,
+                     report_forward);
         } catch (...) {
             own_failure = std::current_exception();
         }
@@ -324,8 +337,8 @@ DpOutcome<Arith> run_dp(const Arith& arith, const StepPlan& plan, const run::Eng
             std::rethrow_exception(own_failure ? own_failure : failure);
         }
     } else {
-        run_pass(backward, plan, cut, steps, true, 1, report_backward);
-        run_pass(forward, plan, 0, cut, false, 1, report_forward);
+        run_pass(backward, plan, cut, steps, true, monomer_entry, 1, report_backward);
+        run_pass(forward, plan, 0, cut, false, monomer_entry, 1, report_forward);
     }
     pmcount::detail::throw_if_stopped(
         "counting by the frontier DP");  // both passes have left their loops
@@ -380,6 +393,63 @@ ExactOutcome frontier_integer(const SparseMatrix<std::int64_t>& a, const Prepare
 }
 
 }  // namespace
+
+MatchingResidues frontier_matchings(const SparseMatrix<std::int64_t>& a,
+                                    const std::vector<std::int64_t>& points, std::int64_t monomer,
+                                    const std::vector<std::uint64_t>& primes,
+                                    const run::EngineRun& run) {
+    const Prepared p = frontier::prepare_hafnian(a);
+    MatchingResidues out;
+    out.order = p.order;
+    out.residues.assign(points.size(), std::vector<std::uint64_t>(primes.size(), 0));
+    const auto entries = static_cast<edge_t>(a.values().size());
+    const std::size_t per_run = std::max<std::size_t>(1, kMaxMatchingLanes / primes.size());
+    for (std::size_t first = 0; first < points.size(); first += per_run) {
+        const std::size_t count = std::min(per_run, points.size() - first);
+        // Lane j·P + l: point first + j modulo prime l; entry `entries` is the monomer's weight.
+        std::vector<std::uint64_t> lane_primes;
+        for (std::size_t j = 0; j < count; ++j) {
+            lane_primes.insert(lane_primes.end(), primes.begin(), primes.end());
+        }
+        const std::size_t lanes = lane_primes.size();
+        std::vector<std::uint64_t> weights(static_cast<std::size_t>(entries + 1) * lanes);
+        for (std::size_t l = 0; l < lanes; ++l) {
+            const std::uint64_t prime = lane_primes[l];
+            const numeric::Montgomery64 field(prime);
+            const std::uint64_t y =
+                numeric::reduce_signed(points[first + l / primes.size()], prime);
+            for (edge_t e = 0; e < entries; ++e) {
+                const std::uint64_t w =
+                    numeric::reduce_signed(a.values()[static_cast<std::size_t>(e)], prime);
+                weights[static_cast<std::size_t>(e) * lanes + l] =
+                    field.to_montgomery(numeric::mul_mod(w, y, prime));
+            }
+            weights[static_cast<std::size_t>(entries) * lanes + l] =
+                field.to_montgomery(numeric::reduce_signed(monomer, prime));
+        }
+        const auto dp = run_dp(frontier::ModArith(lane_primes, weights), p.plan, run, entries);
+        out.state_visits += dp.state_visits;
+        for (std::size_t l = 0; l < lanes; ++l) {
+            out.residues[first + l / primes.size()][l % primes.size()] =
+                l < dp.dot.size() ? dp.dot[l] : 0;
+        }
+    }
+    return out;
+}
+
+double frontier_matchings_log2(const SparseMatrix<std::int64_t>& a, double y, double monomer,
+                               const run::EngineRun& run) {
+    const Prepared p = frontier::prepare_hafnian(a);
+    std::vector<double> weights;
+    for (const std::int64_t w : a.values()) {
+        weights.push_back(std::fabs(static_cast<double>(w)) * y);
+    }
+    weights.push_back(std::fabs(monomer));
+    const auto entries = static_cast<edge_t>(a.values().size());
+    const auto dp = run_dp(FloatArith<double>(weights), p.plan, run, entries);
+    return dp.dot.value > 0 ? std::log2(dp.dot.value) + static_cast<double>(dp.exponent2)
+                            : -std::numeric_limits<double>::infinity();
+}
 
 ExactOutcome frontier_exact(const SparseMatrix<std::int64_t>& a, const run::EngineRun& run) {
     return frontier_integer(a, frontier::prepare(a), run);

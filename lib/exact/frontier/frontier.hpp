@@ -78,4 +78,30 @@ FloatOutcome frontier_hafnian_real(const SparseMatrix<double>& a, const run::Eng
 FloatOutcome frontier_hafnian_complex(const SparseMatrix<std::complex<double>>& a,
                                       const run::EngineRun& run);
 
+/// Residues of the matchings of every size (the empty one included) of the graph of a symmetric
+/// matrix's off-diagonal entries: for each y of `points` and prime p of `primes`,
+///     residues[j][l] = Σ_M Π_{e∈M} a_e · y_j^{|M|} · monomer^{n − 2|M|}  mod p_l,
+/// by the same DP with a fourth transition, v left unmatched (state unchanged, weight `monomer`);
+/// the lanes (points × primes, at most kMaxMatchingLanes a run) ride along in each state.
+/// ProblemTooLarge beyond kMaxFrontierWidth.
+struct MatchingResidues {
+    std::vector<std::vector<std::uint64_t>> residues;
+    FrontierOrder order;
+    std::uint64_t state_visits = 0;
+};
+MatchingResidues frontier_matchings(const SparseMatrix<std::int64_t>& a,
+                                    const std::vector<std::int64_t>& points, std::int64_t monomer,
+                                    const std::vector<std::uint64_t>& primes,
+                                    const run::EngineRun& run);
+
+/// log2 of Σ_M Π_{e∈M} |a_e| · y^{|M|} · |monomer|^{n − 2|M|} (every term nonnegative), by the
+/// same DP in double with a common scale, within a relative 10^−9 of the truth for graphs of up
+/// to 10^6 vertices (each of its ≤ V·(deg + 2) roundings is relative, none cancels): sizes the
+/// primes of frontier_matchings far below a bound from the degrees. −inf when it is 0.
+double frontier_matchings_log2(const SparseMatrix<std::int64_t>& a, double y, double monomer,
+                               const run::EngineRun& run);
+
+/// Lanes (points × primes) one run of frontier_matchings carries in each state; more run again.
+inline constexpr std::size_t kMaxMatchingLanes = 96;
+
 }  // namespace pmcount::exact

@@ -2,7 +2,8 @@
 // 64-bit limbs (ring Z/2^(64L): additions and multiplications by a word wrap exactly as the true
 // values do as long as those fit), L grown before a step could overflow from a running bound on
 // the magnitude that is re-measured when it gets near the top; floating values with a common
-// power-of-two scale and, alongside, the same DP over |a_ij| for the error bound.
+// power-of-two scale and, alongside, the same DP over |a_ij| for the error bound; residues in
+// lanes of primes for the matchings of every size.
 // Library-internal.
 #pragma once
 
@@ -14,6 +15,7 @@
 
 #include "exact/frontier/frontier_order.hpp"
 #include "numeric/int128.hpp"
+#include "numeric/montgomery.hpp"
 #include "pmcount/big_int.hpp"
 
 namespace pmcount::exact::frontier {
@@ -164,6 +166,62 @@ private:
     const std::vector<std::int64_t>& weights_;
     std::size_t limbs_ = 1;
     double bound_bits_ = 1;
+};
+
+/// Residues in `lanes` independent lanes, each modulo its own prime (the matchings of every
+/// size: one lane per evaluation point and prime); a weight per entry and lane, in the Montgomery
+/// form of the lane's prime, so that one Montgomery product gives value·weight.
+class ModArith {
+public:
+    using Word = std::uint64_t;
+    /// `primes[l]`: lane l's prime; `weights[entry · lanes + l]`: the entry's weight in lane l,
+    /// Montgomery form.
+    ModArith(const std::vector<std::uint64_t>& primes, const std::vector<std::uint64_t>& weights)
+        : primes_(primes), weights_(weights) {
+        for (const std::uint64_t p : primes_) {
+            fields_.emplace_back(p);
+        }
+    }
+    std::size_t words() const { return primes_.size(); }
+    void before_step(std::vector<Word>&, std::size_t, double) const {}
+    using Dot = std::vector<std::uint64_t>;
+    static std::int64_t exponent() { return 0; }
+    void set_one(Word* d) const { std::fill(d, d + primes_.size(), Word{1}); }
+    void dot(Dot& sum, const Word* a, const ModArith&, const Word* b) const {
+        sum.resize(primes_.size(), 0);
+        for (std::size_t l = 0; l < primes_.size(); ++l) {
+            sum[l] = add(sum[l], numeric::mul_mod(a[l], b[l], primes_[l]), l);
+        }
+    }
+    void copy(Word* d, const Word* s) const { std::copy(s, s + primes_.size(), d); }
+    void assign_mul(Word* d, const Word* s, edge_t entry) const {
+        const std::uint64_t* w = &weights_[static_cast<std::size_t>(entry) * primes_.size()];
+        for (std::size_t l = 0; l < primes_.size(); ++l) {
+            d[l] = fields_[l].mul(s[l], w[l]);
+        }
+    }
+    void sum_mul(Word* d, const Word* a, const Word* b, edge_t entry) const {
+        const std::uint64_t* w = &weights_[static_cast<std::size_t>(entry) * primes_.size()];
+        for (std::size_t l = 0; l < primes_.size(); ++l) {
+            d[l] = add(a[l], fields_[l].mul(b[l], w[l]), l);
+        }
+    }
+    void add_mul(Word* d, const Word* s, edge_t entry) const {
+        const std::uint64_t* w = &weights_[static_cast<std::size_t>(entry) * primes_.size()];
+        for (std::size_t l = 0; l < primes_.size(); ++l) {
+            d[l] = add(d[l], fields_[l].mul(s[l], w[l]), l);
+        }
+    }
+    static double growth_log2(const StepPlan&, std::size_t) { return 0; }
+
+private:
+    std::uint64_t add(std::uint64_t a, std::uint64_t b, std::size_t l) const {
+        const std::uint64_t s = a + b;
+        return s >= primes_[l] ? s - primes_[l] : s;
+    }
+    const std::vector<std::uint64_t>& primes_;
+    const std::vector<std::uint64_t>& weights_;
+    std::vector<numeric::Montgomery64> fields_;
 };
 
 /// Values and, in the second word, the same DP over |weights| (for the error bound); a common
