@@ -25,7 +25,7 @@ progress bar (tqdm when installed).
 
 from __future__ import annotations
 
-from . import _core, _counting, _estimating, _generators, _photonics, _results
+from . import _core, _counting, _estimating, _generators, _matchings, _photonics, _results
 from ._counting import (
     count_cycle_covers,
     count_perfect_matchings,
@@ -47,6 +47,7 @@ from ._errors import (
     ProblemTooLargeError,
 )
 from ._estimating import estimate
+from ._matchings import count_matchings, matching_polynomial
 from ._generators import (
     aztec_diamond,
     complete_bipartite,
@@ -80,6 +81,8 @@ __all__ = [
     "hafnian_batched",
     "permanent_batched",
     "torontonian_batched",
+    "count_matchings",
+    "matching_polynomial",
     "estimate",
     "explain",
     "Result",
@@ -119,7 +122,7 @@ __all__ = [
 for _name in __all__:
     _value = globals()[_name]
     if _value.__module__ in (_counting.__name__, _estimating.__name__, _generators.__name__,
-                             _photonics.__name__, _results.__name__):
+                             _matchings.__name__, _photonics.__name__, _results.__name__):
         _value.__module__ = __name__
 __test__ = {name: globals()[name] for name in __all__ if globals()[name].__module__ == __name__}
 del _name, _value
