@@ -1,15 +1,17 @@
 // Matchings of every size (pmcount/matchings.hpp).
 //
 // Phases: (1) the weighted graph: a symmetric integer matrix, its diagonal dropped (a bipartite
-// input's two sides as one graph); (2) primes for the bound |Σ_M Π_{e∈M} w_e y^|M| x^(n−2|M|)|
-// ≤ Π_v (|x| + √y Σ_u √|w_uv|) (a matching is the set of its vertices' choices, each vertex
-// choosing its partner or none, and the term splits into those choices' factors √(y|w_uv|) or
-// |x|), plus a spare; (3) connected components; in each, the residues at the points asked
-// (coefficients: y = 0 … ν with ν the largest matching, found by blossom) by the engine
-// predicted faster — the frontier DP with monomers (exact/frontier/frontier.hpp), or the loop
-// hafnian of y·A + x·I (pmcount::loop_hafnian) for small dense components — and the polynomial
+// input's two sides as one graph); (2) connected components, each with the engine predicted
+// faster — the frontier DP with monomers (exact/frontier/frontier.hpp), or the loop hafnian of
+// y·A + x·I (pmcount::loop_hafnian) for small dense components — and a bound on its
+// |Σ_M Π_{e∈M} w_e y^|M| x^(n−2|M|)|: the frontier's own DP over |w| in double (every term
+// nonnegative: sharp), else Π_v (|x| + √y Σ_u √|w_uv|) (a matching is the set of its vertices'
+// choices, each vertex choosing its partner or none, and the term splits into those choices'
+// factors √(y|w_uv|) or |x|); (3) primes for the product of the bounds, plus a spare
+// (CountOptions::prime_set picks a disjoint set); (4) per component the residues at the points
+// asked (coefficients: y = 0 … ν with ν the largest matching, found by blossom), the polynomial
 // interpolated modulo each prime (Newton's forward differences: the points are 0 … ν, so the
-// divided differences are Δ^k/k!); (4) the components combined modulo each prime (products,
+// divided differences are Δ^k/k!); (5) the components combined modulo each prime (products,
 // convolutions), then CRT with the spare for each number. Workspaces: the components' matrices
 // (E), per prime a coefficient vector (n/2 + 1).
 #include "pmcount/matchings.hpp"
@@ -184,15 +186,7 @@ SparseMatrix<std::int64_t> ones_of(const UndirectedGraph& g) {
     return {g.num_vertices(), g.num_vertices(), std::move(entries)};
 }
 
-/// What one count evaluates: the polynomial in y (at 0 … ν, monomer weight 1), or one point
-/// (y, x).
-struct Evaluation {
-    bool polynomial = false;
-    std::int64_t y = 1;
-    std::int64_t monomer = 1;
-};
-
-/// log2 of Π_v (|x| + √y Σ_u √|w_uv|), the bound of phase (2).
+/// log2 of Π_v (|x| + √y Σ_u √|w_uv|), the degree bound of phase (2).
 double bound_log2(const SparseMatrix<std::int64_t>& a, double y, double monomer) {
     double bits = 0;
     for (vertex_t v = 0; v < a.rows(); ++v) {
@@ -404,6 +398,10 @@ MatchingsResult count_symmetric(const SparseMatrix<std::int64_t>& given, Matchin
                                           "not by method ") +
                               to_string(options.method));
     }
+    if (options.prime_set < 0 || options.prime_set > 64) {
+        throw InvalidArgument("prime set " + std::to_string(options.prime_set) +
+                              ": choose 0 to 64");
+    }
     if (options.backend == Backend::cuda) {
         throw InvalidArgument(
             "matchings of every size are counted on CPU threads; no GPU engine "
@@ -428,8 +426,7 @@ MatchingsResult count_symmetric(const SparseMatrix<std::int64_t>& given, Matchin
     }
     const std::int64_t y2 = y * y;
     const std::int64_t monomer = query == MatchingQuery::monomer_dimer ? x.num : 1;
-    // (3) Components, each with its engine and its bound: the frontier's own count over |a|
-    // in double (sharp), else the degrees' bound of phase (2).
+    // (2) Components, each with its engine and its bound.
     const std::vector<Component> comps = components_of(a);
     r.components = static_cast<int>(comps.size());
     const double point_y = polynomial ? 1.0 : static_cast<double>(y2);
@@ -462,10 +459,7 @@ MatchingsResult count_symmetric(const SparseMatrix<std::int64_t>& given, Matchin
                            1e-6
                      : bound_log2(c.matrix, point_y, static_cast<double>(monomer));
     }
-    if (options.prime_set < 0 || options.prime_set > 64) {
-        throw InvalidArgument("prime set " + std::to_string(options.prime_set) +
-                              ": choose 0 to 64");
-    }
+    // (3)
     const std::size_t needed =
         numeric::large_primes_with_spare(std::isinf(bound) ? 0 : bound + 1).size();
     const std::vector<std::uint64_t> all_primes =
@@ -477,6 +471,7 @@ MatchingsResult count_symmetric(const SparseMatrix<std::int64_t>& given, Matchin
     std::vector<std::vector<std::uint64_t>> total(P, std::vector<std::uint64_t>{1});
     std::vector<std::string> methods;
     std::size_t points_used = 0;
+    // (4), (5)
     for (std::size_t i = 0; i < comps.size(); ++i) {
         pmcount::detail::throw_if_stopped("counting matchings of every size");
         const Component& c = comps[i];
