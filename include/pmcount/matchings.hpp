@@ -53,8 +53,9 @@ struct MatchingsResult {
 };
 
 /// The counts of an undirected graph (edge weight 1), or of the weighted graph of a symmetric
-/// integer matrix's off-diagonal entries (its diagonal is ignored). InvalidArgument for a matrix
-/// that is not symmetric or square, a negative K, or a monomer weight that is not a rational
+/// integer matrix's off-diagonal entries (its diagonal is ignored). DimensionMismatch for a matrix
+/// that is not square; InvalidArgument for one that is not symmetric, a negative K, or a
+/// monomer weight that is not a rational
 /// number ("3", "-1/2", "0.25", "1e-3"; numerator and denominator within 64 bits);
 /// ProblemTooLarge for a component that neither engine can count (frontier width beyond
 /// exact::kMaxFrontierWidth and more than 64 vertices).

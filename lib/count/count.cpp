@@ -16,8 +16,10 @@
 
 namespace pmcount {
 
+using counting::adjacency_matrix;
 using counting::count_matrix;
 using counting::exact_result;
+using counting::ones;
 using counting::rectangular_permanent;
 using counting::resolve_precision;
 
@@ -34,8 +36,9 @@ ValueKind kind_of() {
     }
 }
 
-/// A 0-1 matrix of a bipartite graph's edges.
-SparseMatrix<std::int64_t> ones(const BipartiteGraph& g) {
+}  // namespace
+
+SparseMatrix<std::int64_t> counting::ones(const BipartiteGraph& g) {
     std::vector<Triplet<std::int64_t>> entries;
     entries.reserve(static_cast<std::size_t>(g.num_edges()));
     for (const auto& [u, v] : g.edges()) {
@@ -44,22 +47,7 @@ SparseMatrix<std::int64_t> ones(const BipartiteGraph& g) {
     return {g.n_left(), g.n_right(), std::move(entries)};
 }
 
-}  // namespace
-
-CountResult count_perfect_matchings(const BipartiteGraph& graph, const CountOptions& options) {
-    return count_matrix(ValueKind::binary, ones(graph), plan::Problem::permanent, "left vertex",
-                        "right vertex", options);
-}
-
-CountResult count_perfect_matchings(const BipartiteGraph& graph, const Embedding& embedding,
-                                    const CountOptions& options) {
-    return count_matrix(ValueKind::binary, ones(graph), plan::Problem::permanent, "left vertex",
-                        "right vertex", options, &embedding);
-}
-
-namespace {
-
-SparseMatrix<std::int64_t> adjacency_matrix(const UndirectedGraph& graph) {
+SparseMatrix<std::int64_t> counting::adjacency_matrix(const UndirectedGraph& graph) {
     std::vector<Triplet<std::int64_t>> entries;
     entries.reserve(graph.adjacency().size());
     for (vertex_t u = 0; u < graph.num_vertices(); ++u) {
@@ -71,7 +59,16 @@ SparseMatrix<std::int64_t> adjacency_matrix(const UndirectedGraph& graph) {
     return {n, n, std::move(entries)};
 }
 
-}  // namespace
+CountResult count_perfect_matchings(const BipartiteGraph& graph, const CountOptions& options) {
+    return count_matrix(ValueKind::binary, ones(graph), plan::Problem::permanent, "left vertex",
+                        "right vertex", options);
+}
+
+CountResult count_perfect_matchings(const BipartiteGraph& graph, const Embedding& embedding,
+                                    const CountOptions& options) {
+    return count_matrix(ValueKind::binary, ones(graph), plan::Problem::permanent, "left vertex",
+                        "right vertex", options, &embedding);
+}
 
 CountResult count_perfect_matchings(const UndirectedGraph& graph, const CountOptions& options) {
     return count_matrix(ValueKind::binary, adjacency_matrix(graph), plan::Problem::hafnian,

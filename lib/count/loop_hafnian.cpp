@@ -66,38 +66,6 @@ void check_loop_hafnian(const SparseMatrix<T>& a, const CountOptions& options) {
     }
 }
 
-/// The blocks: the connected components of the off-diagonal nonzero pattern, each a list of
-/// vertices in increasing order, the blocks ordered by their least vertex.
-template <class T>
-std::vector<std::vector<vertex_t>> blocks_of(const SparseMatrix<T>& a) {
-    std::vector<vertex_t> parent(static_cast<std::size_t>(a.rows()));
-    std::iota(parent.begin(), parent.end(), 0);
-    const auto root = [&](vertex_t v) {
-        while (parent[static_cast<std::size_t>(v)] != v) {
-            v = parent[static_cast<std::size_t>(v)] =
-                parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
-        }
-        return v;
-    };
-    for (const auto& t : a.triplets()) {
-        if (t.row != t.col && t.value != T{}) {
-            const vertex_t x = root(t.row), y = root(t.col);
-            parent[static_cast<std::size_t>(std::max(x, y))] = std::min(x, y);
-        }
-    }
-    std::vector<std::vector<vertex_t>> blocks;
-    std::vector<int> index(static_cast<std::size_t>(a.rows()), -1);
-    for (vertex_t v = 0; v < a.rows(); ++v) {
-        int& b = index[static_cast<std::size_t>(root(v))];
-        if (b < 0) {
-            b = static_cast<int>(blocks.size());
-            blocks.emplace_back();
-        }
-        blocks[static_cast<std::size_t>(b)].push_back(v);
-    }
-    return blocks;
-}
-
 template <class T>
 DenseMatrix<T> block_matrix(const SparseMatrix<T>& a, const std::vector<vertex_t>& vertices) {
     const auto k = static_cast<vertex_t>(vertices.size());
@@ -256,7 +224,7 @@ CountResult loop_hafnian_unguarded(const SparseMatrix<T>& a, const CountOptions&
     check_loop_hafnian(a, options);
     const ValueKind kind = kind_of(a);
     const Precision precision = counting::resolve_precision<T>(options.precision, kind);
-    const auto blocks = blocks_of(a);
+    const auto blocks = counting::connected_blocks(a);
     const double preprocess_s = seconds_since(start);
     CountResult r;
     if (options.explain_only) {
@@ -282,7 +250,8 @@ CountResult loop_hafnian_unguarded(const SparseMatrix<T>& a, const CountOptions&
                         entries.push_back({t.row, t.col, static_cast<std::int64_t>(t.value)});
                     }
                     const SparseMatrix<std::int64_t> b(a.rows(), a.cols(), std::move(entries));
-                    again = product_of_blocks(kind, b, blocks_of(b), Precision::exact, options);
+                    again = product_of_blocks(kind, b, counting::connected_blocks(b),
+                                              Precision::exact, options);
                 } else {
                     again = product_of_blocks(kind, a, blocks, Precision::double_double, options);
                 }
@@ -323,5 +292,41 @@ template CountResult loop_hafnian(const SparseMatrix<std::complex<double>>&, con
 template CountResult loop_hafnian(const DenseMatrix<std::int64_t>&, const CountOptions&);
 template CountResult loop_hafnian(const DenseMatrix<double>&, const CountOptions&);
 template CountResult loop_hafnian(const DenseMatrix<std::complex<double>>&, const CountOptions&);
+
+template <class T>
+std::vector<std::vector<vertex_t>> counting::connected_blocks(const SparseMatrix<T>& a) {
+    std::vector<vertex_t> parent(static_cast<std::size_t>(a.rows()));
+    std::iota(parent.begin(), parent.end(), 0);
+    const auto root = [&](vertex_t v) {
+        while (parent[static_cast<std::size_t>(v)] != v) {
+            v = parent[static_cast<std::size_t>(v)] =
+                parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
+        }
+        return v;
+    };
+    for (const auto& t : a.triplets()) {
+        if (t.row != t.col && t.value != T{}) {
+            const vertex_t x = root(t.row), y = root(t.col);
+            parent[static_cast<std::size_t>(std::max(x, y))] = std::min(x, y);
+        }
+    }
+    std::vector<std::vector<vertex_t>> blocks;
+    std::vector<int> index(static_cast<std::size_t>(a.rows()), -1);
+    for (vertex_t v = 0; v < a.rows(); ++v) {
+        int& b = index[static_cast<std::size_t>(root(v))];
+        if (b < 0) {
+            b = static_cast<int>(blocks.size());
+            blocks.emplace_back();
+        }
+        blocks[static_cast<std::size_t>(b)].push_back(v);
+    }
+    return blocks;
+}
+
+template std::vector<std::vector<vertex_t>> counting::connected_blocks(
+    const SparseMatrix<std::int64_t>&);
+template std::vector<std::vector<vertex_t>> counting::connected_blocks(const SparseMatrix<double>&);
+template std::vector<std::vector<vertex_t>> counting::connected_blocks(
+    const SparseMatrix<std::complex<double>>&);
 
 }  // namespace pmcount

@@ -20,17 +20,19 @@
 #include <boost/multiprecision/cpp_int.hpp>
 #include <chrono>
 #include <cmath>
-#include <numeric>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "core/stop.hpp"
+#include "count/pipeline.hpp"
 #include "exact/frontier/frontier.hpp"
 #include "numeric/crt.hpp"
 #include "numeric/montgomery.hpp"
 #include "numeric/primes.hpp"
 #include "plan/cost_model.hpp"
+#include "plan/engines.hpp"
 #include "pmcount/count.hpp"
 #include "pmcount/error.hpp"
 #include "pmcount/io.hpp"
@@ -157,33 +159,17 @@ Rational parse_rational(const std::string& text) {
             den.convert_to<std::int64_t>()};
 }
 
-/// The symmetric matrix without its diagonal; InvalidArgument when not square and symmetric.
+/// The matrix without its diagonal and its zeros; DimensionMismatch when not square,
+/// InvalidArgument when not symmetric.
 SparseMatrix<std::int64_t> off_diagonal(const SparseMatrix<std::int64_t>& a) {
-    if (!a.is_square()) {
-        throw InvalidArgument("matchings of every size need a square symmetric matrix, got " +
-                              std::to_string(a.rows()) + "×" + std::to_string(a.cols()));
-    }
+    counting::check_symmetric(a, "matchings of every size");
     std::vector<Triplet<std::int64_t>> entries;
     for (const auto& t : a.triplets()) {
         if (t.row != t.col && t.value != 0) {
-            if (a.at(t.col, t.row) != t.value) {
-                throw InvalidArgument("matchings of every size need a symmetric matrix: entry (" +
-                                      std::to_string(t.row) + ", " + std::to_string(t.col) +
-                                      ") differs from its transpose");
-            }
             entries.push_back(t);
         }
     }
     return {a.rows(), a.cols(), std::move(entries)};
-}
-
-SparseMatrix<std::int64_t> ones_of(const UndirectedGraph& g) {
-    std::vector<Triplet<std::int64_t>> entries;
-    for (const auto& [u, v] : g.edges()) {
-        entries.push_back({u, v, 1});
-        entries.push_back({v, u, 1});
-    }
-    return {g.num_vertices(), g.num_vertices(), std::move(entries)};
 }
 
 /// log2 of Π_v (|x| + √y Σ_u √|w_uv|), the degree bound of phase (2).
@@ -201,74 +187,55 @@ double bound_log2(const SparseMatrix<std::int64_t>& a, double y, double monomer)
     return bits * (1 + 1e-12) + 1;  // rounding of the sums
 }
 
-/// One connected component: its matrix and largest matching.
+/// One connected component: its matrix, its graph and its largest matching's size.
 struct Component {
     SparseMatrix<std::int64_t> matrix;
+    UndirectedGraph graph;
     vertex_t matching = 0;
 };
 
 std::vector<Component> components_of(const SparseMatrix<std::int64_t>& a) {
-    const vertex_t n = a.rows();
-    std::vector<vertex_t> parent(static_cast<std::size_t>(n));
-    std::iota(parent.begin(), parent.end(), 0);
-    const auto find = [&](vertex_t v) {
-        while (parent[static_cast<std::size_t>(v)] != v) {
-            v = parent[static_cast<std::size_t>(v)] =
-                parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
+    const std::vector<std::vector<vertex_t>> blocks = counting::connected_blocks(a);
+    std::vector<std::size_t> block(static_cast<std::size_t>(a.rows()));
+    std::vector<vertex_t> local(static_cast<std::size_t>(a.rows()));
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        for (std::size_t i = 0; i < blocks[b].size(); ++i) {
+            block[static_cast<std::size_t>(blocks[b][i])] = b;
+            local[static_cast<std::size_t>(blocks[b][i])] = static_cast<vertex_t>(i);
         }
-        return v;
-    };
-    for (const auto& t : a.triplets()) {
-        parent[static_cast<std::size_t>(find(t.row))] = find(t.col);
     }
-    std::vector<vertex_t> id(static_cast<std::size_t>(n), -1), local(static_cast<std::size_t>(n));
-    std::vector<vertex_t> sizes;
-    for (vertex_t v = 0; v < n; ++v) {
-        const auto root = static_cast<std::size_t>(find(v));
-        if (id[root] < 0) {
-            id[root] = static_cast<vertex_t>(sizes.size());
-            sizes.push_back(0);
+    std::vector<std::vector<Triplet<std::int64_t>>> entries(blocks.size());
+    std::vector<std::vector<UndirectedGraph::Edge>> edges(blocks.size());
+    for (const auto& t : a.triplets()) {
+        const std::size_t b = block[static_cast<std::size_t>(t.row)];
+        const vertex_t u = local[static_cast<std::size_t>(t.row)];
+        const vertex_t v = local[static_cast<std::size_t>(t.col)];
+        entries[b].push_back({u, v, t.value});
+        if (t.row < t.col) {
+            edges[b].emplace_back(u, v);
         }
-        local[static_cast<std::size_t>(v)] = sizes[static_cast<std::size_t>(id[root])]++;
-    }
-    std::vector<std::vector<Triplet<std::int64_t>>> entries(sizes.size());
-    for (const auto& t : a.triplets()) {
-        const vertex_t c = id[static_cast<std::size_t>(find(t.row))];
-        entries[static_cast<std::size_t>(c)].push_back({local[static_cast<std::size_t>(t.row)],
-                                                        local[static_cast<std::size_t>(t.col)],
-                                                        t.value});
     }
     std::vector<Component> out;
-    for (std::size_t c = 0; c < sizes.size(); ++c) {
-        Component comp;
-        comp.matrix = SparseMatrix<std::int64_t>(sizes[c], sizes[c], std::move(entries[c]));
-        std::vector<UndirectedGraph::Edge> edges;
-        for (const auto& t : comp.matrix.triplets()) {
-            if (t.row < t.col) {
-                edges.emplace_back(t.row, t.col);
-            }
-        }
-        comp.matching = maximum_matching(UndirectedGraph(sizes[c], edges)).size;
-        out.push_back(std::move(comp));
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        const auto n = static_cast<vertex_t>(blocks[b].size());
+        Component c{SparseMatrix<std::int64_t>(n, n, std::move(entries[b])),
+                    UndirectedGraph(n, edges[b]), 0};
+        c.matching = maximum_matching(c.graph).size;
+        out.push_back(std::move(c));
     }
     return out;
 }
 
-/// The engine predicted faster for one component with `lanes` lanes (points × primes) at
-/// `points` points: the frontier's state visits (no parity without perfect matchings: twice the
-/// perfect-matching bound) times the lanes, against one loop hafnian per point.
 enum class Engine { frontier, loop_hafnian };
 
+/// The engine predicted faster for one component at `points` points with `primes` primes: the
+/// frontier's state visits (no parity without perfect matchings: twice the perfect-matching
+/// bound) times the lanes, against one loop hafnian per point; `order` receives the frontier's.
 Engine choose_engine(const Component& c, std::size_t points, std::int64_t largest_point,
-                     std::int64_t monomer, std::size_t primes, const CountOptions& options) {
+                     std::int64_t monomer, std::size_t primes, const CountOptions& options,
+                     exact::FrontierOrder& order) {
     const vertex_t n = c.matrix.rows();
-    std::vector<UndirectedGraph::Edge> edges;
-    for (const auto& t : c.matrix.triplets()) {
-        if (t.row < t.col) {
-            edges.emplace_back(t.row, t.col);
-        }
-    }
-    const exact::FrontierOrder order = exact::frontier_order(UndirectedGraph(n, edges));
+    order = exact::frontier_order(c.graph);
     const bool frontier_fits = order.width <= exact::kMaxFrontierWidth && order.slots <= 63;
     const double lanes = static_cast<double>(points * primes);
     const double frontier_s = frontier_fits ? plan::matchings_frontier_seconds(
@@ -312,22 +279,16 @@ Engine choose_engine(const Component& c, std::size_t points, std::int64_t larges
     return frontier_s <= hafnian_s ? Engine::frontier : Engine::loop_hafnian;
 }
 
-run::EngineRun engine_run(const CountOptions& options) {
-    run::EngineRun r;
-    r.threads = options.threads;
-    return r;
-}
-
-/// The residues of one component at `points` (and monomer weight) by `engine`:
-/// residues[point][prime].
-std::vector<std::vector<std::uint64_t>> component_residues(const Component& c, Engine engine,
+/// The residues of one component at `points` (and monomer weight): residues[point][prime], by
+/// the frontier DP (`frontier`, prepared) or else the loop hafnian.
+std::vector<std::vector<std::uint64_t>> component_residues(const Component& c,
+                                                           const exact::MatchingsFrontier* frontier,
                                                            const std::vector<std::int64_t>& points,
                                                            std::int64_t monomer,
                                                            const std::vector<std::uint64_t>& primes,
                                                            const CountOptions& options) {
-    if (engine == Engine::frontier) {
-        return exact::frontier_matchings(c.matrix, points, monomer, primes, engine_run(options))
-            .residues;
+    if (frontier != nullptr) {
+        return frontier->residues(points, monomer, primes, counting::engine_run(options)).residues;
     }
     const vertex_t n = c.matrix.rows();
     std::vector<std::vector<std::uint64_t>> out;
@@ -432,7 +393,9 @@ MatchingsResult count_symmetric(const SparseMatrix<std::int64_t>& given, Matchin
     const double point_y = polynomial ? 1.0 : static_cast<double>(y2);
     const double rough_primes =
         std::ceil(bound_log2(a, point_y, static_cast<double>(monomer)) / 62) + 1;
-    std::vector<Engine> engines;
+    // Per component: the frontier DP, prepared once for its bound and its residues (null for
+    // the loop hafnian and for a lone vertex, a monomer).
+    std::vector<std::unique_ptr<exact::MatchingsFrontier>> frontiers(comps.size());
     std::vector<std::vector<std::int64_t>> points(comps.size());
     double bound = static_cast<double>(extra_vertices) *
                    std::log2(std::max(1.0, std::fabs(static_cast<double>(monomer))));
@@ -447,17 +410,20 @@ MatchingsResult count_symmetric(const SparseMatrix<std::int64_t>& given, Matchin
             points[i].push_back(y2);
         }
         if (c.matrix.rows() == 1) {
-            engines.push_back(Engine::frontier);  // not run: the vertex alone is a monomer
             bound += std::log2(std::max(1.0, std::fabs(static_cast<double>(monomer))));
             continue;
         }
-        engines.push_back(choose_engine(c, points[i].size(), points[i].back(), monomer,
-                                        static_cast<std::size_t>(rough_primes), options));
-        bound += engines.back() == Engine::frontier
-                     ? exact::frontier_matchings_log2(
-                           c.matrix, point_y, static_cast<double>(monomer), engine_run(options)) +
-                           1e-6
-                     : bound_log2(c.matrix, point_y, static_cast<double>(monomer));
+        exact::FrontierOrder order;
+        if (choose_engine(c, points[i].size(), points[i].back(), monomer,
+                          static_cast<std::size_t>(rough_primes), options,
+                          order) == Engine::frontier) {
+            frontiers[i] = std::make_unique<exact::MatchingsFrontier>(c.matrix, order);
+            bound += frontiers[i]->magnitude_log2(point_y, static_cast<double>(monomer),
+                                                  counting::engine_run(options)) +
+                     1e-6;
+        } else {
+            bound += bound_log2(c.matrix, point_y, static_cast<double>(monomer));
+        }
     }
     // (3)
     const std::size_t needed =
@@ -483,8 +449,8 @@ MatchingsResult count_symmetric(const SparseMatrix<std::int64_t>& given, Matchin
         } else {
             points_used = std::max(points_used, points[i].size());
             const auto residues =
-                component_residues(c, engines[i], points[i], monomer, primes, options);
-            const std::string method = engines[i] == Engine::frontier ? "frontier" : "loop-hafnian";
+                component_residues(c, frontiers[i].get(), points[i], monomer, primes, options);
+            const std::string method = frontiers[i] ? "frontier" : "loop-hafnian";
             if (std::find(methods.begin(), methods.end(), method) == methods.end()) {
                 methods.push_back(method);
             }
@@ -575,14 +541,15 @@ MatchingsResult count_symmetric(const SparseMatrix<std::int64_t>& given, Matchin
 }  // namespace
 
 MatchingsResult matching_polynomial(const UndirectedGraph& graph, const CountOptions& options) {
-    return count_symmetric(ones_of(graph), MatchingQuery::polynomial, 0, "", options);
+    return count_symmetric(counting::adjacency_matrix(graph), MatchingQuery::polynomial, 0, "",
+                           options);
 }
 MatchingsResult matching_polynomial(const SparseMatrix<std::int64_t>& symmetric,
                                     const CountOptions& options) {
     return count_symmetric(symmetric, MatchingQuery::polynomial, 0, "", options);
 }
 MatchingsResult count_all_matchings(const UndirectedGraph& graph, const CountOptions& options) {
-    return count_symmetric(ones_of(graph), MatchingQuery::all, 0, "", options);
+    return count_symmetric(counting::adjacency_matrix(graph), MatchingQuery::all, 0, "", options);
 }
 MatchingsResult count_all_matchings(const SparseMatrix<std::int64_t>& symmetric,
                                     const CountOptions& options) {
@@ -590,7 +557,8 @@ MatchingsResult count_all_matchings(const SparseMatrix<std::int64_t>& symmetric,
 }
 MatchingsResult count_matchings_of_size(const UndirectedGraph& graph, int size,
                                         const CountOptions& options) {
-    return count_symmetric(ones_of(graph), MatchingQuery::size, size, "", options);
+    return count_symmetric(counting::adjacency_matrix(graph), MatchingQuery::size, size, "",
+                           options);
 }
 MatchingsResult count_matchings_of_size(const SparseMatrix<std::int64_t>& symmetric, int size,
                                         const CountOptions& options) {
@@ -598,8 +566,8 @@ MatchingsResult count_matchings_of_size(const SparseMatrix<std::int64_t>& symmet
 }
 MatchingsResult monomer_dimer(const UndirectedGraph& graph, const std::string& monomer_weight,
                               const CountOptions& options) {
-    return count_symmetric(ones_of(graph), MatchingQuery::monomer_dimer, 0, monomer_weight,
-                           options);
+    return count_symmetric(counting::adjacency_matrix(graph), MatchingQuery::monomer_dimer, 0,
+                           monomer_weight, options);
 }
 MatchingsResult monomer_dimer(const SparseMatrix<std::int64_t>& symmetric,
                               const std::string& monomer_weight, const CountOptions& options) {
@@ -609,30 +577,15 @@ MatchingsResult monomer_dimer(const SparseMatrix<std::int64_t>& symmetric,
 MatchingsResult count_matchings(const Input& input, MatchingQuery query,
                                 const CountOptions& options, int size,
                                 const std::string& monomer_weight) {
-    const auto both_sides = [](vertex_t rows, vertex_t cols,
-                               const std::vector<Triplet<std::int64_t>>& entries) {
-        std::vector<Triplet<std::int64_t>> sym;
-        for (const auto& t : entries) {
-            if (t.value != 0) {
-                sym.push_back({t.row, rows + t.col, t.value});
-                sym.push_back({rows + t.col, t.row, t.value});
-            }
-        }
-        return SparseMatrix<std::int64_t>(rows + cols, rows + cols, std::move(sym));
-    };
     const SparseMatrix<std::int64_t> a = std::visit(
         [&](const auto& data) -> SparseMatrix<std::int64_t> {
             using D = std::decay_t<decltype(data)>;
             if constexpr (std::is_same_v<D, UndirectedGraph>) {
-                return ones_of(data);
+                return counting::adjacency_matrix(data);
             } else if constexpr (std::is_same_v<D, BipartiteGraph>) {
-                std::vector<Triplet<std::int64_t>> entries;
-                for (const auto& [u, v] : data.edges()) {
-                    entries.push_back({u, v, 1});
-                }
-                return both_sides(data.n_left(), data.n_right(), entries);
+                return plan::bipartite_embedding(counting::ones(data));
             } else if constexpr (std::is_same_v<D, SparseMatrix<std::int64_t>>) {
-                return input.hafnian ? data : both_sides(data.rows(), data.cols(), data.triplets());
+                return input.hafnian ? data : plan::bipartite_embedding(data);
             } else if constexpr (std::is_same_v<D, Digraph>) {
                 throw InvalidArgument(input.source +
                                       ": matchings are counted on undirected graphs; this is a "

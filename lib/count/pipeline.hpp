@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "plan/problem.hpp"
 #include "pmcount/big_int.hpp"
@@ -26,6 +27,15 @@ namespace pmcount::counting {
 /// from its mirror image. `what` names the problem ("a hafnian", "a loop hafnian").
 template <class T>
 void check_symmetric(const SparseMatrix<T>& a, const char* what);
+
+/// A bipartite graph's 0-1 biadjacency matrix; an undirected graph's 0-1 adjacency matrix.
+SparseMatrix<std::int64_t> ones(const BipartiteGraph& graph);
+SparseMatrix<std::int64_t> adjacency_matrix(const UndirectedGraph& graph);
+
+/// The connected components of a square matrix's off-diagonal nonzero pattern, each a list of
+/// vertices in increasing order, ordered by their least vertex (loop_hafnian.cpp).
+template <class T>
+std::vector<std::vector<vertex_t>> connected_blocks(const SparseMatrix<T>& a);
 
 /// The engines' run of a count outside the planner: its threads and progress.
 run::EngineRun engine_run(const CountOptions& options);

@@ -394,15 +394,19 @@ ExactOutcome frontier_integer(const SparseMatrix<std::int64_t>& a, const Prepare
 
 }  // namespace
 
-MatchingResidues frontier_matchings(const SparseMatrix<std::int64_t>& a,
-                                    const std::vector<std::int64_t>& points, std::int64_t monomer,
-                                    const std::vector<std::uint64_t>& primes,
-                                    const run::EngineRun& run) {
-    const Prepared p = frontier::prepare_hafnian(a);
+MatchingsFrontier::MatchingsFrontier(const SparseMatrix<std::int64_t>& a,
+                                     const FrontierOrder& order)
+    : a_(a), prepared_(std::make_unique<const Prepared>(frontier::prepare_hafnian(a, order))) {}
+
+MatchingsFrontier::~MatchingsFrontier() = default;
+
+MatchingResidues MatchingsFrontier::residues(const std::vector<std::int64_t>& points,
+                                             std::int64_t monomer,
+                                             const std::vector<std::uint64_t>& primes,
+                                             const run::EngineRun& run) const {
     MatchingResidues out;
-    out.order = p.order;
     out.residues.assign(points.size(), std::vector<std::uint64_t>(primes.size(), 0));
-    const auto entries = static_cast<edge_t>(a.values().size());
+    const auto entries = static_cast<edge_t>(a_.values().size());
     const std::size_t per_run = std::max<std::size_t>(1, kMaxMatchingLanes / primes.size());
     for (std::size_t first = 0; first < points.size(); first += per_run) {
         const std::size_t count = std::min(per_run, points.size() - first);
@@ -420,14 +424,15 @@ MatchingResidues frontier_matchings(const SparseMatrix<std::int64_t>& a,
                 numeric::reduce_signed(points[first + l / primes.size()], prime);
             for (edge_t e = 0; e < entries; ++e) {
                 const std::uint64_t w =
-                    numeric::reduce_signed(a.values()[static_cast<std::size_t>(e)], prime);
+                    numeric::reduce_signed(a_.values()[static_cast<std::size_t>(e)], prime);
                 weights[static_cast<std::size_t>(e) * lanes + l] =
                     field.to_montgomery(numeric::mul_mod(w, y, prime));
             }
             weights[static_cast<std::size_t>(entries) * lanes + l] =
                 field.to_montgomery(numeric::reduce_signed(monomer, prime));
         }
-        const auto dp = run_dp(frontier::ModArith(lane_primes, weights), p.plan, run, entries);
+        const auto dp =
+            run_dp(frontier::ModArith(lane_primes, weights), prepared_->plan, run, entries);
         out.state_visits += dp.state_visits;
         for (std::size_t l = 0; l < lanes; ++l) {
             out.residues[first + l / primes.size()][l % primes.size()] =
@@ -437,16 +442,15 @@ MatchingResidues frontier_matchings(const SparseMatrix<std::int64_t>& a,
     return out;
 }
 
-double frontier_matchings_log2(const SparseMatrix<std::int64_t>& a, double y, double monomer,
-                               const run::EngineRun& run) {
-    const Prepared p = frontier::prepare_hafnian(a);
+double MatchingsFrontier::magnitude_log2(double y, double monomer,
+                                         const run::EngineRun& run) const {
     std::vector<double> weights;
-    for (const std::int64_t w : a.values()) {
+    for (const std::int64_t w : a_.values()) {
         weights.push_back(std::fabs(static_cast<double>(w)) * y);
     }
     weights.push_back(std::fabs(monomer));
-    const auto entries = static_cast<edge_t>(a.values().size());
-    const auto dp = run_dp(FloatArith<double>(weights), p.plan, run, entries);
+    const auto entries = static_cast<edge_t>(a_.values().size());
+    const auto dp = run_dp(FloatArith<double>(weights), prepared_->plan, run, entries);
     return dp.dot.value > 0 ? std::log2(dp.dot.value) + static_cast<double>(dp.exponent2)
                             : -std::numeric_limits<double>::infinity();
 }

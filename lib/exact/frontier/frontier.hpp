@@ -19,6 +19,7 @@
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "exact/outcome.hpp"
@@ -27,6 +28,10 @@
 #include "run/chunked_run.hpp"
 
 namespace pmcount::exact {
+
+namespace frontier {
+struct Prepared;
+}  // namespace frontier
 
 /// A processing order of the n_left + n_right vertices (left u is u, right v is n_left + v),
 /// with its frontier width and an upper bound on the live states it creates.
@@ -78,30 +83,42 @@ FloatOutcome frontier_hafnian_real(const SparseMatrix<double>& a, const run::Eng
 FloatOutcome frontier_hafnian_complex(const SparseMatrix<std::complex<double>>& a,
                                       const run::EngineRun& run);
 
-/// Residues of the matchings of every size (the empty one included) of the graph of a symmetric
-/// matrix's off-diagonal entries: for each y of `points` and prime p of `primes`,
-///     residues[j][l] = Σ_M Π_{e∈M} a_e · y_j^{|M|} · monomer^{n − 2|M|}  mod p_l,
-/// by the same DP with a fourth transition, v left unmatched (state unchanged, weight `monomer`);
-/// the lanes (points × primes, at most kMaxMatchingLanes a run) ride along in each state.
-/// ProblemTooLarge beyond kMaxFrontierWidth.
+/// The matchings of every size (the empty one included) of the graph of a symmetric matrix's
+/// off-diagonal entries, by the same DP with a fourth transition: v left unmatched (state
+/// unchanged, weight `monomer`). The step plan is made once for both calls; `a` must outlive
+/// the object. ProblemTooLarge beyond kMaxFrontierWidth.
 struct MatchingResidues {
     std::vector<std::vector<std::uint64_t>> residues;
-    FrontierOrder order;
     std::uint64_t state_visits = 0;
 };
-MatchingResidues frontier_matchings(const SparseMatrix<std::int64_t>& a,
-                                    const std::vector<std::int64_t>& points, std::int64_t monomer,
-                                    const std::vector<std::uint64_t>& primes,
-                                    const run::EngineRun& run);
+class MatchingsFrontier {
+public:
+    /// `order`: frontier_order of the graph of a's off-diagonal entries.
+    MatchingsFrontier(const SparseMatrix<std::int64_t>& a, const FrontierOrder& order);
+    ~MatchingsFrontier();
+    MatchingsFrontier(const MatchingsFrontier&) = delete;
+    MatchingsFrontier& operator=(const MatchingsFrontier&) = delete;
 
-/// log2 of Σ_M Π_{e∈M} |a_e| · y^{|M|} · |monomer|^{n − 2|M|} (every term nonnegative), by the
-/// same DP in double with a common scale, within a relative 10^−9 of the truth for graphs of up
-/// to 10^6 vertices (each of its ≤ V·(deg + 2) roundings is relative, none cancels): sizes the
-/// primes of frontier_matchings far below a bound from the degrees. −inf when it is 0.
-double frontier_matchings_log2(const SparseMatrix<std::int64_t>& a, double y, double monomer,
-                               const run::EngineRun& run);
+    /// residues[j][l] = Σ_M Π_{e∈M} a_e · y_j^{|M|} · monomer^{n − 2|M|} mod primes[l], for
+    /// each y_j of `points`; the lanes (points × primes, at most kMaxMatchingLanes a run) ride
+    /// along in each state.
+    MatchingResidues residues(const std::vector<std::int64_t>& points, std::int64_t monomer,
+                              const std::vector<std::uint64_t>& primes,
+                              const run::EngineRun& run) const;
 
-/// Lanes (points × primes) one run of frontier_matchings carries in each state; more run again.
+    /// log2 of Σ_M Π_{e∈M} |a_e| · y^{|M|} · |monomer|^{n − 2|M|} (every term nonnegative), in
+    /// double with a common scale, within a relative 10^−9 of the truth for graphs of up to 10^6
+    /// vertices (each of its ≤ V·(deg + 2) roundings is relative, none cancels): sizes the
+    /// primes of residues() far below a bound from the degrees. −inf when it is 0.
+    double magnitude_log2(double y, double monomer, const run::EngineRun& run) const;
+
+private:
+    const SparseMatrix<std::int64_t>& a_;
+    std::unique_ptr<const frontier::Prepared> prepared_;
+};
+
+/// Lanes (points × primes) one run of MatchingsFrontier::residues carries in each state; more
+/// run again.
 inline constexpr std::size_t kMaxMatchingLanes = 96;
 
 }  // namespace pmcount::exact

@@ -190,7 +190,7 @@ public:
     void dot(Dot& sum, const Word* a, const ModArith&, const Word* b) const {
         sum.resize(primes_.size(), 0);
         for (std::size_t l = 0; l < primes_.size(); ++l) {
-            sum[l] = add(sum[l], numeric::mul_mod(a[l], b[l], primes_[l]), l);
+            sum[l] = numeric::add_mod(sum[l], numeric::mul_mod(a[l], b[l], primes_[l]), primes_[l]);
         }
     }
     void copy(Word* d, const Word* s) const { std::copy(s, s + primes_.size(), d); }
@@ -203,22 +203,18 @@ public:
     void sum_mul(Word* d, const Word* a, const Word* b, edge_t entry) const {
         const std::uint64_t* w = &weights_[static_cast<std::size_t>(entry) * primes_.size()];
         for (std::size_t l = 0; l < primes_.size(); ++l) {
-            d[l] = add(a[l], fields_[l].mul(b[l], w[l]), l);
+            d[l] = numeric::add_mod(a[l], fields_[l].mul(b[l], w[l]), primes_[l]);
         }
     }
     void add_mul(Word* d, const Word* s, edge_t entry) const {
         const std::uint64_t* w = &weights_[static_cast<std::size_t>(entry) * primes_.size()];
         for (std::size_t l = 0; l < primes_.size(); ++l) {
-            d[l] = add(d[l], fields_[l].mul(s[l], w[l]), l);
+            d[l] = numeric::add_mod(d[l], fields_[l].mul(s[l], w[l]), primes_[l]);
         }
     }
     static double growth_log2(const StepPlan&, std::size_t) { return 0; }
 
 private:
-    std::uint64_t add(std::uint64_t a, std::uint64_t b, std::size_t l) const {
-        const std::uint64_t s = a + b;
-        return s >= primes_[l] ? s - primes_[l] : s;
-    }
     const std::vector<std::uint64_t>& primes_;
     const std::vector<std::uint64_t>& weights_;
     std::vector<numeric::Montgomery64> fields_;

@@ -355,11 +355,12 @@ StepPlan plan_steps(const Adjacency& adj, const std::vector<vertex_t>& order, in
     return plan;
 }
 
-/// The narrowest order of `adj` and its step plan; ProblemTooLarge beyond the engine's width.
-Prepared planned(Adjacency adj) {
+/// The narrowest order of `adj` (or `given`, found before on the same graph) and its step plan;
+/// ProblemTooLarge beyond the engine's width.
+Prepared planned(Adjacency adj, const FrontierOrder* given = nullptr) {
     Prepared p;
     p.adj = std::move(adj);
-    p.order = best_order(p.adj, std::numeric_limits<int>::max());
+    p.order = given != nullptr ? *given : best_order(p.adj, std::numeric_limits<int>::max());
     if (p.order.width > kMaxFrontierWidth || p.order.slots > 63) {
         throw ProblemTooLarge("frontier: the narrowest vertex order found has width " +
                               std::to_string(p.order.width) + ", beyond the engine's limit of " +
@@ -398,6 +399,11 @@ Prepared prepare_hafnian(const SparseMatrix<T>& a) {
 }
 
 template Prepared prepare_hafnian(const SparseMatrix<std::int64_t>&);
+
+Prepared prepare_hafnian(const SparseMatrix<std::int64_t>& a, const FrontierOrder& order) {
+    require_square(a);
+    return planned(make_general_adjacency(a), &order);
+}
 template Prepared prepare_hafnian(const SparseMatrix<double>&);
 template Prepared prepare_hafnian(const SparseMatrix<std::complex<double>>&);
 

@@ -57,4 +57,8 @@ Prepared prepare(const SparseMatrix<T>& a);
 template <class T>
 Prepared prepare_hafnian(const SparseMatrix<T>& a);
 
+/// The same with `order`, found before for the graph of a's off-diagonal entries (frontier_order
+/// of that UndirectedGraph): the order search is not repeated.
+Prepared prepare_hafnian(const SparseMatrix<std::int64_t>& a, const FrontierOrder& order);
+
 }  // namespace pmcount::exact::frontier
