@@ -32,15 +32,14 @@
 #include "approx/sampler_device.hpp"
 #include "common/cuda_status.cuh"
 #include "common/device_buffer.cuh"
+#include "common/sampler_launch.cuh"
 #include "pmcount/error.hpp"
 
 namespace pmcount::backend::cuda {
 
 namespace {
 
-constexpr int kThreadsPerBlock = 128;
-// Share of the free device memory the workspaces may take (the rest: matrix, output, others).
-constexpr double kWorkspaceMemoryShare = 0.5;
+constexpr int kThreadsPerBlock = kSamplerThreadsPerBlock;
 
 /// Device arrays of all slots' workspaces; pointers of unused fields are null.
 struct WorkspaceArrays {
@@ -297,21 +296,10 @@ public:
         const std::uint64_t per_particle = 2 * workspace_bytes(n_, job_config_) +
                                            2 * sizeof(approx::SampleCursor) +
                                            sizeof(std::uint32_t) + sizeof(double);
-        std::size_t free_bytes = 0, total_bytes = 0;
-        check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
         // What this sampler already holds for populations counts as free.
         const auto held = static_cast<std::uint64_t>(population_[0].view.slots) * per_particle;
-        const auto budget =
-            static_cast<std::uint64_t>(kWorkspaceMemoryShare * static_cast<double>(free_bytes + held));
-        const std::uint64_t fits = budget / per_particle;
-        if (fits < particles) {
-            throw DeviceError("GPU " + std::to_string(device_) + ": a population of " +
-                              std::to_string(particles) + " particles of order " +
-                              std::to_string(n_) + " needs " +
-                              std::to_string((particles * per_particle) >> 20) + " MiB, " +
-                              std::to_string(budget >> 20) + " MiB may be used");
-        }
-        capacity_ = std::min(fits, std::max(resident_, particles)) / particles * particles;
+        capacity_ = population_capacity_within(particles, per_particle, resident_,
+                                               sampler_memory_budget(held), device_, n_);
         capacity_particles_ = particles;
         return capacity_;
     }
@@ -394,38 +382,19 @@ private:
     }
     approx::DenseView dense_view() const { return {n_, dense_values_.get()}; }
 
-    /// Threads of `kernel` resident on the whole GPU at kThreadsPerBlock per block.
     template <class Kernel>
     std::uint64_t resident_threads(Kernel kernel) const {
-        int blocks_per_sm = 0;
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel,
-                                                            kThreadsPerBlock, 0),
-              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-        return static_cast<std::uint64_t>(std::max(1, blocks_per_sm)) * kThreadsPerBlock *
-               static_cast<std::uint64_t>(multiprocessors_);
+        return sampler_resident_threads(kernel, multiprocessors_);
     }
 
-    static unsigned blocks_for(std::uint64_t threads) {
-        return static_cast<unsigned>((threads + kThreadsPerBlock - 1) / kThreadsPerBlock);
-    }
+    static unsigned blocks_for(std::uint64_t threads) { return sampler_blocks(threads); }
 
     /// Slots of independent sampling: resident threads of the kernel, capped by memory (see
     /// the file comment); allocated at the first sample() call.
     std::uint64_t independent_slots() const {
         const std::uint64_t resident = dense_ ? resident_threads(sample_kernel<approx::DenseView>)
                                               : resident_threads(sample_kernel<approx::SparseView>);
-        const std::uint64_t per_slot = workspace_bytes(n_, job_config_);
-        std::size_t free_bytes = 0, total_bytes = 0;
-        check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-        const auto budget = static_cast<std::uint64_t>(kWorkspaceMemoryShare * free_bytes);
-        std::uint64_t slots = std::min(resident, budget / std::max<std::uint64_t>(1, per_slot));
-        slots = slots / kThreadsPerBlock * kThreadsPerBlock;
-        if (slots == 0) {
-            throw DeviceError("GPU " + std::to_string(device_) + ": " +
-                              std::to_string(free_bytes >> 20) + " MiB free is too little for " +
-                              "one block of estimator workspaces of order " + std::to_string(n_));
-        }
-        return slots;
+        return independent_sampler_slots(resident, workspace_bytes(n_, job_config_), device_, n_);
     }
 
     approx::SamplerConfig job_config_;

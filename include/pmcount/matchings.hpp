@@ -18,6 +18,7 @@
 #include "pmcount/graph.hpp"
 #include "pmcount/matrix.hpp"
 #include "pmcount/options.hpp"
+#include "pmcount/result.hpp"
 
 namespace pmcount {
 
@@ -83,5 +84,24 @@ MatchingsResult monomer_dimer(const SparseMatrix<std::int64_t>& symmetric,
 MatchingsResult count_matchings(const Input& input, MatchingQuery query,
                                 const CountOptions& options = {}, int size = 0,
                                 const std::string& monomer_weight = "1");
+
+/// Estimates, for graphs beyond exact counting: Z(x) for a monomer weight x > 0 (x = 1: the
+/// number of all matchings), by sequential importance sampling along the frontier DP's sweep
+/// order with a belief-propagation guide (Bethe approximation) and the estimators' populations,
+/// rounds, stopping rules and interval (pmcount/approx.hpp; docs/matchings.md). On CPU threads
+/// or GPUs (EstimateOptions::backend). InvalidArgument for x ≤ 0 or not finite, and for a
+/// negative or non-finite weight; estimator, layout and scaling options do not apply.
+EstimateResult estimate_monomer_dimer(const UndirectedGraph& graph, double monomer_weight,
+                                      const EstimateOptions& options = {});
+EstimateResult estimate_monomer_dimer(const SparseMatrix<double>& symmetric, double monomer_weight,
+                                      const EstimateOptions& options = {});
+EstimateResult estimate_all_matchings(const UndirectedGraph& graph,
+                                      const EstimateOptions& options = {});
+/// The same for anything count_matchings reads (as count_matchings(Input, …) reads it; real
+/// weights too): MatchingQuery::all or monomer_dimer with `monomer_weight` as text (what the
+/// exact count accepts, or any decimal). The other queries are InvalidArgument (counted exactly).
+EstimateResult estimate_matchings(const Input& input, MatchingQuery query,
+                                  const std::string& monomer_weight,
+                                  const EstimateOptions& options = {});
 
 }  // namespace pmcount

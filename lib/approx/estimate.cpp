@@ -35,6 +35,7 @@
 #include "approx/general_sampler.hpp"
 #include "approx/host_workspace.hpp"
 #include "approx/log_mean.hpp"
+#include "approx/monomer_dimer.hpp"
 #include "approx/population_choice.hpp"
 #include "approx/problem.hpp"
 #include "approx/rounds.hpp"
@@ -562,6 +563,89 @@ std::vector<Entry> entries_of(const BipartiteGraph& g) {
 }
 
 }  // namespace
+
+EstimateResult approx::estimate_monomer_dimer(vertex_t n, const std::vector<Entry>& edges,
+                                              const std::vector<vertex_t>& order, double monomer,
+                                              const EstimateOptions& options) {
+    return pmcount::detail::stop_boundary([&] {
+        const auto start_time = Clock::now();
+        validate(options);
+        if (!(monomer > 0) || !std::isfinite(monomer)) {
+            throw InvalidArgument("the monomer-dimer estimator needs a positive finite monomer "
+                                  "weight (Z(0) counts perfect matchings: estimate those "
+                                  "without one)");
+        }
+        const PopulationChoice choice = choose_populations(n, options);
+        run::Identity identity;
+        if (!options.checkpoint.empty()) {
+            identity = estimate_identity(n, n, edges, options, choice);
+            char text[64];
+            std::snprintf(text, sizeof text, ", monomer-dimer x = %.17g", monomer);
+            identity.plan += text;
+        }
+        pmcount::detail::throw_if_stopped(kSettingUp);
+        const approx::MonomerDimerProblem problem =
+            approx::monomer_dimer_problem(n, edges, order, monomer);
+        EstimateResult result;
+        result.estimator = "monomer-dimer";
+        result.layout = "sparse";
+        result.confidence = options.confidence;
+        result.n = n;
+        result.nnz = static_cast<edge_t>(edges.size());
+        result.seed = options.seed;
+        const std::vector<int> gpus =
+            options.backend == Backend::cpu
+                ? std::vector<int>{}
+                : approx::visible_gpus(options, options.backend == Backend::cuda);
+        PopulationChoice chosen = choice;
+        std::unique_ptr<approx::SampleSource> source;
+        auto plan = [&] { return approx::PopulationPlan{chosen.particles, chosen.resample_every}; };
+        if (!gpus.empty()) {
+            source = approx::monomer_dimer_gpu_source(problem, options.seed, gpus, plan(),
+                                                      chosen.potential_exponent);
+            result.backend = "cuda";
+            result.device = source->description();
+        } else {
+            result.threads = run::resolve_threads(options.threads);
+            result.backend = "cpu";
+            if (chosen.time_pilot) {
+                approx::particles_within_time(
+                    [&](std::uint64_t particles) {
+                        return approx::monomer_dimer_cpu_source(
+                            problem, options.seed, result.threads,
+                            approx::PopulationPlan{particles, chosen.resample_every},
+                            chosen.potential_exponent);
+                    },
+                    chosen, options.distributed ? std::max(1, run::mpi::size()) : 1);
+            }
+            source = approx::monomer_dimer_cpu_source(problem, options.seed, result.threads,
+                                                      plan(), chosen.potential_exponent);
+        }
+        result.particles_reason = chosen.reason;
+        // Two copies of each particle's free bits and cursor (resampling copies one into the
+        // other), its weight and ancestor; GPUs check their own memory.
+        const double side_by_side = static_cast<double>(
+            chosen.particles > 1 ? source->population_round() * chosen.particles : 0);
+        const double per_particle =
+            (gpus.empty() ? 2 * (4.0 * ((n + 31) / 32) + sizeof(approx::MonomerDimerCursor))
+                          : 0) +
+            sizeof(double) + sizeof(std::uint32_t);
+        pmcount::detail::require_memory(side_by_side * per_particle, options.max_memory,
+                               "the estimator's populations need",
+                               std::to_string(static_cast<std::uint64_t>(side_by_side)) +
+                                   " particles of order " + std::to_string(n) +
+                                   " side by side; ask for fewer --particles");
+        result = draw_rounds(*source, options, chosen, plan(), std::move(identity),
+                             std::move(result), start_time);
+        char note[160];
+        std::snprintf(note, sizeof note,
+                      "monomer weight %.17g; Bethe guide from %d belief-propagation sweeps "
+                      "(last change %.1e)",
+                      monomer, problem.bethe_sweeps, problem.bethe_change);
+        result.note = result.note.empty() ? note : std::string(note) + "; " + result.note;
+        return result;
+    });
+}
 
 EstimateResult estimate_perfect_matchings(const BipartiteGraph& graph,
                                           const EstimateOptions& options) {

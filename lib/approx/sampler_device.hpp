@@ -10,6 +10,10 @@
 #include "backend/device.hpp"
 #include "pmcount/types.hpp"
 
+namespace pmcount::approx {
+struct MonomerDimerProblem;
+}  // namespace pmcount::approx
+
 namespace pmcount::backend::cuda {
 
 /// The estimators' sampler on one GPU (cuda/approx_gpu.cu).
@@ -50,5 +54,15 @@ public:
 
 /// Uploads the job; throws DeviceError (no such GPU, out of memory), NotCompiled (stub).
 std::unique_ptr<GpuSampler> make_gpu_sampler(const GpuSamplerJob& job);
+
+/// The monomer–dimer estimator on one GPU (cuda/monomer_dimer_gpu.cu; approx/monomer_dimer.hpp):
+/// the same samples as the CPU's, and potentials Φ^exponent for populations.
+struct GpuMonomerDimerJob {
+    int device = 0;
+    const approx::MonomerDimerProblem* problem = nullptr;  ///< copied to the device
+    std::uint64_t seed = 0;
+    double exponent = 1;
+};
+std::unique_ptr<GpuSampler> make_gpu_monomer_dimer(const GpuMonomerDimerJob& job);
 
 }  // namespace pmcount::backend::cuda

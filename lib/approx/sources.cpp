@@ -157,13 +157,9 @@ private:
 /// holds), one host thread per GPU.
 class GpuSource : public SampleSource {
 public:
-    GpuSource(const SamplerProblem& p, SamplerConfig config, const std::vector<int>& gpus,
-              PopulationPlan plan)
-        : n_(p.n), seed_(config.seed), plan_(plan) {
-        for (const int device : gpus) {
-            samplers_.push_back(backend::cuda::make_gpu_sampler({device, &p, config}));
-        }
-    }
+    GpuSource(std::vector<std::unique_ptr<backend::cuda::GpuSampler>> samplers, vertex_t steps,
+              std::uint64_t seed, PopulationPlan plan)
+        : n_(steps), seed_(seed), plan_(plan), samplers_(std::move(samplers)) {}
     /// Every GPU holds as many whole populations as fit at once.
     std::uint64_t population_round() override {
         std::uint64_t round = 0;
@@ -264,7 +260,17 @@ std::unique_ptr<SampleSource> cpu_source(const SamplerProblem& p, SamplerConfig 
 
 std::unique_ptr<SampleSource> gpu_source(const SamplerProblem& p, SamplerConfig config,
                                          const std::vector<int>& gpus, PopulationPlan plan) {
-    return std::make_unique<GpuSource>(p, config, gpus, plan);
+    std::vector<std::unique_ptr<backend::cuda::GpuSampler>> samplers;
+    for (const int device : gpus) {
+        samplers.push_back(backend::cuda::make_gpu_sampler({device, &p, config}));
+    }
+    return gpu_source(std::move(samplers), p.n, config.seed, plan);
+}
+
+std::unique_ptr<SampleSource> gpu_source(
+    std::vector<std::unique_ptr<backend::cuda::GpuSampler>> samplers, vertex_t steps,
+    std::uint64_t seed, PopulationPlan plan) {
+    return std::make_unique<GpuSource>(std::move(samplers), steps, seed, plan);
 }
 
 std::vector<int> visible_gpus(const EstimateOptions& o, bool required) {

@@ -13,6 +13,10 @@
 #include "approx/sampler.hpp"
 #include "pmcount/options.hpp"
 
+namespace pmcount::backend::cuda {
+class GpuSampler;
+}  // namespace pmcount::backend::cuda
+
 namespace pmcount::approx {
 
 /// Draws samples [first, first + count) into logs, or populations of samples; one
@@ -43,6 +47,12 @@ std::unique_ptr<SampleSource> cpu_source(const SamplerProblem& p, SamplerConfig 
 /// Samples on the GPUs `gpus` (their indices), one host thread each.
 std::unique_ptr<SampleSource> gpu_source(const SamplerProblem& p, SamplerConfig config,
                                          const std::vector<int>& gpus, PopulationPlan plan);
+
+/// Samples on samplers made for one GPU each (any estimator's: they share the interface), whose
+/// samples take `steps` steps.
+std::unique_ptr<SampleSource> gpu_source(
+    std::vector<std::unique_ptr<backend::cuda::GpuSampler>> samplers, vertex_t steps,
+    std::uint64_t seed, PopulationPlan plan);
 
 /// The GPUs an estimate uses (EstimateOptions::gpus, or this rank's share of the visible ones);
 /// none when none is visible, unless `required` (--backend cuda): then NotCompiled or

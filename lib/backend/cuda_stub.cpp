@@ -60,4 +60,6 @@ double fp64_rate(int) { not_compiled(); }
 
 std::unique_ptr<GpuSampler> make_gpu_sampler(const GpuSamplerJob&) { not_compiled(); }
 
+std::unique_ptr<GpuSampler> make_gpu_monomer_dimer(const GpuMonomerDimerJob&) { not_compiled(); }
+
 }  // namespace pmcount::backend::cuda

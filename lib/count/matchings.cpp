@@ -540,6 +540,11 @@ MatchingsResult count_symmetric(const SparseMatrix<std::int64_t>& given, Matchin
 
 }  // namespace
 
+double counting::monomer_weight_value(const std::string& text) {
+    const Rational x = parse_rational(text);
+    return static_cast<double>(x.num) / static_cast<double>(x.den);
+}
+
 MatchingsResult matching_polynomial(const UndirectedGraph& graph, const CountOptions& options) {
     return count_symmetric(counting::adjacency_matrix(graph), MatchingQuery::polynomial, 0, "",
                            options);

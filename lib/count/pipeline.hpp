@@ -28,6 +28,10 @@ namespace pmcount::counting {
 template <class T>
 void check_symmetric(const SparseMatrix<T>& a, const char* what);
 
+/// A monomer weight as matchings.cpp reads it ("3", "-1/2", "0.25", "1e-3", within 64 bits), as
+/// the nearest double; InvalidArgument when it is none of these.
+double monomer_weight_value(const std::string& text);
+
 /// A bipartite graph's 0-1 biadjacency matrix; an undirected graph's 0-1 adjacency matrix.
 SparseMatrix<std::int64_t> ones(const BipartiteGraph& graph);
 SparseMatrix<std::int64_t> adjacency_matrix(const UndirectedGraph& graph);

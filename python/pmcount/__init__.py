@@ -47,7 +47,7 @@ from ._errors import (
     ProblemTooLargeError,
 )
 from ._estimating import estimate
-from ._matchings import count_matchings, matching_polynomial
+from ._matchings import count_matchings, estimate_matchings, matching_polynomial
 from ._generators import (
     aztec_diamond,
     complete_bipartite,
@@ -82,6 +82,7 @@ __all__ = [
     "permanent_batched",
     "torontonian_batched",
     "count_matchings",
+    "estimate_matchings",
     "matching_polynomial",
     "estimate",
     "explain",

@@ -71,8 +71,27 @@ def estimate(
     True
     """
     where = "estimate"
-    opts = _core.EstimateOptions()
+    opts = _estimate_options(where, rel_error=rel_error, time=time, samples=samples, seed=seed,
+                             confidence=confidence, particles=particles,
+                             resample_every=resample_every, backend=backend, threads=threads,
+                             gpus=gpus)
     opts.estimator = _arguments.choice(estimator, where, "estimator")
+    progress = _arguments.progress(progress, where)
+    callback, close = _progress_callback(progress)
+    try:
+        r = _graph_estimate(G, opts, callback) if _is_networkx(G) else \
+            _matrix_estimate(G, opts, callback)
+    finally:
+        close()
+    return _as_estimate(r)
+
+
+def _estimate_options(where: str, *, rel_error: Optional[float], time: Optional[float],
+                      samples: Optional[int], seed: int, confidence: float, particles: int,
+                      resample_every: int, backend: str, threads: int,
+                      gpus: Optional[Sequence[int]]) -> _core.EstimateOptions:
+    """The stopping rules, seed, populations and devices of an estimate, checked."""
+    opts = _core.EstimateOptions()
     opts.backend = _arguments.choice(backend, where, "backend")
     opts.threads = _arguments.threads(threads, where)
     opts.gpus = _arguments.devices(gpus, where)
@@ -88,13 +107,10 @@ def estimate(
                                         " (0: automatic, 1: independent samples)")
     opts.resample_every = _arguments.integer(resample_every, where, "resample_every", 0,
                                              _arguments.INT32_MAX, " (0: every 16 steps)")
-    progress = _arguments.progress(progress, where)
-    callback, close = _progress_callback(progress)
-    try:
-        r = _graph_estimate(G, opts, callback) if _is_networkx(G) else \
-            _matrix_estimate(G, opts, callback)
-    finally:
-        close()
+    return opts
+
+
+def _as_estimate(r: _core.EstimateResult) -> Estimate:
     return Estimate(
         value=r.value,
         log10=r.log10_value,

@@ -5,21 +5,25 @@ polynomial's coefficients, exact (pmcount/matchings.hpp in the C++ library)."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, List, Optional, Union
+from typing import Any, List, Optional, Sequence, Union
 
 import numpy as np
 
-from . import _core
+from . import _arguments, _core
 from ._convert import _indexed_edges, _is_networkx, _matrix, _multiplicities, _reject_self_loops
 from ._counting import _call, _count_options
-from ._progress import Progress
+from ._estimating import _as_estimate, _estimate_options
+from ._progress import Progress, _progress_callback
+from ._results import Estimate
 
 
-def _weighted_graph(G: Any, where: str, weight: Optional[str],
-                    adjacency: bool) -> tuple:
+def _weighted_graph(G: Any, where: str, weight: Optional[str], adjacency: bool,
+                    real: bool = False) -> tuple:
     """(n, edges (k, 2) int64, weights (k,) int64) of G: a networkx graph (a MultiGraph's parallel
     edges add up; `weight` names an integer edge attribute), or a matrix: the bipartite graph of
-    its rows and columns, or with `adjacency` the general graph of a symmetric matrix."""
+    its rows and columns, or with `adjacency` the general graph of a symmetric matrix. With
+    `real`, weights may be real numbers too (float64 weights)."""
+    dtype = np.float64 if real else np.int64
     if _is_networkx(G):
         if G.is_directed():
             raise TypeError(f"{where} takes an undirected graph, not a directed one")
@@ -31,16 +35,20 @@ def _weighted_graph(G: Any, where: str, weight: Optional[str],
         index = {node: i for i, node in enumerate(nodes)}
         pairs, values = [], []
         for u, v, w in G.edges(data=weight, default=1):
-            if isinstance(w, bool) or not isinstance(w, (int, np.integer)):
-                raise TypeError(f"{where}: edge ({u!r}, {v!r}) has {weight}={w!r}, not an integer")
+            numbers = (int, np.integer, float, np.floating) if real else (int, np.integer)
+            if isinstance(w, bool) or not isinstance(w, numbers):
+                raise TypeError(f"{where}: edge ({u!r}, {v!r}) has {weight}={w!r}, not "
+                                f"{'a real number' if real else 'an integer'}")
             pairs.append((index[u], index[v]))
-            values.append(int(w))
+            values.append(w if real else int(w))
         return (len(nodes), np.array(pairs, dtype=np.int64).reshape(-1, 2),
-                np.array(values, dtype=np.int64))
+                np.array(values, dtype=dtype))
     kind, m = _matrix(G, where)
-    if m.dtype != np.int64:
-        raise TypeError(f"{where}: matchings of every size take integer weights, got "
-                        f"{m.dtype} entries")
+    if real and m.dtype == np.int64:
+        m = m.astype(np.float64)
+    if m.dtype != dtype:
+        raise TypeError(f"{where}: {'the estimate takes real' if real else 'matchings of every size take integer'} "
+                        f"weights, got {m.dtype} entries")
     coo = m if kind == "sparse" else None
     if coo is None:
         rows, cols = np.nonzero(m)
@@ -50,15 +58,15 @@ def _weighted_graph(G: Any, where: str, weight: Optional[str],
         rows, cols, values = coo.row[keep], coo.col[keep], coo.data[keep]
     rows = np.asarray(rows, dtype=np.int64)
     cols = np.asarray(cols, dtype=np.int64)
-    values = np.asarray(values, dtype=np.int64)
+    values = np.asarray(values, dtype=dtype)
     if adjacency:
         if m.shape[0] != m.shape[1]:
             raise ValueError(f"{where}: an adjacency matrix is square, got shape {m.shape}")
         upper = rows < cols
-        lower = {(int(c), int(r)): int(w) for r, c, w in zip(rows[~upper], cols[~upper],
-                                                             values[~upper]) if r != c}
+        lower = {(int(c), int(r)): w for r, c, w in zip(rows[~upper], cols[~upper],
+                                                        values[~upper]) if r != c}
         for r, c, w in zip(rows[upper], cols[upper], values[upper]):
-            if lower.pop((int(r), int(c)), None) != int(w):
+            if lower.pop((int(r), int(c)), None) != w:
                 raise ValueError(f"{where}: the adjacency matrix is not symmetric at "
                                  f"({int(r)}, {int(c)})")
         if lower:
@@ -173,3 +181,58 @@ def matching_polynomial(
     """
     return _run(G, "matching_polynomial", "polynomial", 0, "1", weight, adjacency, method,
                 threads, prime_set, progress)["coefficients"]
+
+
+def estimate_matchings(
+    G: Any,
+    monomer_weight: Any = 1,
+    *,
+    weight: Optional[str] = None,
+    adjacency: bool = False,
+    rel_error: Optional[float] = None,
+    time: Optional[float] = None,
+    samples: Optional[int] = None,
+    seed: int = 1,
+    confidence: float = 0.95,
+    particles: int = 0,
+    resample_every: int = 0,
+    backend: str = "auto",
+    threads: int = 0,
+    gpus: Optional[Sequence[int]] = None,
+    progress: Progress = False,
+) -> Estimate:
+    """An unbiased estimate, with a confidence interval, of the monomer–dimer partition function
+    Z(x) = Σ_k m_k x^(n−2k) of G at a monomer weight x > 0 — with x = 1 (the default) the number
+    of all matchings, the Hosoya index — for graphs beyond exact counting (lattices with 10^4
+    vertices): sequential importance sampling along the frontier DP's sweep order, guided by
+    belief propagation, with the populations, stopping rules and interval of :func:`estimate`
+    (docs/matchings.md). G as for :func:`count_matchings`, real nonnegative weights allowed;
+    x an int, a float, a Fraction or a string ("1/3", "2.5e-3"). Stopping rules, seed,
+    confidence, particles, resample_every, backend ("cpu", "cuda", "auto"), threads, gpus and
+    progress as for :func:`estimate`.
+
+    >>> e = estimate_matchings(grid(8, 8), rel_error=0.02)
+    >>> e.ci[0] < count_matchings(grid(8, 8)) < e.ci[1]
+    True
+    """
+    where = "estimate_matchings"
+    text = _monomer_text(monomer_weight, where)
+    try:
+        x = float(Fraction(text))
+    except (ValueError, ZeroDivisionError, OverflowError):
+        raise ValueError(f"{where}: monomer_weight {text!r} is not a number") from None
+    opts = _estimate_options(where, rel_error=rel_error, time=time, samples=samples, seed=seed,
+                             confidence=confidence, particles=particles,
+                             resample_every=resample_every, backend=backend, threads=threads,
+                             gpus=gpus)
+    n, edges, weights = _weighted_graph(G, where, weight, adjacency, real=True)
+    progress = _arguments.progress(progress, where)
+    callback, close = _progress_callback(progress)
+    try:
+        r = _core.estimate_matchings_general(
+            n, np.ascontiguousarray(edges, dtype=np.int64),
+            np.ascontiguousarray(weights, dtype=np.float64), x, opts,
+            callback)
+    finally:
+        close()
+    return _as_estimate(r)

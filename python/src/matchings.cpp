@@ -33,6 +33,28 @@ MatchingQuery query_named(const std::string& name) {
     throw InvalidArgument("no matchings query named '" + name + "'");
 }
 
+/// The symmetric matrix of a general graph on n vertices: each edge (u, v) with its weight at
+/// (u, v) and (v, u).
+template <class T>
+SparseMatrix<T> weighted_graph(std::int64_t n, const Pairs& edges, const Vector<T>& weights) {
+    const vertex_t order = checked_order(n, "vertex count");
+    const auto pairs = pairs_of(edges, n, n);
+    if (weights.shape(0) != pairs.size()) {
+        throw DimensionMismatch("one weight per edge: " + std::to_string(pairs.size()) +
+                                " edges, " + std::to_string(weights.shape(0)) + " weights");
+    }
+    std::vector<Triplet<T>> entries;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        const auto [u, v] = pairs[k];
+        if (u == v) {
+            throw InvalidArgument("edge " + std::to_string(k) + " is a self-loop");
+        }
+        entries.push_back({u, v, weights.data()[k]});
+        entries.push_back({v, u, weights.data()[k]});
+    }
+    return SparseMatrix<T>(order, order, std::move(entries));
+}
+
 }  // namespace
 
 void bind_matchings(nb::module_& m) {
@@ -42,22 +64,7 @@ void bind_matchings(nb::module_& m) {
         [](std::int64_t n, const Pairs& edges, const Vector<std::int64_t>& weights,
            const std::string& query, int size, const std::string& monomer_weight,
            const CountOptions& o, const ProgressArg& progress) {
-            const vertex_t order = checked_order(n, "vertex count");
-            const auto pairs = pairs_of(edges, n, n);
-            if (weights.shape(0) != pairs.size()) {
-                throw DimensionMismatch("one weight per edge: " + std::to_string(pairs.size()) +
-                                        " edges, " + std::to_string(weights.shape(0)) + " weights");
-            }
-            std::vector<Triplet<std::int64_t>> entries;
-            for (std::size_t k = 0; k < pairs.size(); ++k) {
-                const auto [u, v] = pairs[k];
-                if (u == v) {
-                    throw InvalidArgument("edge " + std::to_string(k) + " is a self-loop");
-                }
-                entries.push_back({u, v, weights.data()[k]});
-                entries.push_back({v, u, weights.data()[k]});
-            }
-            const SparseMatrix<std::int64_t> a(order, order, std::move(entries));
+            const SparseMatrix<std::int64_t> a = weighted_graph(n, edges, weights);
             const MatchingQuery q = query_named(query);
             const CountOptions options = with_progress(o, progress);
             const MatchingsResult r = released([&] {
@@ -88,6 +95,15 @@ void bind_matchings(nb::module_& m) {
         },
         "n"_a, "edges"_a, "weights"_a, "query"_a, "size"_a, "monomer_weight"_a, "options"_a,
         "progress"_a = nb::none());
+    m.def(
+        "estimate_matchings_general",
+        [](std::int64_t n, const Pairs& edges, const Vector<double>& weights, double monomer_weight,
+           const EstimateOptions& o, const ProgressArg& progress) {
+            const SparseMatrix<double> a = weighted_graph(n, edges, weights);
+            const EstimateOptions options = with_progress(o, progress);
+            return released([&] { return estimate_monomer_dimer(a, monomer_weight, options); });
+        },
+        "n"_a, "edges"_a, "weights"_a, "monomer_weight"_a, "options"_a, "progress"_a = nb::none());
 }
 
 }  // namespace pmcount::bindings

@@ -113,3 +113,42 @@ def test_errors():
         pmcount.count_matchings(g, weight="w")
     with pytest.raises(pmcount.InvalidArgumentError):
         pmcount.count_matchings(nx.path_graph(4), method="ryser")
+
+
+def test_estimates_cover_the_exact_counts():
+    # All matchings of a general graph, a bipartite matrix's both sides, a weighted graph at
+    # x = 0.7 with real weights: each interval covers the exact value.
+    tri = nx.triangular_lattice_graph(4, 6)
+    e = pmcount.estimate_matchings(tri, rel_error=0.01, seed=5)
+    truth = pmcount.count_matchings(tri)
+    assert e.ci[0] <= truth <= e.ci[1]
+    assert e.raw["estimator"] == "monomer-dimer"
+    m = np.array([[1, 1, 0], [1, 1, 1], [0, 1, 1]])
+    e = pmcount.estimate_matchings(m, samples=200000, particles=1)
+    assert e.ci[0] <= pmcount.count_matchings(m) <= e.ci[1]
+    g = nx.cycle_graph(9)
+    for k, (u, v) in enumerate(g.edges()):
+        g[u][v]["w"] = 1 + k % 3
+    exact = pmcount.count_matchings(g, monomer_weight=Fraction(7, 10), weight="w")
+    e = pmcount.estimate_matchings(g, 0.7, weight="w", samples=100000, seed=2)
+    assert e.ci[0] <= float(exact) <= e.ci[1]
+    for x in ("7/10", Fraction(7, 10)):
+        assert pmcount.estimate_matchings(g, x, weight="w", samples=100000, seed=2).value == \
+            e.value
+    for u, v in g.edges():
+        g[u][v]["w"] = 0.5 * g[u][v]["w"]
+    half = pmcount.estimate_matchings(g, 0.7, weight="w", samples=100000, seed=2)
+    assert half.value < e.value
+
+
+def test_estimate_errors():
+    with pytest.raises(pmcount.InvalidArgumentError):
+        pmcount.estimate_matchings(nx.path_graph(4), 0)
+    with pytest.raises(pmcount.InvalidArgumentError):
+        pmcount.estimate_matchings(nx.path_graph(4), -1.5)
+    with pytest.raises(ValueError):
+        pmcount.estimate_matchings(nx.path_graph(4), "x")
+    with pytest.raises(TypeError):
+        pmcount.estimate_matchings(nx.DiGraph([(0, 1)]))
+    with pytest.raises(pmcount.InvalidArgumentError):
+        pmcount.estimate_matchings(np.array([[0.0, -1.0], [-1.0, 0.0]]), adjacency=True)

@@ -550,8 +550,13 @@ TEST_F(CountMatchingsCli, MatchingsOfEverySize) {
          std::vector<std::tuple<std::string, int, std::string>>{
              {"--monomer-weight abc " + p4, kUsage, "monomer weight 'abc'"},
              {"--monomer-weight 1/0 " + p4, kUsage, "denominator is 0"},
-             {"--all-matchings --approx " + p4, kUsage, "not available"},
-             {"--all-matchings --explain " + p4, kUsage, "not available"},
+             {"--matching-polynomial --approx " + p4, kUsage, "counted exactly"},
+             {"--matchings-of-size 1 --approx " + p4, kUsage, "counted exactly"},
+             {"--all-matchings --approx --scale-every 2 " + p4, kUsage, "does not apply"},
+             {"--all-matchings --estimator rasmussen " + p4, kUsage, "does not apply"},
+             {"--monomer-weight 0 --approx " + p4, kUsage, "needs a positive one"},
+             {"--monomer-weight -2 --approx " + p4, kUsage, "needs a positive one"},
+             {"--all-matchings --explain " + p4, kUsage, "names its engines"},
              {"--all-matchings --matching-polynomial " + p4, kUsage, "excludes"},
              {"--all-matchings --cycle-covers " + p4, kUsage, "excludes"},
              {"--matchings-of-size -1 " + p4, kUsage, "below 0"},
@@ -567,6 +572,43 @@ TEST_F(CountMatchingsCli, MatchingsOfEverySize) {
         EXPECT_NE(bad.err.find(fragment), std::string::npos) << args << ": " << bad.err;
         EXPECT_EQ(count_lines(bad.err), 1u) << bad.err;
     }
+}
+
+TEST_F(CountMatchingsCli, EstimatesAllMatchingsAndTheMonomerDimerFunction) {
+    // --approx with --all-matchings or --monomer-weight X: the interval covers the exact count
+    // (C60's Hosoya index; Z(1/2) of a real matrix read as the weighted bipartite graph of its
+    // rows and columns), JSON names the estimator, and a negative weight is an input error
+    // naming the file.
+    const std::string c60 = quoted(std::string(PMCOUNT_SOURCE_DIR) + "/datasets/c60.edgelist");
+    const Outcome all = run("--all-matchings --approx --json --rel-error 0.005 " + c60);
+    ASSERT_EQ(all.status, kOk) << all.err;
+    const auto j = nlohmann::json::parse(all.out);
+    EXPECT_EQ(j["estimator"], "monomer-dimer");
+    EXPECT_EQ(j["counted"], "all matchings");
+    const double truth = std::log10(1417036634543488.0);
+    EXPECT_LE(j["log10_ci_low"].get<double>(), truth);
+    EXPECT_GE(j["log10_ci_high"].get<double>(), truth);
+    EXPECT_LT(j["rel_std_error"].get<double>(), 0.005);
+    // [[0.5, 0.2], [0.1, 0.4]] at x = 1/2: the graph of rows r0, r1 and columns c0, c1 has
+    // Z = x⁴ + (0.5 + 0.2 + 0.1 + 0.4)·x² + (0.5·0.4 + 0.2·0.1) = 0.0625 + 0.3 + 0.22 = 0.5825.
+    const std::string real = write("w.mtx",
+                                   "%%MatrixMarket matrix coordinate real general\n2 2 4\n"
+                                   "1 1 0.5\n1 2 0.2\n2 1 0.1\n2 2 0.4\n");
+    const Outcome z = run("--monomer-weight 1/2 --approx --json --samples 200000 --particles 1 " +
+                          real);
+    ASSERT_EQ(z.status, kOk) << z.err;
+    const auto zj = nlohmann::json::parse(z.out);
+    EXPECT_EQ(zj["counted"], "monomer-dimer Z(1/2)");
+    EXPECT_LE(zj["log10_ci_low"].get<double>(), std::log10(0.5825));
+    EXPECT_GE(zj["log10_ci_high"].get<double>(), std::log10(0.5825));
+    const Outcome bad = run("--all-matchings --approx " +
+                            write("neg.mtx",
+                                  "%%MatrixMarket matrix coordinate real general\n2 2 1\n"
+                                  "1 2 -0.5\n"));
+    EXPECT_EQ(bad.status, kInputError) << bad.err;
+    EXPECT_NE(bad.err.find("neg.mtx"), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("nonnegative finite weights"), std::string::npos) << bad.err;
+    EXPECT_EQ(count_lines(bad.err), 1u) << bad.err;
 }
 
 TEST_F(CountMatchingsCli, AnEdgeListTorusWithItsRotationsIsCountedOnTheTorus) {

@@ -134,13 +134,15 @@ void add_options(CLI::App& app, Arguments& a) {
                             "paired or on its own loop (thewalrus's hafnian(A, loop=True))");
     auto* all = app.add_flag("--all-matchings", a.all_matchings,
                              "count all matchings, of every size and the empty one (the Hosoya "
-                             "index); edge weights weigh each matching by their product");
+                             "index); edge weights weigh each matching by their product; with "
+                             "--approx, an estimate with its interval (any graph size)");
     auto* poly = app.add_flag("--matching-polynomial", a.matching_polynomial,
                               "the matching polynomial's coefficients m_0 ... m_floor(n/2) (m_k: "
                               "matchings of k edges), one per line");
     auto* mw = app.add_option("--monomer-weight", a.monomer_weight,
                               "the monomer-dimer partition function Z(X) = sum_k m_k X^(n-2k) "
-                              "at a rational X (3, -1/2, 0.25, 1e-3), exact");
+                              "at a rational X (3, -1/2, 0.25, 1e-3), exact; with --approx, an "
+                              "estimate for X > 0");
     auto* ms = app.add_option("--matchings-of-size", a.matchings_of_size,
                               "the number of matchings of K edges")
                    ->check(number_at_least(0, true));
@@ -335,9 +337,25 @@ std::string option_of_the_other_mode(const CLI::App& app, const Arguments& a) {
     if (a.approx && a.loop_hafnian) {
         return "--loop-hafnian has no estimator: count it exactly (without --approx)";
     }
-    if (counts_all_sizes(a) && (a.approx || a.explain)) {
-        return std::string(a.approx ? "--approx" : "--explain") +
-               " is not available for matchings of every size yet: count them exactly";
+    if (counts_all_sizes(a) && a.explain) {
+        return "--explain shows the plan of a perfect-matching count or estimate; a count of "
+               "matchings of every size names its engines and primes in its result (--json)";
+    }
+    if (counts_all_sizes(a) && a.approx) {
+        if (a.matching_polynomial || a.matchings_of_size >= 0) {
+            return std::string(a.matching_polynomial ? "--matching-polynomial"
+                                                     : "--matchings-of-size") +
+                   " is counted exactly; --approx estimates --all-matchings and "
+                   "--monomer-weight X";
+        }
+        for (const char* name : {"--estimator", "--scale-every", "--scale-iters", "--layout",
+                                 "--prime-set"}) {
+            if (app.count(name) > 0) {
+                return std::string(name) +
+                       " does not apply to the monomer-dimer estimator (--approx with "
+                       "--all-matchings or --monomer-weight)";
+            }
+        }
     }
     for (const char* name : a.approx ? kExactOnly : kEstimateOnly) {
         if (app.count(name) > 0) {

@@ -139,6 +139,30 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
             pmcount::tools::write_dot_file(a.dot_path, input);
             stop_if_signalled("writing the DOT file");
         }
+        // An estimate on stdout (JSON, or the value with its interval on stderr).
+        auto show_estimate = [&](const pmcount::EstimateResult& estimate,
+                                 const std::string& counted) {
+            bar.clear();
+            if (a.json) {
+                std::cout << pmcount::tools::estimate_json(input, estimate, counted, read_s,
+                                                           seconds())
+                                 .dump()
+                          << std::endl;
+            } else {
+                pmcount::tools::print_estimate(input, estimate, counted, !a.quiet, seconds());
+            }
+        };
+        if (pmcount::tools::counts_all_sizes(a) && a.approx) {
+            pmcount::EstimateOptions& estimate_options = a.estimate_options;
+            static_cast<pmcount::RunOptions&>(estimate_options) = options;
+            const pmcount::MatchingQuery query = pmcount::tools::matching_query(a);
+            const pmcount::EstimateResult estimate =
+                pmcount::estimate_matchings(input, query, a.monomer_weight, estimate_options);
+            show_estimate(estimate, query == pmcount::MatchingQuery::all
+                                        ? "all matchings"
+                                        : "monomer-dimer Z(" + a.monomer_weight + ")");
+            return kOk;
+        }
         if (pmcount::tools::counts_all_sizes(a)) {
             const pmcount::MatchingsResult r =
                 pmcount::count_matchings(input, pmcount::tools::matching_query(a), options,
@@ -171,16 +195,7 @@ int run(int argc, char** argv, const pmcount::MpiWorld& world) {
                 }
                 return kOk;
             }
-            const pmcount::EstimateResult estimate = pmcount::estimate(input, estimate_options);
-            bar.clear();
-            if (a.json) {
-                std::cout << pmcount::tools::estimate_json(input, estimate, counted, read_s,
-                                                           seconds())
-                                 .dump()
-                          << std::endl;
-            } else {
-                pmcount::tools::print_estimate(input, estimate, counted, !a.quiet, seconds());
-            }
+            show_estimate(pmcount::estimate(input, estimate_options), counted);
             return kOk;
         }
         const pmcount::CountResult result = pmcount::tools::count_as_asked(input, mode, options);
