@@ -100,7 +100,9 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
                 from[static_cast<std::uint64_t>(i) * count + a];
         }
         approx::MonomerDimerCursor c = from_cursors[a];
-        c.log_estimate = -exponent * c.log_taken;
+        if (c.log_estimate > -HUGE_VAL) {  // a zero stays 0
+            c.log_estimate = -exponent * c.log_taken;
+        }
         to_cursors[k] = c;
     }
 }

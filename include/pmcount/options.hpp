@@ -71,6 +71,11 @@ enum class Estimator {
     rasmussen_plus,  ///< sparsest live line first (forced moves, early zeros), uniform partner
     scaling,         ///< rows in order, partner ∝ entry of the Sinkhorn-scaled live submatrix
     scaling_plus,    ///< sparsest live line first, scaled partner (the default)
+    /// Any graph (both sides of a bipartite one as one graph): the vertices in index order (a
+    /// matrix: row i, then column i), each still free matched to a free neighbour drawn by its
+    /// belief-propagation (Bethe) weight, forced moves taken, a stranded vertex a zero sample;
+    /// on CPU threads or GPUs (docs/estimators.md). The default for general graphs.
+    bethe,
 };
 
 /// How the sampler reads the matrix.

@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <numeric>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -353,16 +354,86 @@ EstimateResult draw_rounds(approx::SampleSource& source, const EstimateOptions& 
     return result;
 }
 
+/// The sweep sampler's estimate (approx/monomer_dimer.hpp) of Z(x) for the graph of `edges` on
+/// `vertices` vertices taken in `order` (x = 0: its perfect matchings), on GPUs or CPU threads;
+/// `result` carries the caller's name, order and entry count.
+EstimateResult draw_sweep(vertex_t vertices, const std::vector<Entry>& edges,
+                          const std::vector<vertex_t>& order, double monomer,
+                          const EstimateOptions& options, const PopulationChoice& choice,
+                          run::Identity identity, EstimateResult result,
+                          Clock::time_point start_time) {
+    pmcount::detail::throw_if_stopped(kSettingUp);
+    const approx::MonomerDimerProblem problem =
+        approx::monomer_dimer_problem(vertices, edges, order, monomer);
+    result.layout = "sparse";
+    result.confidence = options.confidence;
+    result.seed = options.seed;
+    const std::vector<int> gpus =
+        options.backend == Backend::cpu
+            ? std::vector<int>{}
+            : approx::visible_gpus(options, options.backend == Backend::cuda);
+    PopulationChoice chosen = choice;
+    std::unique_ptr<approx::SampleSource> source;
+    auto plan = [&] { return approx::PopulationPlan{chosen.particles, chosen.resample_every}; };
+    if (!gpus.empty()) {
+        source = approx::monomer_dimer_gpu_source(problem, options.seed, gpus, plan(),
+                                                  chosen.potential_exponent);
+        result.backend = "cuda";
+        result.device = source->description();
+    } else {
+        result.threads = run::resolve_threads(options.threads);
+        result.backend = "cpu";
+        if (chosen.time_pilot) {
+            approx::particles_within_time(
+                [&](std::uint64_t particles) {
+                    return approx::monomer_dimer_cpu_source(
+                        problem, options.seed, result.threads,
+                        approx::PopulationPlan{particles, chosen.resample_every},
+                        chosen.potential_exponent);
+                },
+                chosen, options.distributed ? std::max(1, run::mpi::size()) : 1);
+        }
+        source = approx::monomer_dimer_cpu_source(problem, options.seed, result.threads, plan(),
+                                                  chosen.potential_exponent);
+    }
+    result.particles_reason = chosen.reason;
+    // Two copies of each particle's free bits and cursor (resampling copies one into the
+    // other), its weight and ancestor; GPUs check their own memory.
+    const double side_by_side = static_cast<double>(
+        chosen.particles > 1 ? source->population_round() * chosen.particles : 0);
+    const double per_particle =
+        (gpus.empty() ? 2 * (4.0 * ((vertices + 31) / 32) + sizeof(approx::MonomerDimerCursor))
+                      : 0) +
+        sizeof(double) + sizeof(std::uint32_t);
+    pmcount::detail::require_memory(side_by_side * per_particle, options.max_memory,
+                                    "the estimator's populations need",
+                                    std::to_string(static_cast<std::uint64_t>(side_by_side)) +
+                                        " particles of " + std::to_string(vertices) +
+                                        " vertices side by side; ask for fewer --particles");
+    const std::string guide = "Bethe guide from " + std::to_string(problem.bethe_sweeps) +
+                              " belief-propagation sweeps";
+    std::string note = monomer > 0 ? "monomer weight " + UnusableEntry::format_value(monomer) + "; " + guide
+                                   : guide;
+    result = draw_rounds(*source, options, chosen, plan(), std::move(identity), std::move(result),
+                         start_time);
+    result.note = result.note.empty() ? note : note + "; " + result.note;
+    return result;
+}
+
 /// A general graph's estimate (general_sampler.hpp) from its edges: the zero checks, the
 /// pruning, then draw_rounds on CPU threads.
 EstimateResult estimate_general(vertex_t n, const std::vector<Entry>& edges,
                                 const EstimateOptions& options, const PopulationChoice& choice,
                                 run::Identity identity, Clock::time_point start_time) {
+    // The scaling estimators need two sides: their names (the default) take the sweep.
+    const bool sweep = options.estimator != Estimator::rasmussen &&
+                       options.estimator != Estimator::rasmussen_plus;
     const bool prune = options.estimator != Estimator::rasmussen;
-    if (options.backend == Backend::cuda) {
-        throw InvalidArgument(
-            "--backend cuda: the GPU estimators sample permutations; a general "
-            "graph is estimated on CPU threads (--backend cpu or auto)");
+    if (options.backend == Backend::cuda && !sweep) {
+        throw InvalidArgument(std::string("--backend cuda: the ") +
+                              to_string(options.estimator) +
+                              " sampler of general graphs runs on CPU threads; the bethe sampler "
+                              "(the default) runs on GPUs too");
     }
     const edge_t input_nnz = static_cast<edge_t>(edges.size());
     if (n % 2 != 0) {
@@ -374,16 +445,36 @@ EstimateResult estimate_general(vertex_t n, const std::vector<Entry>& edges,
         return zero_result(options, n, input_nnz, setup.zero_reason);
     }
     EstimateResult result;
-    result.estimator = prune ? "rasmussen+" : "rasmussen";
-    std::string note;
-    if (options.estimator == Estimator::scaling || options.estimator == Estimator::scaling_plus) {
-        note = std::string("a general graph is sampled by the ") + result.estimator +
-               " rule (partners in proportion to their weights; no scaling)";
-    }
-    result.layout = "sparse";
-    result.confidence = options.confidence;
+    result.estimator = sweep ? "bethe" : prune ? "rasmussen+" : "rasmussen";
     result.n = n;
     result.nnz = input_nnz - setup.dropped;
+    if (sweep) {
+        // The edges that lie in some perfect matching, the vertices in index order.
+        const approx::GeneralProblem& p = setup.problem;
+        std::vector<Entry> allowed;
+        for (vertex_t v = 0; v < n; ++v) {
+            for (std::int64_t e = p.offsets[static_cast<std::size_t>(v)];
+                 e < p.offsets[static_cast<std::size_t>(v) + 1]; ++e) {
+                const vertex_t u = p.neighbours[static_cast<std::size_t>(e)];
+                if (v < u) {
+                    allowed.push_back({v, u, p.weights[static_cast<std::size_t>(e)]});
+                }
+            }
+        }
+        std::vector<vertex_t> order(static_cast<std::size_t>(n));
+        std::iota(order.begin(), order.end(), 0);
+        result = draw_sweep(n, allowed, order, 0.0, options, choice, std::move(identity),
+                            std::move(result), start_time);
+        if (options.estimator != Estimator::bethe) {
+            result.note = "a general graph is sampled by the bethe rule (the scaling estimators "
+                          "need two sides); " +
+                          result.note;
+        }
+        return result;
+    }
+    std::string note;
+    result.layout = "sparse";
+    result.confidence = options.confidence;
     result.seed = options.seed;
     result.threads = run::resolve_threads(options.threads);
     result.backend = "cpu";
@@ -442,6 +533,27 @@ EstimateResult estimate_unguarded(vertex_t rows, vertex_t cols, std::vector<Entr
     }
     // Phase 1: the pattern must have a perfect matching.
     const BipartiteGraph pattern = approx::pattern_of(n, entries);
+    if (options.estimator == Estimator::bethe) {
+        // The sweep over the graph of both sides: row i is vertex 2i, column j vertex 2j + 1, in
+        // index order; the entries outside the fine Dulmage–Mendelsohn blocks dropped first.
+        const DMDecomposition dm = dulmage_mendelsohn(pattern);
+        if (!dm.has_perfect_matching()) {
+            return zero_result(options, n, input_nnz,
+                               "the nonzero pattern has no perfect matching");
+        }
+        std::vector<Entry> edges;
+        for (const Entry& e : approx::prune(entries, dm)) {
+            edges.push_back({2 * e.row, 2 * e.col + 1, e.value});
+        }
+        std::vector<vertex_t> order(2 * static_cast<std::size_t>(n));
+        std::iota(order.begin(), order.end(), 0);
+        EstimateResult result;
+        result.estimator = "bethe";
+        result.n = n;
+        result.nnz = static_cast<edge_t>(edges.size());
+        return draw_sweep(2 * n, edges, order, 0.0, options, choice, std::move(identity),
+                          std::move(result), start_time);
+    }
     approx::PopulationPlan plan{choice.particles, choice.resample_every};
     const bool populations = plan.particles > 1;
     const approx::SamplerConfig config = approx::sampler_config(options, plan.particles);
@@ -570,10 +682,9 @@ EstimateResult approx::estimate_monomer_dimer(vertex_t n, const std::vector<Entr
     return pmcount::detail::stop_boundary([&] {
         const auto start_time = Clock::now();
         validate(options);
-        if (!(monomer > 0) || !std::isfinite(monomer)) {
-            throw InvalidArgument("the monomer-dimer estimator needs a positive finite monomer "
-                                  "weight (Z(0) counts perfect matchings: estimate those "
-                                  "without one)");
+        if (!(monomer >= 0) || !std::isfinite(monomer)) {
+            throw InvalidArgument("the monomer-dimer estimator needs a finite monomer weight, 0 "
+                                  "or more");
         }
         const PopulationChoice choice = choose_populations(n, options);
         run::Identity identity;
@@ -583,67 +694,12 @@ EstimateResult approx::estimate_monomer_dimer(vertex_t n, const std::vector<Entr
             std::snprintf(text, sizeof text, ", monomer-dimer x = %.17g", monomer);
             identity.plan += text;
         }
-        pmcount::detail::throw_if_stopped(kSettingUp);
-        const approx::MonomerDimerProblem problem =
-            approx::monomer_dimer_problem(n, edges, order, monomer);
         EstimateResult result;
         result.estimator = "monomer-dimer";
-        result.layout = "sparse";
-        result.confidence = options.confidence;
         result.n = n;
         result.nnz = static_cast<edge_t>(edges.size());
-        result.seed = options.seed;
-        const std::vector<int> gpus =
-            options.backend == Backend::cpu
-                ? std::vector<int>{}
-                : approx::visible_gpus(options, options.backend == Backend::cuda);
-        PopulationChoice chosen = choice;
-        std::unique_ptr<approx::SampleSource> source;
-        auto plan = [&] { return approx::PopulationPlan{chosen.particles, chosen.resample_every}; };
-        if (!gpus.empty()) {
-            source = approx::monomer_dimer_gpu_source(problem, options.seed, gpus, plan(),
-                                                      chosen.potential_exponent);
-            result.backend = "cuda";
-            result.device = source->description();
-        } else {
-            result.threads = run::resolve_threads(options.threads);
-            result.backend = "cpu";
-            if (chosen.time_pilot) {
-                approx::particles_within_time(
-                    [&](std::uint64_t particles) {
-                        return approx::monomer_dimer_cpu_source(
-                            problem, options.seed, result.threads,
-                            approx::PopulationPlan{particles, chosen.resample_every},
-                            chosen.potential_exponent);
-                    },
-                    chosen, options.distributed ? std::max(1, run::mpi::size()) : 1);
-            }
-            source = approx::monomer_dimer_cpu_source(problem, options.seed, result.threads,
-                                                      plan(), chosen.potential_exponent);
-        }
-        result.particles_reason = chosen.reason;
-        // Two copies of each particle's free bits and cursor (resampling copies one into the
-        // other), its weight and ancestor; GPUs check their own memory.
-        const double side_by_side = static_cast<double>(
-            chosen.particles > 1 ? source->population_round() * chosen.particles : 0);
-        const double per_particle =
-            (gpus.empty() ? 2 * (4.0 * ((n + 31) / 32) + sizeof(approx::MonomerDimerCursor))
-                          : 0) +
-            sizeof(double) + sizeof(std::uint32_t);
-        pmcount::detail::require_memory(side_by_side * per_particle, options.max_memory,
-                               "the estimator's populations need",
-                               std::to_string(static_cast<std::uint64_t>(side_by_side)) +
-                                   " particles of order " + std::to_string(n) +
-                                   " side by side; ask for fewer --particles");
-        result = draw_rounds(*source, options, chosen, plan(), std::move(identity),
-                             std::move(result), start_time);
-        char note[160];
-        std::snprintf(note, sizeof note,
-                      "monomer weight %.17g; Bethe guide from %d belief-propagation sweeps "
-                      "(last change %.1e)",
-                      monomer, problem.bethe_sweeps, problem.bethe_change);
-        result.note = result.note.empty() ? note : std::string(note) + "; " + result.note;
-        return result;
+        return draw_sweep(n, edges, order, monomer, options, choice, std::move(identity),
+                          std::move(result), start_time);
     });
 }
 

@@ -24,12 +24,26 @@ namespace {
 
 constexpr int kMaxBetheSweeps = 1000;
 constexpr double kBetheTolerance = 1e-12;
+constexpr double kGuideMonomer = 0.3;
+constexpr double kMinMessage = 1e-100;
+constexpr double kMaxMessage = 1e100;
 
 /// The messages of MonomerDimerProblem, by damped fixed-point sweeps.
 void bethe_messages(MonomerDimerProblem& p, const std::vector<std::int64_t>& reverse) {
     const std::size_t entries = p.neighbours.size();
     // incoming[e] for e = (v, u) is R_{u→v}; outgoing R_{v→u} sits at incoming[reverse[e]].
-    p.incoming.assign(entries, 1 / (p.monomer + 1));
+    // Perfect matchings (x = 0) take the messages of the monomer weight 0.3 × the mean edge
+    // weight: those of x → 0 need not converge (on an even cycle they run off to 0 and ∞), and
+    // extreme messages made a choice of probability 10^-100 whose weight the samples never saw,
+    // and potentials that ranked particles by noise. With x > 0 the messages stay within
+    // [1/(x + Σ a/x), 1/x]. On tri:32x32 and grid:32x32 (16 populations of 1024) the sd of a
+    // population's log was as small at 0.3 as at 10^-6 … 1.
+    double mean_weight = 0;
+    for (const double w : p.weights) {
+        mean_weight += w / static_cast<double>(entries);
+    }
+    const double x = p.monomer > 0 ? p.monomer : kGuideMonomer * std::max(mean_weight, 1e-300);
+    p.incoming.assign(entries, 1 / (x + 1));
     std::vector<double> sum(static_cast<std::size_t>(p.n));
     std::vector<double> next(entries);
     for (p.bethe_sweeps = 0; p.bethe_sweeps < kMaxBetheSweeps;) {
@@ -43,11 +57,13 @@ void bethe_messages(MonomerDimerProblem& p, const std::vector<std::int64_t>& rev
         double change = 0;
         for (vertex_t v = 0; v < p.n; ++v) {
             for (std::int64_t e = p.offsets[v]; e < p.offsets[v + 1]; ++e) {
-                // R_{v→u} = 1/(x + S_v − a_vu R_{u→v}); the subtraction cannot go below x > 0
-                // in exact arithmetic, and max() keeps rounding from doing so.
+                // R_{v→u} = 1/(x + S_v − a_vu R_{u→v}); the subtraction cannot go below 0 in
+                // exact arithmetic, and max() keeps rounding from doing so.
                 const double rest =
                     std::max(0.0, sum[static_cast<std::size_t>(v)] - p.weights[e] * p.incoming[e]);
-                const double fresh = 1 / (p.monomer + rest);
+                // Clamped: on a graph with edges in no perfect matching the messages of x → 0
+                // may run off to 0 or ∞ along them, and the sampler needs positive finite ones.
+                const double fresh = std::clamp(1 / (x + rest), kMinMessage, kMaxMessage);
                 const double old = p.incoming[static_cast<std::size_t>(reverse[e])];
                 const double damped = std::sqrt(fresh * old);  // half a step in log space
                 change = std::max(change, std::fabs(damped - old) / old);
@@ -64,7 +80,7 @@ void bethe_messages(MonomerDimerProblem& p, const std::vector<std::int64_t>& rev
     }
     p.log_ratio.resize(static_cast<std::size_t>(p.n));
     for (vertex_t v = 0; v < p.n; ++v) {
-        double s = p.monomer;
+        double s = x;
         for (std::int64_t e = p.offsets[v]; e < p.offsets[v + 1]; ++e) {
             s += p.weights[e] * p.incoming[e];
         }
@@ -121,7 +137,9 @@ public:
             std::copy_n(bits_.begin() + static_cast<std::ptrdiff_t>(from * words), words,
                         next_bits_.begin() + static_cast<std::ptrdiff_t>(to * words));
             next_cursors_[to] = cursors_[from];
-            next_cursors_[to].log_estimate = -exponent_ * next_cursors_[to].log_taken;
+            if (next_cursors_[to].log_estimate > -HUGE_VAL) {  // a zero stays 0
+                next_cursors_[to].log_estimate = -exponent_ * next_cursors_[to].log_taken;
+            }
         }
         bits_.swap(next_bits_);
         cursors_.swap(next_cursors_);
@@ -194,8 +212,9 @@ private:
 
 MonomerDimerProblem monomer_dimer_problem(vertex_t n, const std::vector<Entry>& edges,
                                           const std::vector<vertex_t>& order, double monomer) {
-    if (!(monomer > 0) || !std::isfinite(monomer)) {
-        throw InvalidArgument("the monomer-dimer estimator needs a positive finite monomer weight");
+    if (!(monomer >= 0) || !std::isfinite(monomer)) {
+        throw InvalidArgument(
+            "the monomer-dimer estimator needs a finite monomer weight, 0 or more");
     }
     if (static_cast<vertex_t>(order.size()) != n) {
         throw InvalidArgument("monomer-dimer sweep: the order must list every vertex once");

@@ -40,9 +40,9 @@ struct MonomerDimerProblem {
 
 /// The problem for the edges (row ≠ col, each edge once, positive finite values; parallel
 /// entries add) of a graph on n vertices, swept in `order` (a permutation of 0 … n−1), with
-/// monomer weight x > 0. The Bethe messages are iterated (half-damped) until no message moves
-/// by more than 1e-12 relatively, or 1000 sweeps: any positive messages keep the estimate
-/// unbiased, so an unconverged run only costs variance. O(E) memory, O(E·d) per sweep.
+/// monomer weight x ≥ 0 (0: perfect matchings). The Bethe messages are iterated (half-damped) until
+/// no message moves by more than 1e-12 relatively, or 1000 sweeps: any positive messages keep the
+/// estimate unbiased, so an unconverged run only costs variance. O(E) memory, O(E·d) per sweep.
 MonomerDimerProblem monomer_dimer_problem(vertex_t n, const std::vector<Entry>& edges,
                                           const std::vector<vertex_t>& order, double monomer);
 
@@ -64,7 +64,7 @@ std::unique_ptr<SampleSource> monomer_dimer_gpu_source(const MonomerDimerProblem
 
 /// The estimate of Z(x) for the graph (edges, order as above; n counts isolated vertices too),
 /// with the estimators' rounds, stopping rules, populations and interval (estimate.cpp).
-/// x must be positive and finite (InvalidArgument).
+/// x must be finite and at least 0 (InvalidArgument); x = 0 estimates perfect matchings.
 EstimateResult estimate_monomer_dimer(vertex_t n, const std::vector<Entry>& edges,
                                       const std::vector<vertex_t>& order, double monomer,
                                       const EstimateOptions& options);

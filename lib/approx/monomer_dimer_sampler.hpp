@@ -9,8 +9,15 @@
 // A sample takes the vertices in a fixed order (the sweep: vertex t at step t, the labels being
 // the positions), and at a vertex still free leaves it single with probability q_0/Q or matches
 // it to a free neighbour u with probability q_u/Q, multiplying its estimate by (term)/(q/Q); the
-// product over the n steps is an unbiased estimate of Z for any positive q. Nothing is ever a
-// dead end: every partial choice extends (x > 0), so no sample is 0.
+// product over the n steps is an unbiased estimate of Z for any positive q. With x > 0 nothing
+// is ever a dead end: every partial choice extends, so no sample is 0.
+//
+// x = 0 counts perfect matchings (the bethe estimator, EstimateOptions::bethe): v must be
+// matched; a free neighbour with no other free neighbour is a forced move (two such, or none at
+// all, end the sample as 0), and after each step a neighbour of v or of its partner left without
+// free neighbours ends it as 0 — a stranded vertex is found where it appears, not at its turn.
+// The choice mixes in a share kDefensiveShare drawn in proportion to the plain weights, so that
+// no weight exceeds 1/γ times the plain rule's even where the guide is poor.
 //
 // The proposal follows the Bethe approximation (belief propagation for monomer–dimer, exact on
 // trees; Bayati, Gamarnik, Katz, Nair and Tetali, STOC 2007): with R_{w→u} ≈ Z(G−u−w)/Z(G−u)
@@ -56,6 +63,10 @@ struct MonomerDimerCursor {
     vertex_t step = 0;
 };
 
+/// Perfect matchings (x = 0): the share of each choice drawn in proportion to the plain weights
+/// rather than the guide's (defensive importance sampling; Hesterberg 1995).
+constexpr double kDefensiveShare = 0.1;
+
 namespace detail {
 
 template <class Live>
@@ -67,17 +78,39 @@ PMCOUNT_HOST_DEVICE inline void md_take(Live& live, vertex_t v) noexcept {
     live(v >> 5) &= ~(1u << (v & 31));
 }
 
-/// ρ_u = 1/(x + Σ a_uw R_{w→u}) over the free neighbours w of u.
+/// 1/ρ_u = x + Σ a_uw R_{w→u} over the free neighbours w of u, and whether u has one (at x = 0,
+/// a u without one can only be matched now, or never). The messages are positive (clamped when
+/// set up), so the sum is positive where either x or a free neighbour is.
 template <class Live>
-PMCOUNT_HOST_DEVICE inline double md_guide(const MonomerDimerView& g, Live& live,
-                                           vertex_t u) noexcept {
+PMCOUNT_HOST_DEVICE inline double md_guide_sum(const MonomerDimerView& g, Live& live, vertex_t u,
+                                               bool& any) noexcept {
     double s = g.monomer;
+    any = false;
     for (std::int64_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
         if (md_free(live, g.neighbours[e])) {
             s += g.weights[e] * g.incoming[e];
+            any = true;
         }
     }
-    return 1 / s;
+    return s;
+}
+
+/// Perfect matchings (x = 0): whether some free neighbour of v has no free neighbour left, so
+/// that no perfect matching of the free vertices remains.
+template <class Live>
+PMCOUNT_HOST_DEVICE inline bool md_strands_a_neighbour(const MonomerDimerView& g, Live& live,
+                                                       vertex_t v) noexcept {
+    for (std::int64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
+        const vertex_t w = g.neighbours[e];
+        bool any = false;
+        if (md_free(live, w)) {
+            md_guide_sum(g, live, w, any);
+            if (!any) {
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 }  // namespace detail
@@ -105,45 +138,93 @@ PMCOUNT_HOST_DEVICE void monomer_dimer_advance(const MonomerDimerView& g, Live&&
     }
     double log_estimate = cursor.log_estimate;
     double log_taken = cursor.log_taken;
+    // A sample without a perfect matching left is 0 (log −∞) and done.
+    auto zero = [&] {
+        cursor.log_estimate = -HUGE_VAL;
+        cursor.log_taken = 0;
+        cursor.step = g.n;
+    };
     for (vertex_t v = cursor.step; v < until; ++v) {
         if (!detail::md_free(live, v)) {
             log_taken -= g.log_ratio[v];  // the sweep reached a vertex taken ahead
             continue;
         }
         detail::md_take(live, v);
-        double total = g.monomer;
-        for (std::int64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
-            const vertex_t u = g.neighbours[e];
-            if (detail::md_free(live, u)) {
-                total += g.weights[e] * detail::md_guide(g, live, u);
-            }
-        }
-        // The first option whose cumulative weight exceeds the target; the last one catches a
-        // target that rounding left at or above the sum (same sums in the same order as above).
-        const double target = uniform01(seed, sample, static_cast<std::uint32_t>(v)) * total;
-        double cumulative = g.monomer;
-        vertex_t chosen = -1;
-        double chosen_guide = 1;
-        if (!(target < cumulative)) {
+        // The options' totals: Q = x + Σ a_vu/s_u (the guide) and W = Σ a_vu (the weights). At
+        // x = 0 a free neighbour u with no other free neighbour must be v's partner: one such
+        // is a forced move (probability 1, factor a_vu), two leave no perfect matching, and so
+        // does a vertex without options.
+        // f(u, a_vu, s_u, u has another free neighbour) for each free neighbour u of v, in list
+        // order, until f returns true.
+        auto for_each_option = [&](auto&& f) {
             for (std::int64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
                 const vertex_t u = g.neighbours[e];
-                if (!detail::md_free(live, u)) {
-                    continue;
-                }
-                const double guide = detail::md_guide(g, live, u);
-                cumulative += g.weights[e] * guide;
-                chosen = u;
-                chosen_guide = guide;
-                if (target < cumulative) {
-                    break;
+                if (detail::md_free(live, u)) {
+                    bool any = false;
+                    const double s = detail::md_guide_sum(g, live, u, any);
+                    if (f(u, g.weights[e], s, any)) {
+                        return;
+                    }
                 }
             }
+        };
+        double total = g.monomer, plain = 0;
+        vertex_t forced = -1;
+        double forced_weight = 0;
+        bool stranded = false;
+        for_each_option([&](vertex_t u, double a, double s, bool any) {
+            if (any || g.monomer > 0) {
+                total += a / s;
+                plain += a;
+            } else if (forced < 0) {
+                forced = u;
+                forced_weight = a;
+            } else {
+                stranded = true;  // two neighbours that only v could match
+            }
+            return stranded;
+        });
+        if (stranded) {
+            return zero();
         }
-        // Single: factor x·Q/q_0 = Q; matched to u: a_vu·Q/q_u = Q/ρ_u.
-        log_estimate += ::log(total) - (chosen < 0 ? 0.0 : ::log(chosen_guide));
+        vertex_t chosen = -1;
+        if (forced >= 0) {
+            chosen = forced;
+            log_estimate += ::log(forced_weight);
+        } else {
+            if (!(total > 0)) {
+                return zero();
+            }
+            // Probabilities: single x/Q; matched to u (1 − γ)(a_vu/s_u)/Q + γ·a_vu/W, γ > 0 only
+            // at x = 0, where the messages of the x → 0 limit may be far off on small cycles
+            // (the defensive share keeps every weight within 1/γ of plain weights). The first
+            // option whose cumulative probability exceeds the uniform draw; the last one
+            // catches a draw that rounding left at or above the sum.
+            const double mix = g.monomer > 0 ? 0.0 : kDefensiveShare;
+            const double target = uniform01(seed, sample, static_cast<std::uint32_t>(v));
+            double cumulative = g.monomer / total;
+            double chosen_p = cumulative, chosen_weight = g.monomer;
+            if (!(target < cumulative)) {
+                for_each_option([&](vertex_t u, double a, double s, bool) {
+                    const double p =
+                        (1 - mix) * (a / s) / total + (mix > 0 ? mix * a / plain : 0.0);
+                    cumulative += p;
+                    chosen = u;
+                    chosen_p = p;
+                    chosen_weight = a;
+                    return target < cumulative;
+                });
+            }
+            log_estimate += ::log(chosen_weight) - ::log(chosen_p);
+        }
         if (chosen >= 0) {
             detail::md_take(live, chosen);
             log_taken += g.log_ratio[chosen];
+        }
+        // x = 0: a neighbour of v or of its partner left without free neighbours ends it.
+        if (g.monomer == 0 && (detail::md_strands_a_neighbour(g, live, v) ||
+                               (chosen >= 0 && detail::md_strands_a_neighbour(g, live, chosen)))) {
+            return zero();
         }
     }
     cursor.log_estimate = log_estimate;

@@ -30,7 +30,8 @@ constexpr detail::Named<Precision> kPrecisions[] = {{Precision::automatic, "auto
 constexpr detail::Named<Estimator> kEstimators[] = {{Estimator::rasmussen, "rasmussen"},
                                                     {Estimator::rasmussen_plus, "rasmussen+"},
                                                     {Estimator::scaling, "scaling"},
-                                                    {Estimator::scaling_plus, "scaling+"}};
+                                                    {Estimator::scaling_plus, "scaling+"},
+                                                    {Estimator::bethe, "bethe"}};
 constexpr detail::Named<EstimatorLayout> kLayouts[] = {{EstimatorLayout::automatic, "auto"},
                                                        {EstimatorLayout::dense, "dense"},
                                                        {EstimatorLayout::sparse, "sparse"}};

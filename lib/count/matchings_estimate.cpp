@@ -62,6 +62,12 @@ std::vector<approx::Entry> upper_edges(const SparseMatrix<T>& a) {
 
 EstimateResult estimate_edges(vertex_t n, const std::vector<approx::Entry>& edges, double x,
                               const EstimateOptions& options) {
+    if (!(x > 0) || !std::isfinite(x)) {
+        throw InvalidArgument(
+            "the monomer-dimer estimator needs a positive finite monomer "
+            "weight (Z(0) is the number of perfect matchings: estimate it "
+            "without one)");
+    }
     std::vector<UndirectedGraph::Edge> pattern;
     pattern.reserve(edges.size());
     for (const approx::Entry& e : edges) {

@@ -50,9 +50,10 @@ def estimate(
     G: a networkx ``Graph`` or ``MultiGraph`` (or a subclass or view of one; parallel edges are
     distinct edges, as for :func:`count_perfect_matchings`), bipartite or not, a 0-1
     biadjacency matrix, or a nonnegative real matrix (NumPy, SciPy sparse, nested lists). A
-    graph that is not bipartite is sampled by the general sampler (docs/estimators.md): on CPU
-    threads, "rasmussen" or else "rasmussen+" rules, populations as for bipartite graphs;
-    backend "cuda" raises InvalidArgumentError for it. A complex matrix raises
+    graph that is not bipartite is sampled along a sweep with a belief-propagation guide
+    ("bethe", on CPU threads or GPUs; the default) or, with "rasmussen" or "rasmussen+", by the
+    blossom-pruned sampler on CPU threads (backend "cuda" raises InvalidArgumentError for those;
+    docs/estimators.md). A complex matrix raises
     InvalidArgumentError: the estimators draw each row's partner with probability
     proportional to its entry, which needs nonnegative real entries. A non-square weighted
     matrix raises DimensionMismatchError (its rectangular permanent, which :func:`permanent`
@@ -60,7 +61,7 @@ def estimate(
     Stopping: rel_error (the confidence interval's relative half-width, ≥ 0), time (seconds,
     ≥ 0), samples (0 to 2^64 - 1); the first reached stops, and None or 0 leaves one out (none
     given: a 1% half-width or 120 s). seed: 0 to 2^64 - 1. confidence: in (0, 1). estimator:
-    "rasmussen", "rasmussen+", "scaling", "scaling+". particles: 0 to 2^30; 0 chooses
+    "rasmussen", "rasmussen+", "scaling", "scaling+", "bethe" (any graph). particles: 0 to 2^30; 0 chooses
     populations from the graph's order and the budget (about 8 particles per row, resampled
     every 16 steps), 1 draws independent samples, P > 1 populations of P resampled every
     ``resample_every`` steps (0 to 2^31 - 1; 0: 16; see docs/estimators.md). backend, threads,

@@ -252,7 +252,7 @@ OPTIONS = {
     # estimate's
     "samples": ([16, 64, np.uint16(20)], [-5, 2**64, 1.5]),
     "seed": ([1, 0, 2**64 - 1], [-1, 2**64, "1"]),
-    "estimator": (["scaling+", "scaling", "rasmussen", "rasmussen+"], ["bogus", None]),
+    "estimator": (["scaling+", "scaling", "rasmussen", "rasmussen+", "bethe"], ["bogus", None]),
     "particles": ([0, 1, 4], [-1, 2**30 + 1]),
     "confidence": ([0.95, 0.5], [0, 1, math.nan, 10**400]),
     "rel_error": ([None, 0.5, 0], [-1, math.inf]),

@@ -122,18 +122,21 @@ def test_estimate_general_graphs_cover_the_exact_count():
     # with no perfect matching.
     g = pmcount.triangular(4, 6)
     exact = pmcount.count_perfect_matchings(g)
-    for estimator in ("rasmussen", "rasmussen+"):
+    for estimator in ("rasmussen", "rasmussen+", "bethe"):
         e = pmcount.estimate(g, samples=4000, seed=5, estimator=estimator)
         assert e.ci[0] <= exact <= e.ci[1], (estimator, e)
         assert e.raw["estimator"] == estimator
+    assert pmcount.estimate(g, samples=100).raw["estimator"] == "bethe"  # the default
     m = nx.MultiGraph(nx.complete_graph(4))
     m.add_edge(0, 1)  # K4 with edge 01 doubled: 3 matchings, one of weight 2 → 4
-    e = pmcount.estimate(m, samples=2000, seed=1)
+    e = pmcount.estimate(m, samples=2000, seed=1, estimator="rasmussen+")
     assert abs(e.value - 4) < 1e-9  # every sample is exact here: 4 = 3·(4/3)
+    e = pmcount.estimate(m, samples=20000, seed=1)
+    assert e.ci[0] <= 4 <= e.ci[1], e
     p = pmcount.estimate(g, samples=64 * 100, seed=2, particles=64)
     assert p.ci[0] <= exact <= p.ci[1], p
     with pytest.raises(pmcount.InvalidArgumentError, match="CPU threads"):
-        pmcount.estimate(g, samples=10, backend="cuda")
+        pmcount.estimate(g, samples=10, backend="cuda", estimator="rasmussen+")
 
 
 @pytest.mark.parametrize("a", [np.ones((3, 3)) * (1 + 1j), sp.csr_array(np.eye(3) * 1j),

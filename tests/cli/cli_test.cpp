@@ -452,26 +452,30 @@ TEST_F(CountMatchingsCli, GeneralLatticeSpecsAreInputsAndBadOnesAreOneLineErrors
     }
 }
 
-TEST_F(CountMatchingsCli, ApproxEstimatesGeneralGraphsAndRefusesTheGpuInOneLine) {
-    // tri:6x6 (56568 perfect matchings): the estimate's interval covers the exact count (a fixed
-    // seed: deterministic).
+TEST_F(CountMatchingsCli, ApproxEstimatesGeneralGraphsWithEitherSampler) {
+    // tri:6x6 (56568 perfect matchings): each sampler's interval covers the exact count (fixed
+    // seeds: deterministic) — the bethe sweep by default, the blossom-pruned rasmussen+ when
+    // named, whose GPU refusal is one line.
     const Outcome exact = run("tri:6x6 -q");
     ASSERT_EQ(exact.status, kOk) << exact.err;
     const double truth = std::stod(exact.out);
-    const Outcome approx = run("tri:6x6 --approx --samples 20000 --seed 4 --json");
-    ASSERT_EQ(approx.status, kOk) << approx.err;
-    const auto j = nlohmann::json::parse(approx.out);
-    EXPECT_EQ(j["estimator"], "rasmussen+");
-    EXPECT_LE(std::pow(10.0, j["log10_ci_low"].get<double>()), truth);
-    EXPECT_GE(std::pow(10.0, j["log10_ci_high"].get<double>()), truth);
-    const Outcome populations =
-        run("tri:6x6 --approx --particles 64 --samples 64000 --seed 4 --json");
-    ASSERT_EQ(populations.status, kOk) << populations.err;
-    const auto p = nlohmann::json::parse(populations.out);
-    EXPECT_EQ(p["populations"], 1000);
-    EXPECT_LE(std::pow(10.0, p["log10_ci_low"].get<double>()), truth);
-    EXPECT_GE(std::pow(10.0, p["log10_ci_high"].get<double>()), truth);
-    const Outcome gpu = run("tri:6x6 --approx --backend cuda --samples 10");
+    for (const std::string estimator : {"bethe", "rasmussen+"}) {
+        const std::string name = estimator == "bethe" ? "" : " --estimator " + estimator;
+        const Outcome approx = run("tri:6x6 --approx --samples 20000 --seed 4 --json" + name);
+        ASSERT_EQ(approx.status, kOk) << approx.err;
+        const auto j = nlohmann::json::parse(approx.out);
+        EXPECT_EQ(j["estimator"], estimator);
+        EXPECT_LE(std::pow(10.0, j["log10_ci_low"].get<double>()), truth) << estimator;
+        EXPECT_GE(std::pow(10.0, j["log10_ci_high"].get<double>()), truth) << estimator;
+        const Outcome populations =
+            run("tri:6x6 --approx --particles 64 --samples 64000 --seed 4 --json" + name);
+        ASSERT_EQ(populations.status, kOk) << populations.err;
+        const auto p = nlohmann::json::parse(populations.out);
+        EXPECT_EQ(p["populations"], 1000);
+        EXPECT_LE(std::pow(10.0, p["log10_ci_low"].get<double>()), truth) << estimator;
+        EXPECT_GE(std::pow(10.0, p["log10_ci_high"].get<double>()), truth) << estimator;
+    }
+    const Outcome gpu = run("tri:6x6 --estimator rasmussen+ --backend cuda --samples 10");
     EXPECT_NE(gpu.status, kOk);
     EXPECT_EQ(std::count(gpu.err.begin(), gpu.err.end(), '\n'), 1) << gpu.err;
     EXPECT_NE(gpu.err.find("CPU threads"), std::string::npos) << gpu.err;

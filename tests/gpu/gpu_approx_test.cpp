@@ -181,5 +181,36 @@ TEST(GpuMonomerDimer, DrawsTheSameSamplesAsTheCpuAndCovers) {
     }
 }
 
+TEST(GpuMonomerDimer, TheBetheSweepDrawsTheSameSamplesAsTheCpuOnAnyGraph) {
+    SKIP_WITHOUT_GPU();
+    // Perfect matchings by the bethe sweep (x = 0) on a bipartite grid and a triangular patch:
+    // the GPU's estimates equal the CPU's, and its intervals cover the exact counts.
+    const BipartiteGraph grid = grid_graph(8, 8);
+    const UndirectedGraph tri = triangular_graph(8, 8, false);
+    for (const std::uint64_t particles : {std::uint64_t{1}, std::uint64_t{256}}) {
+        EstimateOptions o;
+        o.estimator = Estimator::bethe;
+        o.particles = particles;
+        o.samples = particles * 64;
+        o.seed = 5;
+        o.backend = Backend::cpu;
+        const EstimateResult grid_cpu = estimate_perfect_matchings(grid, o);
+        const EstimateResult tri_cpu = estimate_perfect_matchings(tri, o);
+        o.backend = Backend::cuda;
+        const EstimateResult grid_gpu = estimate_perfect_matchings(grid, o);
+        const EstimateResult tri_gpu = estimate_perfect_matchings(tri, o);
+        EXPECT_EQ(tri_gpu.backend, "cuda");
+        EXPECT_EQ(tri_gpu.estimator, "bethe");
+        EXPECT_NEAR(grid_gpu.log10_value, grid_cpu.log10_value, 1e-10) << particles;
+        EXPECT_NEAR(tri_gpu.log10_value, tri_cpu.log10_value, 1e-10) << particles;
+        const double grid_truth = count_perfect_matchings(grid).exact.log10_abs();
+        const double tri_truth = count_perfect_matchings(tri).exact.log10_abs();
+        EXPECT_LE(grid_gpu.log10_ci_low, grid_truth) << particles;
+        EXPECT_GE(grid_gpu.log10_ci_high, grid_truth) << particles;
+        EXPECT_LE(tri_gpu.log10_ci_low, tri_truth) << particles;
+        EXPECT_GE(tri_gpu.log10_ci_high, tri_truth) << particles;
+    }
+}
+
 }  // namespace
 }  // namespace pmcount

@@ -274,7 +274,8 @@ void add_options(CLI::App& app, Arguments& a) {
                  "--no-dulmage-mendelsohn, --no-reductions, --max-predicted-seconds) are refused "
                  "with it, and those marked --approx below without it");
     app.add_option("--estimator", a.estimator,
-                   "rasmussen, rasmussen+, scaling, scaling+ (implies --approx)")
+                   "rasmussen, rasmussen+, scaling, scaling+, bethe (implies --approx; general "
+                   "graphs: bethe unless rasmussen or rasmussen+)")
         ->capture_default_str();
     app.add_option("--samples", a.estimate_options.samples,
                    "--approx: stop after this many samples")

@@ -24,7 +24,7 @@ namespace pmcount {
 namespace {
 
 constexpr Estimator kAll[] = {Estimator::rasmussen, Estimator::rasmussen_plus, Estimator::scaling,
-                              Estimator::scaling_plus};
+                              Estimator::scaling_plus, Estimator::bethe};
 
 struct Case {
     std::string name;
@@ -76,7 +76,8 @@ void expect_unbiased_on_small_cases(const EstimateOptions& base) {
                     << base.particles << ": estimate " << r.value << ", truth " << truth << ", rse "
                     << r.rel_std_error;
                 EXPECT_GT(r.rel_std_error, 0) << c.name << ", " << to_string(e);
-                EXPECT_EQ(r.layout, to_string(layout));
+                // The bethe sweep reads every matrix as a sparse graph of both sides.
+                EXPECT_EQ(r.layout, e == Estimator::bethe ? "sparse" : to_string(layout));
                 EXPECT_EQ(r.samples, base.samples);
                 EXPECT_EQ(r.particles, base.particles);
                 EXPECT_EQ(r.populations, base.particles > 1 ? base.samples / base.particles : 0);
@@ -295,7 +296,8 @@ TEST(Estimators, ConfidenceIntervalCoversTheTruthInAtLeast90PercentOfRunsOnThe8x
     const BipartiteGraph grid = grid_graph(8, 8);
     const double log10_truth = static_cast<double>(log_grid_tilings(8, 8)) / std::log(10.0);
     constexpr int kRuns = 200;
-    for (const Estimator e : {Estimator::scaling_plus, Estimator::rasmussen_plus}) {
+    for (const Estimator e :
+         {Estimator::scaling_plus, Estimator::rasmussen_plus, Estimator::bethe}) {
         const int covered = covering_runs(grid, log10_truth, cpu_options(e, 500, 1000), kRuns);
         std::cout << to_string(e) << ": " << covered << " of " << kRuns << " intervals cover\n";
         EXPECT_GE(covered, kRuns * 9 / 10) << to_string(e);
@@ -307,12 +309,15 @@ TEST(Estimators, PopulationIntervalCoversTheTruthInAtLeast90PercentOfRunsOnThe8x
     const BipartiteGraph grid = grid_graph(8, 8);
     const double log10_truth = static_cast<double>(log_grid_tilings(8, 8)) / std::log(10.0);
     constexpr int kRuns = 200;
-    EstimateOptions o = cpu_options(Estimator::scaling_plus, 512, 5000);
-    o.particles = 32;
-    o.resample_every = 8;
-    const int covered = covering_runs(grid, log10_truth, o, kRuns);
-    std::cout << "populations: " << covered << " of " << kRuns << " intervals cover\n";
-    EXPECT_GE(covered, kRuns * 9 / 10);
+    for (const Estimator e : {Estimator::scaling_plus, Estimator::bethe}) {
+        EstimateOptions o = cpu_options(e, 512, 5000);
+        o.particles = 32;
+        o.resample_every = 8;
+        const int covered = covering_runs(grid, log10_truth, o, kRuns);
+        std::cout << to_string(e) << " populations: " << covered << " of " << kRuns
+                  << " intervals cover\n";
+        EXPECT_GE(covered, kRuns * 9 / 10) << to_string(e);
+    }
 }
 
 /// The default choice under a budget of 16 populations on one lattice: seeded runs, each
