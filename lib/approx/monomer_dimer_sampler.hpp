@@ -25,7 +25,8 @@
 // once), q_0 = x and q_u = a_vu·ρ_u with ρ_u = 1/(x + Σ a_uw R_{w→u}) over the neighbours w of u
 // still free — ρ_u estimates Z(G'−v−u)/Z(G'−v) for the graph G' of free vertices, so that
 // q/Q estimates the exact conditional probability and the factors Q (single) and Q/ρ_u (matched)
-// each estimate a ratio Z(G')/Z(G' after the step). Cost per step: deg(v)·deg(u).
+// each estimate a ratio Z(G')/Z(G' after the step). At x = 0 the messages are those of a small
+// positive x' (monomer_dimer.cpp). Cost per step: deg(v)·deg(u).
 //
 // Populations (population.hpp) resample on the twisted weight w·Φ^e with Φ = Π R_u over the
 // vertices that an earlier match took ahead of the sweep (R_u = 1/(x + Σ_w a_uw R_{w→u}), the
@@ -45,7 +46,7 @@ namespace pmcount::approx {
 /// positive edge, the Bethe messages and the static ratios.
 struct MonomerDimerView {
     vertex_t n = 0;
-    double monomer = 1;  ///< x > 0
+    double monomer = 1;  ///< x ≥ 0 (0: perfect matchings)
     const std::int64_t* offsets = nullptr;
     const vertex_t* neighbours = nullptr;
     const double* weights = nullptr;
