@@ -475,6 +475,12 @@ TEST_F(CountMatchingsCli, ApproxEstimatesGeneralGraphsWithEitherSampler) {
         EXPECT_LE(std::pow(10.0, p["log10_ci_low"].get<double>()), truth) << estimator;
         EXPECT_GE(std::pow(10.0, p["log10_ci_high"].get<double>()), truth) << estimator;
     }
+    // --explain names the sampler that will run.
+    EXPECT_NE(run("tri:6x6 --approx --explain").out.find("estimator bethe (general graph)"),
+              std::string::npos);
+    EXPECT_NE(run("tri:6x6 --estimator rasmussen+ --explain")
+                  .out.find("estimator rasmussen+ (general graph)"),
+              std::string::npos);
     const Outcome gpu = run("tri:6x6 --estimator rasmussen+ --backend cuda --samples 10");
     EXPECT_NE(gpu.status, kOk);
     EXPECT_EQ(std::count(gpu.err.begin(), gpu.err.end(), '\n'), 1) << gpu.err;

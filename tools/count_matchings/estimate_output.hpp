@@ -79,14 +79,15 @@ inline std::string stopping_text(const PopulationChoice& c, double confidence) {
     return all + (rules.size() > 1 ? ", whichever comes first" : "");
 }
 
-/// The estimator that will run: a general graph's sampler has the rasmussen rules only
-/// (docs/estimators.md, "General graphs").
+/// The estimator that will run: a general graph takes the bethe sweep unless a rasmussen rule is
+/// named (the scaling estimators need two sides; docs/estimators.md, "General graphs").
 inline std::string estimator_name(const Input& input, const EstimateOptions& o) {
     if (!input.is_general()) {
         return to_string(o.estimator);
     }
-    return std::string(o.estimator == Estimator::rasmussen ? "rasmussen" : "rasmussen+") +
-           " (general graph)";
+    const bool rasmussen =
+        o.estimator == Estimator::rasmussen || o.estimator == Estimator::rasmussen_plus;
+    return std::string(rasmussen ? to_string(o.estimator) : "bethe") + " (general graph)";
 }
 
 /// --approx --explain: how the estimate would draw its samples and when it would stop.
