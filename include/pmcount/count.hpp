@@ -66,10 +66,14 @@ template <class T>
 CountResult loop_hafnian(const DenseMatrix<T>& matrix, const CountOptions& options = {});
 /// Hafnian of a matrix with repeated rows and columns (thewalrus's hafnian_repeated(A, rpt)):
 /// haf(B) for B the symmetric A with row and column i repeated rpt[i] times, B[(i,a),(j,b)] = a_ij
-/// (so a_ii joins two copies of i; rpt[i] = 0 drops i). Summed over the multiplicities, at a
-/// cost of Π(rpt_i + 1) points instead of B's 2^(Σ rpt / 2) (exact/hafnian/repeated.hpp): exact
-/// integers for integer A, otherwise double-double rounded to double with a bound
-/// (error_kind "bound"); method "hafnian_repeated", CPU threads. InvalidArgument for a
+/// (so a_ii joins two copies of i; rpt[i] = 0 drops i). By predicted time: the copies paired
+/// by modes, about Π(count + 1) points over the pair types (exact/hafnian/paired.hpp), the sum
+/// over the multiplicities, Π(rpt_i + 1) points (exact/hafnian/repeated.hpp), or the hafnian
+/// engine on B. Exact integers for integer A. Otherwise the paired copies in double, the figure
+/// an estimate from two runs with different roundings (error_kind "estimate"; counted again with
+/// a bound when it exceeds 10⁻⁶ of the value), or, with Precision::double_double or where the
+/// paired copies are not the fastest, double-double rounded to double with a bound (error_kind
+/// "bound"); method "hafnian_repeated" (or "hafnian" for B), CPU threads. InvalidArgument for a
 /// non-square or asymmetric A, rpt of another length or a negative entry, or an option it does
 /// not have; ProblemTooLarge past 400 photons or 10^11 points.
 template <class T>

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <complex>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "core/stop.hpp"
 #include "count/pipeline.hpp"
 #include "exact/hafnian/hafnian.hpp"
+#include "exact/hafnian/paired.hpp"
 #include "numeric/permanent_bound.hpp"
 #include "numeric/scaled.hpp"
 #include "plan/cost_model.hpp"
@@ -132,38 +134,76 @@ DenseMatrix<T> expansion(const DenseMatrix<T>& a, const std::vector<int>& rpt,
     return b;
 }
 
-/// Whether the hafnian engine on the expanded matrix is predicted faster than the sum over the
-/// multiplicities (plan/cost_model.hpp), and the two predictions for the note.
+/// The engines for repeated rows, by predicted time (plan/cost_model.hpp).
+enum class RepeatedEngine { expand, sum, paired };
+
+/// The fastest of: the hafnian engine on the expanded matrix b (when it takes its order), the sum
+/// over the multiplicities, and the paired copies (when its tables fit); the predictions for
+/// the note in `why`.
 template <class T>
-bool expansion_is_faster(const DenseMatrix<T>& b, const std::vector<int>& rpt, bool loops,
-                         Precision precision, const CountOptions& options, std::string& why) {
+RepeatedEngine fastest(const DenseMatrix<T>& a, const DenseMatrix<T>& b,
+                       const std::vector<int>& rpt, const std::vector<T>* mu, Precision precision,
+                       bool paired_allowed, const CountOptions& options, std::string& why) {
+    const bool loops = mu != nullptr;
     double points = 1, units = 0;
     for (const int r : rpt) {
         points *= r + 1;
         units += r > 0 ? r + 1 : 0;
     }
-    plan::LeafFacts f;
-    f.problem = plan::Problem::hafnian;
-    f.order = b.rows() + (loops && b.rows() % 2 != 0 ? 1 : 0);
-    f.threads = run::resolve_threads(options.threads);
-    f.arithmetic = precision == Precision::exact             ? plan::Arithmetic::exact
-                   : std::is_same_v<T, std::complex<double>> ? plan::Arithmetic::complex
-                                                             : plan::Arithmetic::double_precision;
+    const plan::Arithmetic arithmetic = precision == Precision::exact ? plan::Arithmetic::exact
+                                        : std::is_same_v<T, std::complex<double>>
+                                            ? plan::Arithmetic::complex
+                                            : plan::Arithmetic::double_precision;
+    const int threads = run::resolve_threads(options.threads);
     int primes = 1;
     if constexpr (std::is_same_v<T, std::int64_t>) {
+        DenseMatrix<std::int64_t> kept;
+        std::vector<int> r;
+        std::vector<std::int64_t> kept_mu;
+        exact::keep_present(a, rpt, mu, kept, r, kept_mu);
         const double bound =
-            loops ? numeric::loop_hafnian_bound_log2(b) : numeric::hafnian_bound_log2(b, false);
-        f.primes = exact::hafnian_primes(std::isinf(bound) ? 0 : bound);
+            exact::hafnian_repeated_bound_log2(kept, r, loops ? &kept_mu : nullptr);
         primes = static_cast<int>(std::ceil(std::max(0.0, bound) / 61)) + 2;
     }
-    // The loops add about a third to the recursion (docs/photonics.md).
-    const double expand_s = plan::hafnian_seconds(f) * (loops ? 1.35 : 1.0);
-    const double sum_s = plan::repeated_seconds(points, units, f.arithmetic, primes, f.threads);
-    why = "predicted " + std::to_string(expand_s) + " s for the hafnian of the expanded " +
-          std::to_string(b.rows()) + "×" + std::to_string(b.rows()) + " matrix against " +
-          std::to_string(sum_s) + " s for the sum over the multiplicities";
-    return expand_s < sum_s;
+    const double inf = std::numeric_limits<double>::infinity();
+    double expand_s = inf;
+    // The hafnian engine has no complex double-double.
+    const bool expandable =
+        !(std::is_same_v<T, std::complex<double>> && options.precision == Precision::double_double);
+    if (b.rows() >= 2 && expandable) {
+        plan::LeafFacts f;
+        f.problem = plan::Problem::hafnian;
+        f.order = b.rows() + (loops && b.rows() % 2 != 0 ? 1 : 0);
+        f.threads = threads;
+        f.arithmetic = arithmetic;
+        if constexpr (std::is_same_v<T, std::int64_t>) {
+            const double bound =
+                loops ? numeric::loop_hafnian_bound_log2(b) : numeric::hafnian_bound_log2(b, false);
+            f.primes = exact::hafnian_primes(std::isinf(bound) ? 0 : bound);
+        }
+        // The loops add about a third to the recursion (docs/photonics.md).
+        expand_s = plan::hafnian_seconds(f) * (loops ? 1.35 : 1.0);
+    }
+    const double sum_s = plan::repeated_seconds(points, units, arithmetic, primes, threads);
+    double paired_s = inf;
+    if (const exact::PairedWork w = exact::paired_work(rpt, loops);
+        paired_allowed && w.points > 0 && w.held <= exact::kMaxPairedHeld) {
+        paired_s = plan::paired_seconds(w.points, w.nodes, w.modes, w.half, loops, arithmetic,
+                                        primes, threads);
+    }
+    auto shown = [&](double s) { return std::isinf(s) ? std::string("—") : std::to_string(s); };
+    why = "predicted " + shown(expand_s) + " s for the hafnian of the expanded " +
+          std::to_string(b.rows()) + "×" + std::to_string(b.rows()) + " matrix, " + shown(sum_s) +
+          " s for the sum over the multiplicities, " + shown(paired_s) + " s for the paired copies";
+    if (paired_s <= expand_s && paired_s <= sum_s) {
+        return RepeatedEngine::paired;
+    }
+    return expand_s < sum_s ? RepeatedEngine::expand : RepeatedEngine::sum;
 }
+
+/// A floating paired count whose figure exceeds this fraction of the value is counted again by
+/// the engine with a bound (as the torontonian's double).
+constexpr double kPairedRecount = 1e-6;
 
 template <class T>
 CountResult hafnian_repeated_of(const DenseMatrix<T>& a, const std::vector<int>& rpt,
@@ -174,31 +214,76 @@ CountResult hafnian_repeated_of(const DenseMatrix<T>& a, const std::vector<int>&
     const Precision p = checked(options, kind, std::is_same_v<T, std::int64_t>, what);
     const run::EngineRun run = counting::engine_run(options);
     exact::check_hafnian_repeated(a, rpt, mu);
-    CountResult r;
+    // The paired engine's floating figure is an estimate: not where double-double was asked for.
+    const bool paired_allowed = p == Precision::exact ||
+                                options.precision == Precision::automatic ||
+                                options.precision == Precision::double_precision;
     std::string why;
-    if (const DenseMatrix<T> b = expansion(a, rpt, mu);
-        b.rows() >= 2 && expansion_is_faster(b, rpt, mu != nullptr, p, options, why)) {
+    const DenseMatrix<T> b = expansion(a, rpt, mu);
+    RepeatedEngine engine = fastest(a, b, rpt, mu, p, paired_allowed, options, why);
+    CountResult r;
+    std::string recounted;
+    if (engine == RepeatedEngine::paired) {
+        if constexpr (std::is_same_v<T, std::int64_t>) {
+            if (p == Precision::exact) {
+                const exact::ExactOutcome e = exact::hafnian_paired_exact(a, rpt, mu, run);
+                r = result_of(kind, &e, nullptr, what, options);
+            }
+        }
+        if (p != Precision::exact) {
+            using F = std::conditional_t<std::is_same_v<T, std::int64_t>, double, T>;
+            std::vector<F> float_mu;
+            if (mu != nullptr) {
+                float_mu.assign(mu->begin(), mu->end());
+            }
+            exact::FloatOutcome f;
+            if constexpr (std::is_same_v<T, std::int64_t>) {
+                f = exact::hafnian_paired_float(converted<double>(a), rpt,
+                                                mu != nullptr ? &float_mu : nullptr, run);
+            } else {
+                f = exact::hafnian_paired_float(a, rpt, mu, run);
+            }
+            if (f.abs_error_mantissa <= kPairedRecount * std::abs(f.mantissa)) {
+                r = result_of(kind, nullptr, &f, what, options);
+                r.error_kind = "estimate";
+            } else {
+                recounted = "the paired copies' figure was " +
+                            std::to_string(f.abs_error_mantissa / std::abs(f.mantissa)) +
+                            " of the value: counted again with a bound; ";
+                engine = fastest(a, b, rpt, mu, p, false, options, why);
+            }
+        }
+        if (engine == RepeatedEngine::paired) {
+            r.note = counting::noted(r.note, "summed over the paired copies: " + why);
+        }
+    }
+    if (engine == RepeatedEngine::expand) {
         r = mu != nullptr ? loop_hafnian(b, options) : hafnian(b, options);
-        r.note = counting::noted(r.note,
-                                 "counted as the (loop) hafnian of thewalrus's reduction: " + why);
+        r.note = counting::noted(r.note, recounted +
+                                             "counted as the (loop) hafnian of thewalrus's "
+                                             "reduction: " +
+                                             why);
         return r;
     }
-    if constexpr (std::is_same_v<T, std::int64_t>) {
-        if (p == Precision::exact) {
-            const exact::ExactOutcome e = exact::hafnian_repeated_exact(a, rpt, mu, run);
-            r = result_of(kind, &e, nullptr, what, options);
-        } else {
-            std::vector<double> real_mu;
-            if (mu != nullptr) {
-                real_mu.assign(mu->begin(), mu->end());
+    if (engine == RepeatedEngine::sum) {
+        if constexpr (std::is_same_v<T, std::int64_t>) {
+            if (p == Precision::exact) {
+                const exact::ExactOutcome e = exact::hafnian_repeated_exact(a, rpt, mu, run);
+                r = result_of(kind, &e, nullptr, what, options);
+            } else {
+                std::vector<double> real_mu;
+                if (mu != nullptr) {
+                    real_mu.assign(mu->begin(), mu->end());
+                }
+                const exact::FloatOutcome f = exact::hafnian_repeated_float(
+                    converted<double>(a), rpt, mu != nullptr ? &real_mu : nullptr, run);
+                r = result_of(kind, nullptr, &f, what, options);
             }
-            const exact::FloatOutcome f = exact::hafnian_repeated_float(
-                converted<double>(a), rpt, mu != nullptr ? &real_mu : nullptr, run);
+        } else {
+            const exact::FloatOutcome f = exact::hafnian_repeated_float(a, rpt, mu, run);
             r = result_of(kind, nullptr, &f, what, options);
         }
-    } else {
-        const exact::FloatOutcome f = exact::hafnian_repeated_float(a, rpt, mu, run);
-        r = result_of(kind, nullptr, &f, what, options);
+        r.note = counting::noted(r.note, recounted + "summed over the multiplicities: " + why);
     }
     r.stats.n = a.rows();
     r.timings.total_s = r.timings.count_s = seconds_since(start);

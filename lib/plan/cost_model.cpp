@@ -562,6 +562,17 @@ double repeated_seconds(double points, double units, Arithmetic arithmetic, int 
                            std::max(1, threads));
 }
 
+double paired_seconds(double points, double nodes, int modes, int half, bool loops,
+                      Arithmetic arithmetic, int primes, int threads) {
+    const CostRates& r = rates();
+    const double k = modes, n = half;
+    const double units = nodes * k * k * k / 2 + points * (k * n + (loops ? n * n + k * n : 0));
+    const double per_ns = arithmetic == Arithmetic::exact     ? r.paired_exact_ns * primes
+                          : arithmetic == Arithmetic::complex ? 2 * r.paired_complex_ns
+                                                              : 2 * r.paired_real_ns;
+    return on_this_machine(units * per_ns * 1e-9 / std::max(1, threads), std::max(1, threads));
+}
+
 double gpu_hafnian_seconds(const LeafFacts& f) {
     const CostRates& r = rates();
     // From 20 pairs (2^20 leaves) the ranks share the subtree roots (run/session.cpp).

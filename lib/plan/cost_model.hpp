@@ -225,6 +225,13 @@ double hafnian_seconds(const LeafFacts& facts);
 double repeated_seconds(double points, double units, Arithmetic arithmetic, int primes,
                         int threads);
 
+/// Predicted seconds of the paired engine (exact/hafnian/paired.hpp): `nodes` characteristic
+/// polynomials of order `modes` (half of them by symmetry, about modes³/2 multiply-adds each)
+/// and `points` series to degree `half` (modes·half, and half² more with loops), at the rate of
+/// the arithmetic (exact: per prime; floating: the two runs of the figure), on `threads` threads.
+double paired_seconds(double points, double nodes, int modes, int half, bool loops,
+                      Arithmetic arithmetic, int primes, int threads);
+
 /// Predicted seconds of the hafnian engine on this rank's GPUs (every rank counts the whole
 /// hafnian; infinite without a GPU).
 double gpu_hafnian_seconds(const LeafFacts& facts);

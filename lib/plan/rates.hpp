@@ -63,6 +63,9 @@ struct CostRates {
     double repeated_exact_ns = 0;
     double repeated_real_ns = 0;
     double repeated_complex_ns = 0;
+    double paired_exact_ns = 0;
+    double paired_real_ns = 0;
+    double paired_complex_ns = 0;
     double pfaffian_setup_per_vertex_s = 0;
     double pfaffian_nested_s = 0;
     double surface_nested_exact_s = 0;

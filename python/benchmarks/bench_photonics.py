@@ -6,7 +6,8 @@
 
 - hafnian-repeated: a random complex symmetric 12×12 matrix (entries of size about 1/4) with
   multiplicities summing to 40 photons, pmcount.hafnian_repeated against
-  thewalrus.hafnian_repeated with its defaults, on the same matrix in the same run;
+  thewalrus.hafnian_repeated with its defaults, on the same matrix in the same run, and once
+  in double-double with a bound (the reference both are compared with);
 - permanent-repeated: a random 10×10 unitary, every row and column repeated 3 times (30
   photons), pmcount.permanent(U, rows=, cols=) against thewalrus.permanent_repeated(U, rpt);
 - torontonian: O = I − Q⁻¹ of a random 24-mode Gaussian state (thewalrus.random.random_covariance,
@@ -55,13 +56,16 @@ def main():
     rpt = [4, 3, 4, 3, 4, 3, 4, 3, 3, 3, 3, 3]
     cases = [("hafnian-repeated", "12 modes, 40 photons",
               lambda: pmcount.hafnian_repeated(a, rpt, threads=args.threads, full=True),
-              lambda: thewalrus.hafnian_repeated(a, rpt))]
+              lambda: thewalrus.hafnian_repeated(a, rpt),
+              # the reference: double-double with a bound (the sum over the multiplicities)
+              lambda: pmcount.hafnian_repeated(a, rpt, precision="dd", threads=args.threads,
+                                               full=True))]
     q, _ = np.linalg.qr(rng.normal(size=(10, 10)) + 1j * rng.normal(size=(10, 10)))
     reps = [3] * 10
     cases.append(("permanent-repeated", "10 modes, 30 photons",
                   lambda: pmcount.permanent(q, rows=reps, cols=reps, threads=args.threads,
                                             full=True),
-                  lambda: thewalrus.permanent_repeated(q, reps)))
+                  lambda: thewalrus.permanent_repeated(q, reps), None))
     from thewalrus.quantum import Qmat
     from thewalrus.random import random_covariance
     np.random.seed(36)
@@ -70,8 +74,8 @@ def main():
     o = np.eye(2 * n) - np.linalg.inv(Qmat(random_covariance(n)))
     cases.append(("torontonian", f"{n} modes ({2 * n}×{2 * n}, complex)",
                   lambda: pmcount.torontonian(o, threads=args.threads, full=True),
-                  lambda: thewalrus.tor(o)))
-    for case, size, ours_call, theirs_call in cases:
+                  lambda: thewalrus.tor(o), None))
+    for case, size, ours_call, theirs_call, reference_call in cases:
         if args.only and case not in args.only:
             continue
         ours_s, ours_samples, ours = timed(ours_call, args.repeat)
@@ -85,6 +89,14 @@ def main():
               "ratio": f"pmcount(threads={args.threads}) vs thewalrus (default)",
               "speedup": theirs_s / ours_s,
               "rel_difference": abs(complex(ours.value) - complex(theirs)) / abs(ours.value)})
+        if reference_call is not None:
+            reference_s, _, reference = timed(reference_call, 1)
+            truth = complex(reference.value)
+            emit({"case": case, "size": size, "engine": "pmcount reference (once)",
+                  "seconds": reference_s, "value": str(reference.value),
+                  "error_bound": reference.error, "arithmetic": reference.arithmetic,
+                  "pmcount_rel_difference": abs(complex(ours.value) - truth) / abs(truth),
+                  "thewalrus_rel_difference": abs(complex(theirs) - truth) / abs(truth)})
     if not args.only or "loop-hafnian-batch" in args.only:
         batch_case(args, emit, rng, thewalrus)
     close()

@@ -378,10 +378,14 @@ def hafnian_repeated(
     """The hafnian of the symmetric matrix A with row and column i repeated rpt[i] times, as
     thewalrus's ``hafnian_repeated(A, rpt, mu=None, loop=False)``: B[(i,a),(j,b)] = a_ij, so a_ii
     joins two copies of mode i. With loop=True the loop hafnian of B, whose diagonal is mu_i on
-    every copy of i (mu defaults to A's diagonal). Summed over the multiplicities at a cost of
-    Π(rpt_i + 1) points, never by expanding the matrix: exact ``int`` for integer A, otherwise
-    double-double rounded to a :class:`FloatResult` / :class:`ComplexResult` whose ``.error`` is a
-    bound. precision: "auto", "exact" (integers), "double" or "dd" (both double-double).
+    every copy of i (mu defaults to A's diagonal). The copies are paired (about Π(count + 1)
+    points over the pair types, each a characteristic polynomial's series), or summed over the
+    multiplicities (Π(rpt_i + 1) points), or B is expanded, whichever is predicted fastest: exact
+    ``int`` for integer A; otherwise a :class:`FloatResult` / :class:`ComplexResult`, in double
+    over the paired copies with an estimated ``.error`` (``error_kind`` "estimate": two runs with
+    different roundings; counted again with a bound when it exceeds 1e-6 of the value), or in
+    double-double with a bound (``error_kind`` "bound"). precision: "auto", "exact" (integers),
+    "double" (as "auto") or "dd" (double-double, a bound).
 
     >>> import numpy as np
     >>> hafnian_repeated(np.array([[1, 2], [2, 3]]), [2, 2])   # 1·3 + 2·2 + 2·2

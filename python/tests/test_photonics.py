@@ -147,8 +147,11 @@ def test_hafnian_repeated_matches_the_reduction():
         assert pmcount.hafnian_repeated(np.array(a, dtype=np.int64).reshape(k, k), rpt,
                                         loop=True) == brute_loop_hafnian(reduction(a, rpt, mu=diag))
     real = np.array(symmetric(3, lambda: rng.uniform(-1, 1)))
-    r = pmcount.hafnian_repeated(real, [3, 2, 3], full=True)
     truth = brute_hafnian(reduction(real.tolist(), [3, 2, 3]))
+    r = pmcount.hafnian_repeated(real, [3, 2, 3], full=True)  # the paired copies, in double
+    assert abs(r.value - truth) <= r.error + 1e-15 * abs(truth)
+    assert r.error <= 1e-12 * abs(truth) and r.error_kind == "estimate"
+    r = pmcount.hafnian_repeated(real, [3, 2, 3], precision="dd", full=True)
     assert abs(r.value - truth) <= r.error + 1e-15 * abs(truth)
     assert r.error <= 1e-14 * abs(truth) and r.error_kind == "bound"
     with pytest.raises(pmcount.InvalidArgumentError, match="rpt must be 3 integers"):

@@ -72,29 +72,6 @@ void check_points(const std::vector<int>& radix) {
     }
 }
 
-/// The modes with a positive multiplicity (a zero one takes no part), and A restricted to them.
-template <class T>
-void keep_present(const DenseMatrix<T>& a, const std::vector<int>& rpt, const std::vector<T>* mu,
-                  DenseMatrix<T>& kept, std::vector<int>& r, std::vector<T>& kept_mu) {
-    std::vector<vertex_t> modes;
-    for (std::size_t i = 0; i < rpt.size(); ++i) {
-        if (rpt[i] > 0) {
-            modes.push_back(static_cast<vertex_t>(i));
-            r.push_back(rpt[i]);
-            if (mu != nullptr) {
-                kept_mu.push_back((*mu)[i]);
-            }
-        }
-    }
-    const auto k = static_cast<vertex_t>(modes.size());
-    kept = DenseMatrix<T>(k, k, T{});
-    for (vertex_t i = 0; i < k; ++i) {
-        for (vertex_t j = 0; j < k; ++j) {
-            kept(i, j) = a(modes[static_cast<std::size_t>(i)], modes[static_cast<std::size_t>(j)]);
-        }
-    }
-}
-
 /// Residues modulo primes for a bound 2^bound_log2, CRT checked by the spare.
 template <class MakeState>
 ExactOutcome exact_sum(const std::vector<int>& radix, double bound_log2, const run::EngineRun& run,
@@ -143,9 +120,30 @@ FloatOutcome float_sum(const std::vector<int>& radix, const run::EngineRun& run,
     return out;
 }
 
-/// log2 of a bound on |haf(B)| (|lhaf(B)|): the rows of B have 1-norms Σ_j |a_ij|·r_j, and
-/// haf² ≤ perm ≤ Π norms; for the loop hafnian, T(N)·Π_i c_i^(r_i), c_i = max(max_j |a_ij|,
-/// |μ_i|), T the involution numbers.
+}  // namespace
+
+template <class T>
+void keep_present(const DenseMatrix<T>& a, const std::vector<int>& rpt, const std::vector<T>* mu,
+                  DenseMatrix<T>& kept, std::vector<int>& r, std::vector<T>& kept_mu) {
+    std::vector<vertex_t> modes;
+    for (std::size_t i = 0; i < rpt.size(); ++i) {
+        if (rpt[i] > 0) {
+            modes.push_back(static_cast<vertex_t>(i));
+            r.push_back(rpt[i]);
+            if (mu != nullptr) {
+                kept_mu.push_back((*mu)[i]);
+            }
+        }
+    }
+    const auto k = static_cast<vertex_t>(modes.size());
+    kept = DenseMatrix<T>(k, k, T{});
+    for (vertex_t i = 0; i < k; ++i) {
+        for (vertex_t j = 0; j < k; ++j) {
+            kept(i, j) = a(modes[static_cast<std::size_t>(i)], modes[static_cast<std::size_t>(j)]);
+        }
+    }
+}
+
 template <class T>
 double hafnian_repeated_bound_log2(const DenseMatrix<T>& a, const std::vector<int>& r,
                                    const std::vector<T>* mu) {
@@ -170,8 +168,6 @@ double hafnian_repeated_bound_log2(const DenseMatrix<T>& a, const std::vector<in
     }
     return static_cast<double>(bound * (1 + 1e-9L) + 1);
 }
-
-}  // namespace
 
 template <class T>
 void check_hafnian_repeated(const DenseMatrix<T>& a, const std::vector<int>& rpt,
@@ -309,6 +305,17 @@ FloatOutcome permanent_repeated_float(const DenseMatrix<T>& a, const std::vector
     return float_sum<T>(cols, run, [&] { return PermanentFloat<T>(a, rows, cols); });
 }
 
+#define PMCOUNT_REPEATED_HELPERS(T)                                                       \
+    template void keep_present(const DenseMatrix<T>&, const std::vector<int>&,            \
+                               const std::vector<T>*, DenseMatrix<T>&, std::vector<int>&, \
+                               std::vector<T>&);
+PMCOUNT_REPEATED_HELPERS(std::int64_t)
+PMCOUNT_REPEATED_HELPERS(double)
+PMCOUNT_REPEATED_HELPERS(std::complex<double>)
+#undef PMCOUNT_REPEATED_HELPERS
+template double hafnian_repeated_bound_log2(const DenseMatrix<std::int64_t>&,
+                                            const std::vector<int>&,
+                                            const std::vector<std::int64_t>*);
 template void check_hafnian_repeated(const DenseMatrix<std::int64_t>&, const std::vector<int>&,
                                      const std::vector<std::int64_t>*);
 template void check_hafnian_repeated(const DenseMatrix<double>&, const std::vector<int>&,

@@ -61,6 +61,18 @@ template <class T>
 void check_hafnian_repeated(const DenseMatrix<T>& a, const std::vector<int>& rpt,
                             const std::vector<T>* mu);
 
+/// The modes with a positive multiplicity (a zero one takes no part): A restricted to them in
+/// `kept`, their multiplicities in r, their mu in kept_mu (when mu is given).
+template <class T>
+void keep_present(const DenseMatrix<T>& a, const std::vector<int>& rpt, const std::vector<T>* mu,
+                  DenseMatrix<T>& kept, std::vector<int>& r, std::vector<T>& kept_mu);
+
+/// log2 of a bound on |haf(B)| (|lhaf(B)| with mu) for the modes present (keep_present's A and
+/// r); −∞ when a mode has no entry at all (the value is 0). Integer matrices.
+template <class T>
+double hafnian_repeated_bound_log2(const DenseMatrix<T>& a, const std::vector<int>& r,
+                                   const std::vector<T>* mu);
+
 /// haf(B) (or lhaf(B) with mu, one value per row of A) of the symmetric integer matrix A with
 /// rows and columns repeated rpt[i] times, exactly. InvalidArgument for a non-square or
 /// asymmetric A, rpt of another length or negative; ProblemTooLarge past the limits above.
