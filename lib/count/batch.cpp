@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/stop.hpp"
@@ -45,6 +46,13 @@ std::vector<CountResult> run_batch(
     return results;
 }
 
+/// Complex loop hafnians on CPU threads at the default precision: blocks in vector lanes
+/// (counting::complex_loop_hafnian_batch), the same results as one by one.
+bool lanes_apply(const CountOptions& options) {
+    return options.backend != Backend::cuda && options.method == Method::automatic &&
+           options.precision == Precision::automatic && !options.explain_only;
+}
+
 }  // namespace
 
 template <class T>
@@ -65,6 +73,12 @@ std::vector<CountResult> hafnian_batch(const std::vector<DenseMatrix<T>>& matric
 template <class T>
 std::vector<CountResult> loop_hafnian_batch(const std::vector<DenseMatrix<T>>& matrices,
                                             const CountOptions& options) {
+    if constexpr (std::is_same_v<T, std::complex<double>>) {
+        if (lanes_apply(options)) {
+            return detail::stop_boundary(
+                [&] { return counting::complex_loop_hafnian_batch(matrices, options); });
+        }
+    }
     return run_batch(matrices.size(), options, [&](std::size_t k, const CountOptions& o) {
         return loop_hafnian(matrices[k], o);
     });
@@ -80,6 +94,25 @@ std::vector<CountResult> loop_hafnian_batch(const DenseMatrix<T>& matrix,
                                 std::to_string(matrix.cols()));
     }
     // The off-diagonal part is shared; each item gets its own copy with its diagonal.
+    if constexpr (std::is_same_v<T, std::complex<double>>) {
+        if (lanes_apply(options)) {
+            std::vector<DenseMatrix<T>> items;
+            for (std::size_t k = 0; k < diagonals.size(); ++k) {
+                const std::vector<T>& d = diagonals[k];
+                if (d.size() != static_cast<std::size_t>(matrix.rows())) {
+                    throw InvalidArgument("item " + std::to_string(k) + ": the diagonal has " +
+                                          std::to_string(d.size()) +
+                                          " entries for a matrix of order " +
+                                          std::to_string(matrix.rows()));
+                }
+                items.push_back(matrix);
+                for (vertex_t i = 0; i < matrix.rows(); ++i) {
+                    items.back()(i, i) = d[static_cast<std::size_t>(i)];
+                }
+            }
+            return loop_hafnian_batch(items, options);
+        }
+    }
     return run_batch(diagonals.size(), options, [&](std::size_t k, const CountOptions& o) {
         const std::vector<T>& d = diagonals[k];
         if (d.size() != static_cast<std::size_t>(matrix.rows())) {

@@ -8,6 +8,7 @@
 //   value_string.cpp     CountResult's decimal text
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -40,6 +41,13 @@ SparseMatrix<std::int64_t> adjacency_matrix(const UndirectedGraph& graph);
 /// vertices in increasing order, ordered by their least vertex (loop_hafnian.cpp).
 template <class T>
 std::vector<std::vector<vertex_t>> connected_blocks(const SparseMatrix<T>& a);
+
+/// loop_hafnian of every matrix (complex, automatic precision, CPU), as alone — validated, split
+/// into blocks, the same values and figures — but every block counted in vector lanes with the
+/// blocks of its order (exact::loop_hafnians_complex): the batches' fast path (loop_hafnian.cpp).
+/// An item's error names it ("item k: ").
+std::vector<CountResult> complex_loop_hafnian_batch(
+    const std::vector<DenseMatrix<std::complex<double>>>& matrices, const CountOptions& options);
 
 /// The engines' run of a count outside the planner: its threads and progress.
 run::EngineRun engine_run(const CountOptions& options);

@@ -16,13 +16,16 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "core/stop.hpp"
 #include "exact/hafnian/prime_lanes.hpp"
 #include "exact/hafnian/recursion.hpp"
 #include "numeric/compensated.hpp"
@@ -177,6 +180,58 @@ public:
         into.error.re += from.error.re;
         into.error.im += from.error.im;
         into.error_magnitude += from.error_magnitude;
+    }
+};
+
+/// kLanes matrices at once, one per vector lane: each lane does ComplexArith's operations in
+/// the same order (so the same values, bit for bit), the lanes side by side in arrays so the
+/// compiler vectorises across them. For batches of matrices of one order.
+constexpr int kLanes = 4;
+
+class ComplexLanes {
+public:
+    struct Elem {
+        double vr[kLanes];
+        double vi[kLanes];
+        double er[kLanes];
+        double ei[kLanes];
+    };
+    using Wide = Elem;
+    using Leaves = std::array<ComplexArith::Leaves, kLanes>;
+    static Elem zero() { return {}; }
+    static Elem wide(const Elem& x) { return x; }
+    static ComplexArith::Elem lane(const Elem& x, int l) {
+        return {{x.vr[l], x.vi[l]}, {x.er[l], x.ei[l]}};
+    }
+    static void set(Elem& x, int l, const ComplexArith::Elem& v) {
+        x.vr[l] = v.v.re;
+        x.vi[l] = v.v.im;
+        x.er[l] = v.e.re;
+        x.ei[l] = v.e.im;
+    }
+    static void mac(Elem& acc, const Elem& a, const Elem& b) {
+#pragma omp simd
+        for (int l = 0; l < kLanes; ++l) {
+            ComplexArith::Elem c = lane(acc, l);
+            ComplexArith::mac(c, lane(a, l), lane(b, l));
+            acc.vr[l] = c.v.re;
+            acc.vi[l] = c.v.im;
+            acc.er[l] = c.e.re;
+            acc.ei[l] = c.e.im;
+        }
+    }
+    static Elem narrow(const Elem& x) {
+        return x;
+    }
+    static void leaf(Leaves& leaves, const Elem& dot, int sign) {
+        for (int l = 0; l < kLanes; ++l) {
+            ComplexArith::leaf(leaves[static_cast<std::size_t>(l)], lane(dot, l), sign);
+        }
+    }
+    static void merge(Leaves& into, const Leaves& from) {
+        for (std::size_t l = 0; l < into.size(); ++l) {
+            ComplexArith::merge(into[l], from[l]);
+        }
     }
 };
 
@@ -430,35 +485,130 @@ FloatOutcome real_walk(const DenseMatrix<double>& a, Precision precision, const 
         exponent2, n, arithmetic);
 }
 
-/// The complex drivers on a matrix of even order.
-FloatOutcome complex_walk(const DenseMatrix<std::complex<double>>& a, const run::EngineRun& run,
-                          bool loops) {
-    const char* arithmetic = "complex double with a running error, compensated leaf sum";
-    std::vector<int> e;
-    FloatOutcome out;
-    if (trivial_float(a, e, arithmetic, out, loops)) {
-        return out;
-    }
-    const vertex_t n = a.rows();
+constexpr const char* kComplexArithmetic =
+    "complex double with a running error, compensated leaf sum";
+
+/// The complex engines' outcome from the leaves' sums of an order-n matrix.
+FloatOutcome complex_outcome(const ComplexArith::Leaves& leaves, std::int64_t exponent2, int n,
+                             bool loops) {
+    // A loop adds a product level (l_0·l_1) to what the recursion without loops rounds.
     const int order = loops ? n + 2 : n;
-    const std::int64_t exponent2 = std::accumulate(e.begin(), e.end(), std::int64_t{0});
-    const auto leaves = walk(
-        ComplexArith{}, n, ComplexArith::Elem{{1.0, 0.0}, {}},
-        [&](int i, int j) {
-            const int s = entry_shift(e, i, j);
-            return ComplexArith::Elem{
-                {std::ldexp(a(i, j).real(), s), std::ldexp(a(i, j).imag(), s)}, {}};
-        },
-        run, loops);
     const std::complex<double> value{leaves.sum.re.value(), leaves.sum.im.value()};
     const double error = std::hypot(leaves.error.re + leaves.sum.re.rounding(),
                                     leaves.error.im + leaves.sum.im.rounding());
     return float_outcome(
         value, hafnian_tracked_error(error, leaves.error_magnitude, leaves.magnitude, order),
-        exponent2, n, arithmetic);
+        exponent2, n, kComplexArithmetic);
+}
+
+/// The scaled entry (i, j) of a complex matrix under the vertex exponents e.
+ComplexArith::Elem scaled_complex(const DenseMatrix<std::complex<double>>& a,
+                                  const std::vector<int>& e, int i, int j) {
+    const int s = entry_shift(e, i, j);
+    return {{std::ldexp(a(i, j).real(), s), std::ldexp(a(i, j).imag(), s)}, {}};
+}
+
+/// The complex drivers on a matrix of even order.
+FloatOutcome complex_walk(const DenseMatrix<std::complex<double>>& a, const run::EngineRun& run,
+                          bool loops) {
+    std::vector<int> e;
+    FloatOutcome out;
+    if (trivial_float(a, e, kComplexArithmetic, out, loops)) {
+        return out;
+    }
+    const vertex_t n = a.rows();
+    const std::int64_t exponent2 = std::accumulate(e.begin(), e.end(), std::int64_t{0});
+    const auto leaves = walk(
+        ComplexArith{}, n, ComplexArith::Elem{{1.0, 0.0}, {}},
+        [&](int i, int j) { return scaled_complex(a, e, i, j); }, run, loops);
+    return complex_outcome(leaves, exponent2, n, loops);
+}
+
+/// Runs the recursion in lanes arithmetic `Arith` for the matrices of `group` (one even order
+/// n ≥ 2, at most kLanes; the lanes past its end repeat its first matrix), lane l's entry (i, j)
+/// given by entry(k, i, j) for its matrix k, on one thread: the chunks of walk() in its order.
+template <class Arith, class Entry>
+typename Arith::Leaves lanes_walk(std::size_t group_size, int n, bool loops, Entry entry) {
+    const int m = n / 2;
+    const int split = m - run::chunk_log2_for(m);
+    typename Arith::Elem one{};
+    for (int l = 0; l < kLanes; ++l) {
+        Arith::set(one, l, {{1.0, 0.0}, {}});
+    }
+    const Arith arith;
+    hafnian::Recursion<Arith> walker(arith, n, one, loops);
+    walker.load_root([&](int i, int j) {
+        typename Arith::Elem x{};
+        for (int l = 0; l < kLanes; ++l) {
+            entry(x, l, static_cast<std::size_t>(l) < group_size ? static_cast<std::size_t>(l) : 0,
+                  i, j);
+        }
+        return x;
+    });
+    typename Arith::Leaves total{};
+    for (std::uint64_t chunk = 0; chunk < (std::uint64_t{1} << split); ++chunk) {
+        typename Arith::Leaves part{};
+        walker.run_chunk(chunk, split, part);
+        Arith::merge(total, part);
+    }
+    return total;
 }
 
 }  // namespace
+
+std::vector<FloatOutcome> loop_hafnians_complex(
+    const std::vector<DenseMatrix<std::complex<double>>>& matrices, const run::EngineRun& run) {
+    using Matrix = DenseMatrix<std::complex<double>>;
+    std::vector<Matrix> padded;
+    padded.reserve(matrices.size());
+    std::vector<const Matrix*> even(matrices.size());
+    for (std::size_t k = 0; k < matrices.size(); ++k) {
+        check_symmetric(matrices[k]);
+        if (matrices[k].rows() % 2 != 0) {
+            padded.push_back(with_unit_loop(matrices[k]));
+            even[k] = &padded.back();
+        } else {
+            even[k] = &matrices[k];
+        }
+    }
+    // The trivial ones at once; the others in groups of kLanes of one order.
+    std::vector<FloatOutcome> out(matrices.size());
+    std::vector<std::vector<int>> exponents(matrices.size());
+    std::map<int, std::vector<std::size_t>> by_order;
+    for (std::size_t k = 0; k < matrices.size(); ++k) {
+        if (!trivial_float(*even[k], exponents[k], kComplexArithmetic, out[k], true)) {
+            by_order[even[k]->rows()].push_back(k);
+        }
+    }
+    std::vector<std::vector<std::size_t>> groups;
+    for (const auto& [order, items] : by_order) {
+        for (std::size_t first = 0; first < items.size(); first += kLanes) {
+            groups.emplace_back(items.begin() + static_cast<std::ptrdiff_t>(first),
+                                items.begin() + static_cast<std::ptrdiff_t>(
+                                                    std::min(items.size(), first + kLanes)));
+        }
+    }
+    run::parallel_for(
+        static_cast<std::int64_t>(groups.size()), run::resolve_threads(run.threads),
+        [&](std::int64_t g) {
+            const std::vector<std::size_t>& items = groups[static_cast<std::size_t>(g)];
+            const int n = even[items[0]]->rows();
+            const auto leaves = lanes_walk<ComplexLanes>(
+                items.size(), n, true,
+                [&](ComplexLanes::Elem& x, int l, std::size_t k, int i, int j) {
+                    ComplexLanes::set(x, l,
+                                      scaled_complex(*even[items[k]], exponents[items[k]], i, j));
+                });
+            for (std::size_t i = 0; i < items.size(); ++i) {
+                const std::vector<int>& e = exponents[items[i]];
+                out[items[i]] = complex_outcome(
+                    leaves[i], std::accumulate(e.begin(), e.end(), std::int64_t{0}), n, true);
+            }
+        });
+    // A walker asked to stop abandons its chunk: no partial sum may be returned.
+    pmcount::detail::throw_if_stopped("counting loop hafnians in vector lanes");
+    return out;
+}
 
 ExactOutcome hafnian_exact(const DenseMatrix<std::int64_t>& a, const run::EngineRun& run) {
     check_symmetric(a);

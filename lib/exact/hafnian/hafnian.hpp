@@ -13,6 +13,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <vector>
 
 #include "exact/outcome.hpp"
 #include "pmcount/matrix.hpp"
@@ -68,6 +69,12 @@ FloatOutcome loop_hafnian_real(const DenseMatrix<double>& a, Precision precision
                                const run::EngineRun& run);
 FloatOutcome loop_hafnian_complex(const DenseMatrix<std::complex<double>>& a,
                                   const run::EngineRun& run);
+
+/// loop_hafnian_complex of many matrices, the same values bit for bit: those of one order eight
+/// at a time, one per vector lane of the same recursion (a batch of small matrices runs several
+/// times faster than one by one), the groups spread over run.threads.
+std::vector<FloatOutcome> loop_hafnians_complex(
+    const std::vector<DenseMatrix<std::complex<double>>>& matrices, const run::EngineRun& run);
 
 /// The double engines' (CPU and GPU) stated error, from the leaves' sums: `error` = |Σe + the
 /// rounding of the leaves' sum to one double|, plus κu·Σ|e| (error_magnitude: the roundings of

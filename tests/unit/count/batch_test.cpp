@@ -59,6 +59,53 @@ TEST(Batch, EveryItemIsItsFunctionAlone) {
     }
 }
 
+TEST(Batch, ComplexLoopHafniansInLanesAreTheSingleCounts) {
+    // Orders 0 to 13 (odd ones padded), groups of eight and fewer, a block-diagonal item, an item
+    // with an isolated vertex without a loop (0), and one whose vertex is alone with its loop.
+    std::mt19937_64 rng(410);
+    std::vector<DenseMatrix<C>> matrices;
+    for (int n = 0; n <= 13; ++n) {
+        for (const auto& a : random_symmetric(rng, n % 3 == 0 ? 11 : 3, n)) {
+            matrices.push_back(a);
+        }
+    }
+    DenseMatrix<C> blocks = random_symmetric(rng, 1, 9)[0];
+    for (int i = 0; i < 4; ++i) {
+        for (int j = 4; j < 9; ++j) {
+            blocks(i, j) = blocks(j, i) = 0.0;
+        }
+    }
+    matrices.push_back(blocks);
+    DenseMatrix<C> isolated = random_symmetric(rng, 1, 6)[0];
+    for (int j = 0; j < 6; ++j) {
+        isolated(2, j) = isolated(j, 2) = 0.0;
+    }
+    matrices.push_back(isolated);
+    isolated(2, 2) = C(0.5, -1.0);
+    matrices.push_back(isolated);
+    for (const int threads : {1, 2}) {
+        CountOptions o;
+        o.threads = threads;
+        const auto batch = loop_hafnian_batch(matrices, o);
+        for (std::size_t k = 0; k < matrices.size(); ++k) {
+            const CountResult alone = loop_hafnian(matrices[k]);
+            EXPECT_EQ(batch[k].complex_value, alone.complex_value) << k;
+            EXPECT_EQ(batch[k].abs_error, alone.abs_error) << k;
+            EXPECT_EQ(batch[k].error_kind, alone.error_kind) << k;
+            EXPECT_EQ(batch[k].arithmetic, alone.arithmetic) << k;
+            EXPECT_EQ(batch[k].method, alone.method) << k;
+        }
+    }
+    // A bad item is named.
+    matrices[15](0, 1) = C(9.0, 0.0);  // order 2
+    try {
+        loop_hafnian_batch(matrices);
+        FAIL() << "an asymmetric item was accepted";
+    } catch (const InvalidArgument& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("item 15: ", 0), 0U) << e.what();
+    }
+}
+
 TEST(Batch, OneMatrixWithManyDiagonals) {
     std::mt19937_64 rng(7);
     const DenseMatrix<C> a = random_symmetric(rng, 1, 9)[0];
