@@ -197,11 +197,15 @@ public:
         double ei[kLanes];
     };
     using Wide = Elem;
-    using Leaves = std::array<ComplexArith::Leaves, kLanes>;
+    /// The leaves in the order the walk reaches them, each with its sign (replay adds them).
+    using Leaves = std::vector<std::pair<Elem, int>>;
     static Elem zero() { return {}; }
     static Elem wide(const Elem& x) { return x; }
     static ComplexArith::Elem lane(const Elem& x, int l) {
         return {{x.vr[l], x.vi[l]}, {x.er[l], x.ei[l]}};
+    }
+    static ComplexArith::Elem negated(const ComplexArith::Elem& x) {
+        return {{-x.v.re, -x.v.im}, {-x.e.re, -x.e.im}};
     }
     static void set(Elem& x, int l, const ComplexArith::Elem& v) {
         x.vr[l] = v.v.re;
@@ -224,15 +228,66 @@ public:
         return x;
     }
     static void leaf(Leaves& leaves, const Elem& dot, int sign) {
+        leaves.emplace_back(dot, sign);
+    }
+    /// Lane l's leaves added to `into` one by one, as the scalar walk adds them.
+    static void replay(const Leaves& leaves, int l, ComplexArith::Leaves& into) {
+        for (const auto& [dot, sign] : leaves) {
+            ComplexArith::leaf(into, lane(dot, l), sign);
+        }
+    }
+};
+
+/// DoubleArith's operations in kLanes lanes, as ComplexLanes.
+class DoubleLanes {
+public:
+    struct Elem {
+        double v[kLanes];
+        double e[kLanes];
+    };
+    using Wide = Elem;
+    using Leaves = std::vector<std::pair<Elem, int>>;  ///< as ComplexLanes
+    static Elem zero() { return {}; }
+    static Elem wide(const Elem& x) { return x; }
+    static DoubleArith::Elem negated(const DoubleArith::Elem& x) { return {-x.v, -x.e}; }
+    static void set(Elem& x, int l, const DoubleArith::Elem& v) {
+        x.v[l] = v.v;
+        x.e[l] = v.e;
+    }
+    static void mac(Elem& acc, const Elem& a, const Elem& b) {
+#pragma omp simd
         for (int l = 0; l < kLanes; ++l) {
-            ComplexArith::leaf(leaves[static_cast<std::size_t>(l)], lane(dot, l), sign);
+            DoubleArith::Elem c{acc.v[l], acc.e[l]};
+            DoubleArith::mac(c, {a.v[l], a.e[l]}, {b.v[l], b.e[l]});
+            acc.v[l] = c.v;
+            acc.e[l] = c.e;
         }
     }
-    static void merge(Leaves& into, const Leaves& from) {
-        for (std::size_t l = 0; l < into.size(); ++l) {
-            ComplexArith::merge(into[l], from[l]);
+    static Elem narrow(const Elem& x) {
+        return x;
+    }
+    static void leaf(Leaves& leaves, const Elem& dot, int sign) {
+        leaves.emplace_back(dot, sign);
+    }
+    static void replay(const Leaves& leaves, int l, DoubleArith::Leaves& into) {
+        for (const auto& [dot, sign] : leaves) {
+            DoubleArith::leaf(into, {dot.v[l], dot.e[l]}, sign);
         }
     }
+};
+
+/// The lane arithmetic of a scalar one (void: none; the walk stays scalar).
+template <class Arith>
+struct LanesOf {
+    using type = void;
+};
+template <>
+struct LanesOf<ComplexArith> {
+    using type = ComplexLanes;
+};
+template <>
+struct LanesOf<DoubleArith> {
+    using type = DoubleLanes;
 };
 
 // ---- The walk over the subtrees
@@ -246,16 +301,38 @@ typename Arith::Leaves walk(const Arith& arith, int n, typename Arith::Elem one,
     const int m = n / 2;
     const int split = m - run::chunk_log2_for(m);
     std::vector<typename Arith::Leaves> partial(std::size_t{1} << split);
-    std::vector<std::unique_ptr<Recursion<Arith>>> walkers(
-        static_cast<std::size_t>(run::resolve_threads(run.threads)));
+    const auto threads = static_cast<std::size_t>(run::resolve_threads(run.threads));
+    std::vector<std::unique_ptr<Recursion<Arith>>> walkers(threads);
+    // Double and complex double: each chunk's subtree four grandchildren at a time in vector
+    // lanes (about 2× faster), from three levels down.
+    using Lanes = typename LanesOf<Arith>::type;
+    constexpr bool kHasLanes = !std::is_void_v<Lanes>;
+    static_assert(kLanes == 4, "run_chunk_in_lanes walks four grandchildren");
+    const bool in_lanes = kHasLanes && m - split >= 3;
+    using LaneArith = std::conditional_t<kHasLanes, Lanes, DoubleLanes>;  // unused without lanes
+    using LaneWalker = Recursion<LaneArith>;
+    const LaneArith lane_arith{};
+    std::vector<std::unique_ptr<LaneWalker>> lane_walkers(threads);
     const run::ChunkRecords records = run::records_of(partial);
     run::run_chunks(
         m, run,
         [&](std::uint64_t chunk, std::uint64_t, std::uint64_t) {
-            auto& walker = walkers[static_cast<std::size_t>(omp_get_thread_num())];
+            const auto t = static_cast<std::size_t>(omp_get_thread_num());
+            auto& walker = walkers[t];
             if (!walker) {
                 walker = std::make_unique<Recursion<Arith>>(arith, n, one, loops);
                 walker->load_root(entry);
+            }
+            if constexpr (kHasLanes) {
+                if (in_lanes) {
+                    auto& lanes = lane_walkers[t];
+                    if (!lanes) {
+                        lanes = std::make_unique<LaneWalker>(lane_arith, n - 2 * split - 4, m,
+                                                             typename LaneArith::Elem{}, loops);
+                    }
+                    walker->run_chunk_in_lanes(chunk, split, partial[chunk], *lanes);
+                    return;
+                }
             }
             walker->run_chunk(chunk, split, partial[chunk]);
         },
@@ -528,7 +605,8 @@ FloatOutcome complex_walk(const DenseMatrix<std::complex<double>>& a, const run:
 /// n ≥ 2, at most kLanes; the lanes past its end repeat its first matrix), lane l's entry (i, j)
 /// given by entry(k, i, j) for its matrix k, on one thread: the chunks of walk() in its order.
 template <class Arith, class Entry>
-typename Arith::Leaves lanes_walk(std::size_t group_size, int n, bool loops, Entry entry) {
+std::array<ComplexArith::Leaves, kLanes> lanes_walk(std::size_t group_size, int n, bool loops,
+                                                    Entry entry) {
     const int m = n / 2;
     const int split = m - run::chunk_log2_for(m);
     typename Arith::Elem one{};
@@ -545,11 +623,16 @@ typename Arith::Leaves lanes_walk(std::size_t group_size, int n, bool loops, Ent
         }
         return x;
     });
-    typename Arith::Leaves total{};
+    std::array<ComplexArith::Leaves, kLanes> total{};
+    typename Arith::Leaves part;
     for (std::uint64_t chunk = 0; chunk < (std::uint64_t{1} << split); ++chunk) {
-        typename Arith::Leaves part{};
+        part.clear();
         walker.run_chunk(chunk, split, part);
-        Arith::merge(total, part);
+        for (int l = 0; l < kLanes; ++l) {
+            ComplexArith::Leaves lane{};
+            Arith::replay(part, l, lane);
+            ComplexArith::merge(total[static_cast<std::size_t>(l)], lane);
+        }
     }
     return total;
 }

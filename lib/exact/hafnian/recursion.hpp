@@ -59,6 +59,11 @@
 // for a stop (run::StopPoll, a leaf counted as m²/16 steps: every millisecond or so at order 64)
 // and abandons its chunk when one is asked for (run::run_chunks drops that chunk).
 //
+// Lanes: run_chunk_in_lanes hands a chunk's four grandchildren to a second walker whose Elem holds
+// four coefficients (hafnian.cpp's ComplexLanes, DoubleLanes), one per subtree, so each
+// multiply-add is one vector operation; its leaves are recorded and replayed lane by lane into
+// the chunk's sums, which are then those of run_chunk bit for bit.
+//
 // Arith supplies: Elem (a coefficient), Wide (an unreduced sum of products), Leaves (the sum of
 // the leaf values), zero(), wide(Elem), mac(Wide&, Elem, Elem) (acc += a·b), narrow(Wide),
 // leaf(Leaves&, Wide dot, int sign) (adds sign·narrow(dot)).
@@ -74,6 +79,7 @@ namespace pmcount::exact::hafnian {
 template <class Arith>
 class Recursion {
 public:
+    using Lanes = Arith;
     using Elem = typename Arith::Elem;
     using Wide = typename Arith::Wide;
     using Leaves = typename Arith::Leaves;
@@ -81,17 +87,22 @@ public:
     /// A walker for matrices of order n (even, ≥ 2); `one` is g's constant term at the root;
     /// `loops`: the diagonal enters as loops (the loop hafnian).
     Recursion(const Arith& arith, int n, Elem one, bool loops = false)
+        : Recursion(arith, n, n / 2, one, loops) {}
+
+    /// A walker for the subtree below a node of `size` vertices of a matrix of order 2·degree:
+    /// polynomials of `degree` coefficients (load_lane fills its root, descend_root walks it).
+    Recursion(const Arith& arith, int size, int degree, Elem one, bool loops)
         : arith_(arith),
-          n_(n),
-          m_(n / 2),
+          n_(size),
+          m_(degree),
           one_(one),
           loops_(loops),
-          tables_(static_cast<std::size_t>(m_)),
-          ls_(static_cast<std::size_t>(m_)),
-          gs_(static_cast<std::size_t>(m_)),
+          tables_(static_cast<std::size_t>(size / 2)),
+          ls_(static_cast<std::size_t>(size / 2)),
+          gs_(static_cast<std::size_t>(size / 2)),
           wide_(static_cast<std::size_t>(m_) + 1),
           h_(static_cast<std::size_t>(m_)) {
-        for (int d = 0; d < m_; ++d) {
+        for (int d = 0; d < n_ / 2; ++d) {
             const auto s = static_cast<std::size_t>(n_ - 2 * d);
             tables_[static_cast<std::size_t>(d)].assign(s * (s - 1) / 2 * m(), arith_.zero());
             if (loops_) {
@@ -120,23 +131,81 @@ public:
 
     /// Adds the leaves of chunk `chunk` of the split at depth `split` (0 ≤ split < m) to leaves.
     void run_chunk(std::uint64_t chunk, int split, Leaves& leaves) {
-        int from = 0;
-        if (static_cast<int>(path_.size()) == split + 1 && split > 0) {
-            const std::uint64_t differ = chunk ^ last_chunk_;
-            from = differ == 0 ? split : split - 1 - (63 - __builtin_clzll(differ));
-        } else {
-            path_.assign(static_cast<std::size_t>(split) + 1, Node{});
-            path_[0] = {tables_[0].data(), n_, 0, 1, gs_[0].data(), ls_[0].data()};
-        }
-        for (int d = from; d < split; ++d) {
-            const bool included = ((chunk >> (split - 1 - d)) & 1U) != 0;
-            const Node& parent = path_[static_cast<std::size_t>(d)];
-            path_[static_cast<std::size_t>(d) + 1] =
-                included ? include(parent, d) : exclude(parent);
-        }
-        last_chunk_ = chunk;
         stopped_ = false;
-        descend(path_[static_cast<std::size_t>(split)], split, leaves);
+        descend(chunk_root(chunk, split), split, leaves);
+    }
+
+    /// run_chunk with the chunk's subtree walked four grandchildren at a time, one per lane of
+    /// `lanes` (a walker of the lane arithmetic for size − 4 vertices and this walker's degree,
+    /// whose Arith has set(Elem&, lane, scalar Elem), negated(scalar Elem), 4 lanes, Leaves that
+    /// record the leaves in order and replay(leaves, lane, scalar Leaves&)): the four are the
+    /// subtree's exclude–exclude, exclude–include, include–exclude and include–include nodes two
+    /// levels down, and their leaves are added to `leaves` in that order, one by one — the same
+    /// values, bit for bit, as run_chunk. For a chunk of at least three levels (m − split ≥ 3).
+    template <class LaneWalker>
+    void run_chunk_in_lanes(std::uint64_t chunk, int split, Leaves& leaves, LaneWalker& lanes) {
+        // The grandchildren, each copied into its lane before the next include reuses buffers.
+        const Node top = chunk_root(chunk, split);
+        const Node e = exclude(top);
+        lanes.load_lane(0, view(exclude(e)));
+        lanes.load_lane(1, view(include(e, split + 1)));
+        const Node i = include(top, split);
+        lanes.load_lane(2, view(exclude(i)));
+        lanes.load_lane(3, view(include(i, split + 1)));
+        typename LaneWalker::Leaves each{};
+        lanes.descend_root(each);
+        // Lane by lane, leaf by leaf: the sums of the scalar walk, bit for bit.
+        for (int l = 0; l < 4; ++l) {
+            LaneWalker::Lanes::replay(each, l, leaves);
+        }
+    }
+
+    /// A node's data as another walker reads it (load_lane).
+    struct View {
+        const Elem* table = nullptr;  ///< entry (j, k), j > k: table + ((offset + j)(offset + j
+                                      ///< − 1)/2 + offset + k)·degree
+        int size = 0;
+        int offset = 0;
+        int sign = 1;
+        const Elem* g = nullptr;
+        const Elem* loops = nullptr;
+    };
+
+    /// Lane l of this walker's root: the node `v` of a scalar walker of the same degree, whose
+    /// vertices [offset, size) are this walker's; a negative sign goes into g (exactly).
+    template <class ScalarView>
+    void load_lane(int l, const ScalarView& v) {
+        const std::size_t md = m();
+        std::vector<Elem>& table = tables_[0];
+        for (int j = 1; j < n_; ++j) {
+            for (int k = 0; k < j; ++k) {
+                const auto* src = v.table + index(v.offset + j, v.offset + k) * md;
+                Elem* dst = table.data() + index(j, k) * md;
+                for (std::size_t t = 0; t < md; ++t) {
+                    Arith::set(dst[t], l, src[t]);
+                }
+            }
+        }
+        for (int j = 0; loops_ && j < n_; ++j) {
+            const auto* src = v.loops + static_cast<std::size_t>(v.offset + j) * md;
+            Elem* dst = ls_[0].data() + static_cast<std::size_t>(j) * md;
+            for (std::size_t t = 0; t < md; ++t) {
+                Arith::set(dst[t], l, src[t]);
+            }
+        }
+        for (std::size_t t = 0; t <= md; ++t) {
+            auto value = v.g[t];
+            if (v.sign < 0) {
+                value = Arith::negated(value);
+            }
+            Arith::set(gs_[0][t], l, value);
+        }
+    }
+
+    /// Walks the whole tree below the root that load_lane filled, its leaves into `leaves`.
+    void descend_root(Leaves& leaves) {
+        stopped_ = false;
+        descend({tables_[0].data(), n_, 0, 1, gs_[0].data(), ls_[0].data()}, 0, leaves);
     }
 
 private:
@@ -166,6 +235,31 @@ private:
 
     static Node exclude(const Node& node) noexcept {
         return {node.table, node.size, node.offset + 2, -node.sign, node.g, node.loops};
+    }
+
+    /// The chunk's root at depth `split`: the path from the root, recomputed only below the first
+    /// pair where it differs from the last chunk's.
+    const Node& chunk_root(std::uint64_t chunk, int split) {
+        int from = 0;
+        if (static_cast<int>(path_.size()) == split + 1 && split > 0) {
+            const std::uint64_t differ = chunk ^ last_chunk_;
+            from = differ == 0 ? split : split - 1 - (63 - __builtin_clzll(differ));
+        } else {
+            path_.assign(static_cast<std::size_t>(split) + 1, Node{});
+            path_[0] = {tables_[0].data(), n_, 0, 1, gs_[0].data(), ls_[0].data()};
+        }
+        for (int d = from; d < split; ++d) {
+            const bool included = ((chunk >> (split - 1 - d)) & 1U) != 0;
+            const Node& parent = path_[static_cast<std::size_t>(d)];
+            path_[static_cast<std::size_t>(d) + 1] =
+                included ? include(parent, d) : exclude(parent);
+        }
+        last_chunk_ = chunk;
+        return path_[static_cast<std::size_t>(split)];
+    }
+
+    static View view(const Node& node) noexcept {
+        return {node.table, node.size, node.offset, node.sign, node.g, node.loops};
     }
 
     /// h = b_10 (+ l_0·l_1 with loops), degrees 0..m − 1: what closes at the node's first pair.
