@@ -705,10 +705,16 @@ FloatOutcome hafnian_paired_float(const DenseMatrix<T>& a, const std::vector<int
     double largest = 0;
     for (vertex_t i = 0; i < p.a.rows(); ++i) {
         for (vertex_t j = 0; j < p.a.cols(); ++j) {
+            if (!std::isfinite(std::abs(p.a(i, j)))) {
+                throw InvalidArgument("hafnian_repeated: an entry of A is not finite");
+            }
             largest = std::max(largest, std::abs(p.a(i, j)));
         }
     }
     for (const T& v : p.mu) {
+        if (!std::isfinite(std::abs(v))) {
+            throw InvalidArgument("hafnian_repeated: an entry of mu is not finite");
+        }
         largest = std::max(largest, std::abs(v) * std::abs(v));
     }
     if (largest == 0) {

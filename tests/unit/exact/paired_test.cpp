@@ -9,12 +9,14 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <random>
 #include <vector>
 
 #include "exact/brute_force.hpp"
 #include "exact/hafnian/repeated.hpp"
 #include "pmcount/count.hpp"
+#include "pmcount/error.hpp"
 #include "support/engine_run.hpp"
 #include "support/float_outcome.hpp"
 #include "support/multiplicities.hpp"
@@ -171,6 +173,16 @@ TEST(Paired, ComplexAgreesWithTheBoundedSum) {
         EXPECT_LE(std::abs(value_of(p) - value_of(s)), error_of(p) + error_of(s))
             << "trial " << trial;
     }
+}
+
+TEST(Paired, NonFiniteEntriesAreRefused) {
+    DenseMatrix<double> a(2, 2, std::vector<double>{1.0, 2.0, 2.0, 1.0});
+    const std::vector<double>* no_mu = nullptr;
+    a(0, 1) = a(1, 0) = std::numeric_limits<double>::infinity();
+    EXPECT_THROW(hafnian_paired_float(a, {2, 2}, no_mu, threads(1)), InvalidArgument);
+    a(0, 1) = a(1, 0) = 2.0;
+    const std::vector<double> mu{1.0, std::nan("")};
+    EXPECT_THROW(hafnian_paired_float(a, {2, 1}, &mu, threads(1)), InvalidArgument);
 }
 
 TEST(Paired, ThreadsGiveTheSameValue) {
