@@ -95,6 +95,14 @@ struct Modular {
     static double size(Value a) { return a == 0 ? 0.0 : 1.0; }
     Scalar scalar(std::int64_t p, std::int64_t q) const { return ratio(p, q); }
     Value scale(Scalar c, Value a) const { return f.mul(c, a); }
+    /// C(n, k) in the field.
+    Value binomial(int n, int k) const {
+        Value b = one();
+        for (int t = 1; t <= k; ++t) {
+            b = f.mul(b, ratio(n - k + t, t));
+        }
+        return b;
+    }
 };
 
 template <class T>
@@ -118,6 +126,14 @@ struct Floating {
         return static_cast<double>(p) / static_cast<double>(q);
     }
     static Value scale(Scalar c, Value a) { return c * a; }
+    /// C(n, k) rounded once to double (formed in long double: exact while below 2^64).
+    static Value binomial(int n, int k) {
+        long double b = 1;
+        for (int t = 1; t <= k; ++t) {
+            b = b * (n - k + t) / t;
+        }
+        return T(static_cast<double>(b));
+    }
 };
 
 // ---- (2) The characteristic polynomial ---------------------------------------------------------
@@ -393,17 +409,14 @@ SumOf<F> paired_sum(const F& f, const Problem<F>& pr, const run::EngineRun& run)
     for (std::size_t e = 0; e < e_count; ++e) {
         for (const int y : axes[e].targets) {
             const int c = (axes[e].count + y) / 2;
-            std::int64_t binom = 1;
-            for (int t = 1; t <= c; ++t) {
-                binom = binom * (axes[e].count - c + t) / t;
-            }
+            V w = f.binomial(axes[e].count, c);  // up to C(200, 100): not in 64 bits
             if ((axes[e].count - c) % 2 != 0) {
-                binom = -binom;
+                w = f.neg(w);
             }
             if (e == 0 && y != 0) {
-                binom *= 2;
+                w = f.add(w, w);
             }
-            weight[e].push_back(f.of(binom));
+            weight[e].push_back(w);
         }
     }
     // The series' constants: (2t − j)/(2t) for D^(−1/2), j/t for exp, ½.
