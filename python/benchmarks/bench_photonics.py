@@ -14,7 +14,9 @@
   complex 48×48), pmcount.torontonian(O) against thewalrus.tor(O) (--tor-modes to change N);
 - loop-hafnian-batch: 10^4 random complex symmetric 16×16 matrices, pmcount.hafnian_batched(As,
   loop=True) against a Python loop of thewalrus.hafnian(A, loop=True) (--batch to change 10^4);
-  the ratio line gives the largest relative difference over the items.
+  the ratio line gives the largest relative difference over the items;
+- loop-hafnian-diagonals: one such matrix with 10^4 random complex diagonals,
+  pmcount.hafnian_batched(A, loop=True, mu=mus) against the same Python loop on the matrices.
 Each pair gets a ratio line with the speed-up and the relative difference of the values.
 Seconds are medians over --repeat runs (thewalrus's numba kernels are compiled first).
 """
@@ -99,17 +101,29 @@ def main():
                   "thewalrus_rel_difference": abs(complex(theirs) - truth) / abs(truth)})
     if not args.only or "loop-hafnian-batch" in args.only:
         batch_case(args, emit, rng, thewalrus)
+    if not args.only or "loop-hafnian-diagonals" in args.only:
+        batch_case(args, emit, rng, thewalrus, shared=True)
     close()
     return 0
 
 
-def batch_case(args, emit, rng, thewalrus):
+def batch_case(args, emit, rng, thewalrus, shared=False):
     x = rng.normal(size=(args.batch, 16, 16)) + 1j * rng.normal(size=(args.batch, 16, 16))
     many = (x + x.transpose(0, 2, 1)) / 4
     thewalrus.hafnian(many[0], loop=True)  # compile
-    case, size = "loop-hafnian-batch", f"{args.batch} matrices of order 16, complex"
-    ours_s, ours_samples, ours = timed(
-        lambda: pmcount.hafnian_batched(many, loop=True, threads=args.threads), args.repeat)
+    if shared:  # one matrix, args.batch diagonals
+        case, size = "loop-hafnian-diagonals", f"one complex matrix of order 16, {args.batch} diagonals"
+        mus = rng.normal(size=(args.batch, 16)) + 1j * rng.normal(size=(args.batch, 16))
+        for b, mu in zip(many, mus):
+            b[...] = many[0]
+            np.fill_diagonal(b, mu)
+        ours_call = lambda: pmcount.hafnian_batched(many[0], loop=True, mu=mus,  # noqa: E731
+                                                    threads=args.threads)
+    else:
+        case, size = "loop-hafnian-batch", f"{args.batch} matrices of order 16, complex"
+        ours_call = lambda: pmcount.hafnian_batched(many, loop=True,  # noqa: E731
+                                                    threads=args.threads)
+    ours_s, ours_samples, ours = timed(ours_call, args.repeat)
     emit({"case": case, "size": size, "engine": "pmcount", "threads": args.threads,
           "seconds": ours_s, "samples": ours_samples, "method": ours[0].details.method,
           "arithmetic": ours[0].details.arithmetic})
