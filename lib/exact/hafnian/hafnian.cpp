@@ -183,35 +183,51 @@ public:
     }
 };
 
-/// kLanes matrices at once, one per vector lane: each lane does ComplexArith's operations in
-/// the same order (so the same values, bit for bit), the lanes side by side in arrays so the
-/// compiler vectorises across them. For batches of matrices of one order.
-constexpr int kLanes = 4;
+/// kLanes coefficients side by side, one per vector lane (a subtree's or a matrix's): each lane
+/// does the scalar arithmetic's operations in the same order (so the same values, bit for bit),
+/// in arrays the compiler vectorises across. Layout holds the arrays (Elem), their multiply-add
+/// (mac: written out per layout, which GCC vectorises; a generic loop over lane() and set() ran
+/// the double lanes 3× slower) and moves one lane in and out (lane, set, negated); the leaves are
+/// recorded in the order the walk reaches them and replayed into a scalar sum lane by lane
+/// (recursion.hpp: run_chunk_in_lanes).
+constexpr int kLanes = hafnian::kSubtreeLanes;
 
-class ComplexLanes {
+template <class Scalar, class Layout>
+class Lanes : public Layout {
 public:
+    using Elem = typename Layout::Elem;
+    using Wide = Elem;
+    using Leaves = std::vector<std::pair<Elem, int>>;
+    static Elem zero() { return {}; }
+    static Elem wide(const Elem& x) { return x; }
+    static Elem narrow(const Elem& x) { return x; }
+    static void leaf(Leaves& leaves, const Elem& dot, int sign) { leaves.emplace_back(dot, sign); }
+    /// Lane l's leaves added to `into` one by one, as the scalar walk adds them.
+    static void replay(const Leaves& leaves, int l, typename Scalar::Leaves& into) {
+        for (const auto& [dot, sign] : leaves) {
+            Scalar::leaf(into, Layout::lane(dot, l), sign);
+        }
+    }
+};
+
+struct ComplexLayout {
     struct Elem {
         double vr[kLanes];
         double vi[kLanes];
         double er[kLanes];
         double ei[kLanes];
     };
-    using Wide = Elem;
-    /// The leaves in the order the walk reaches them, each with its sign (replay adds them).
-    using Leaves = std::vector<std::pair<Elem, int>>;
-    static Elem zero() { return {}; }
-    static Elem wide(const Elem& x) { return x; }
     static ComplexArith::Elem lane(const Elem& x, int l) {
         return {{x.vr[l], x.vi[l]}, {x.er[l], x.ei[l]}};
-    }
-    static ComplexArith::Elem negated(const ComplexArith::Elem& x) {
-        return {{-x.v.re, -x.v.im}, {-x.e.re, -x.e.im}};
     }
     static void set(Elem& x, int l, const ComplexArith::Elem& v) {
         x.vr[l] = v.v.re;
         x.vi[l] = v.v.im;
         x.er[l] = v.e.re;
         x.ei[l] = v.e.im;
+    }
+    static ComplexArith::Elem negated(const ComplexArith::Elem& x) {
+        return {{-x.v.re, -x.v.im}, {-x.e.re, -x.e.im}};
     }
     static void mac(Elem& acc, const Elem& a, const Elem& b) {
 #pragma omp simd
@@ -224,36 +240,19 @@ public:
             acc.ei[l] = c.e.im;
         }
     }
-    static Elem narrow(const Elem& x) {
-        return x;
-    }
-    static void leaf(Leaves& leaves, const Elem& dot, int sign) {
-        leaves.emplace_back(dot, sign);
-    }
-    /// Lane l's leaves added to `into` one by one, as the scalar walk adds them.
-    static void replay(const Leaves& leaves, int l, ComplexArith::Leaves& into) {
-        for (const auto& [dot, sign] : leaves) {
-            ComplexArith::leaf(into, lane(dot, l), sign);
-        }
-    }
 };
 
-/// DoubleArith's operations in kLanes lanes, as ComplexLanes.
-class DoubleLanes {
-public:
+struct DoubleLayout {
     struct Elem {
         double v[kLanes];
         double e[kLanes];
     };
-    using Wide = Elem;
-    using Leaves = std::vector<std::pair<Elem, int>>;  ///< as ComplexLanes
-    static Elem zero() { return {}; }
-    static Elem wide(const Elem& x) { return x; }
-    static DoubleArith::Elem negated(const DoubleArith::Elem& x) { return {-x.v, -x.e}; }
+    static DoubleArith::Elem lane(const Elem& x, int l) { return {x.v[l], x.e[l]}; }
     static void set(Elem& x, int l, const DoubleArith::Elem& v) {
         x.v[l] = v.v;
         x.e[l] = v.e;
     }
+    static DoubleArith::Elem negated(const DoubleArith::Elem& x) { return {-x.v, -x.e}; }
     static void mac(Elem& acc, const Elem& a, const Elem& b) {
 #pragma omp simd
         for (int l = 0; l < kLanes; ++l) {
@@ -263,18 +262,10 @@ public:
             acc.e[l] = c.e;
         }
     }
-    static Elem narrow(const Elem& x) {
-        return x;
-    }
-    static void leaf(Leaves& leaves, const Elem& dot, int sign) {
-        leaves.emplace_back(dot, sign);
-    }
-    static void replay(const Leaves& leaves, int l, DoubleArith::Leaves& into) {
-        for (const auto& [dot, sign] : leaves) {
-            DoubleArith::leaf(into, {dot.v[l], dot.e[l]}, sign);
-        }
-    }
 };
+
+using ComplexLanes = Lanes<ComplexArith, ComplexLayout>;
+using DoubleLanes = Lanes<DoubleArith, DoubleLayout>;
 
 /// The lane arithmetic of a scalar one (void: none; the walk stays scalar).
 template <class Arith>
@@ -307,7 +298,6 @@ typename Arith::Leaves walk(const Arith& arith, int n, typename Arith::Elem one,
     // lanes (about 2× faster), from three levels down.
     using Lanes = typename LanesOf<Arith>::type;
     constexpr bool kHasLanes = !std::is_void_v<Lanes>;
-    static_assert(kLanes == 4, "run_chunk_in_lanes walks four grandchildren");
     const bool in_lanes = kHasLanes && m - split >= 3;
     using LaneArith = std::conditional_t<kHasLanes, Lanes, DoubleLanes>;  // unused without lanes
     using LaneWalker = Recursion<LaneArith>;

@@ -76,6 +76,9 @@
 
 namespace pmcount::exact::hafnian {
 
+/// Subtrees per lane walker in run_chunk_in_lanes: a chunk's four grandchildren.
+inline constexpr int kSubtreeLanes = 4;
+
 template <class Arith>
 class Recursion {
 public:
@@ -155,7 +158,7 @@ public:
         typename LaneWalker::Leaves each{};
         lanes.descend_root(each);
         // Lane by lane, leaf by leaf: the sums of the scalar walk, bit for bit.
-        for (int l = 0; l < 4; ++l) {
+        for (int l = 0; l < kSubtreeLanes; ++l) {
             LaneWalker::Lanes::replay(each, l, leaves);
         }
     }
